@@ -1,0 +1,85 @@
+"""engramdb: memory for AI agents.
+
+>>> import engramdb
+>>> with engramdb.open(":memory:", embedder="hashing") as mem:
+...     me = mem.scope(user="alice")
+...     _ = me.remember("I moved to Berlin", kind="fact")
+...     me.recall("where do I live?", k=1)[0].memory.content
+'I moved to Berlin'
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from . import errors
+from .clock import Clock
+from .config import Config, default_path
+from .embed.base import Embedder
+from .engine import Memory, ScopedMemory
+from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
+from .model import (
+    Action,
+    Draft,
+    Explanation,
+    Hit,
+    Hits,
+    Kind,
+    Layer,
+    Lifecycle,
+    Priority,
+    Record,
+    Scope,
+    Stats,
+    Version,
+    WriteResult,
+)
+from .registry import make_embedder, register_embedder
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation", "Hit",
+    "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority", "Record",
+    "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult", "errors", "open",
+    "register_embedder", "__version__",
+]
+
+
+def open(  # noqa: A001 - the public verb is engramdb.open
+    url: str | os.PathLike[str] | None = None, *, embedder: str | Embedder | None = None,
+    clock: Clock | None = None, config: Config | None = None, **settings: Any,
+) -> Memory:
+    """Open a memory store: a SQLite file path, ":memory:", or (later) a postgresql:// URL.
+    With no argument: ENGRAMDB_URL, else the per-user default file."""
+    cfg = config or Config.load(**settings)
+    target = str(url) if url is not None else (cfg.url or str(default_path()))
+    if target.startswith(("postgresql://", "postgres://")):
+        raise ConfigError("the PostgreSQL backend is not available yet: use a SQLite file path")
+    if "://" in target:
+        raise ConfigError(f"unsupported store URL {target!r}: give a file path or ':memory:'")
+    _limit_threads(cfg.threads)
+    if target != ":memory:" and url is None:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+    from .store.sqlite import SQLiteStore
+
+    if isinstance(embedder, str) or embedder is None:
+        model = make_embedder(embedder or cfg.embedder, threads=cfg.threads)
+    elif isinstance(embedder, Embedder):
+        model = embedder
+    else:
+        raise ConfigError("embedder must be a registry name or an Embedder object")
+    store = SQLiteStore(target, busy_timeout_ms=cfg.busy_timeout_ms)
+    try:
+        return Memory(store, model, clock=clock, config=cfg)
+    except BaseException:
+        store.close()
+        raise
+
+
+def _limit_threads(threads: int) -> None:
+    """Pin BLAS threads (numpy's matmul) so tests and servers do not oversubscribe."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=max(1, threads))

@@ -1,0 +1,53 @@
+"""One Config, read from ENGRAMDB_* environment variables and an optional TOML file."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "engramdb" / "memory.db"
+
+
+@dataclass(frozen=True)
+class Config:
+    url: str = ""                      # file path, ":memory:" or postgresql://...
+    embedder: str = "default"          # registry name
+    user: str = "default"
+    agent: str = "default"
+    threads: int = 1                   # BLAS and model threads
+    max_content_bytes: int = 65536
+    preset: str = "default"            # recall preset
+    busy_timeout_ms: int = 10000
+
+    @classmethod
+    def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
+        values: dict[str, Any] = {}
+        path = file or os.environ.get("ENGRAMDB_CONFIG")
+        if path:
+            try:
+                with open(path, "rb") as fh:
+                    values.update(tomllib.load(fh).get("engramdb", {}))
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+        for f in fields(cls):
+            env = os.environ.get(f"ENGRAMDB_{f.name.upper()}")
+            if env is not None and env != "":
+                values[f.name] = env
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        known = {f.name: f for f in fields(cls)}
+        unknown = set(values) - set(known)
+        if unknown:
+            raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        try:
+            typed = {k: int(v) if known[k].type == "int" else str(v) for k, v in values.items()}
+        except ValueError as exc:
+            raise ConfigError(f"bad setting: {exc}") from exc
+        return replace(cls(), **typed)

@@ -1,0 +1,370 @@
+"""The Memory facade: every verb a door (CLI, MCP, HTTP) offers goes through here."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import IO, Any
+
+import numpy as np
+
+from .clock import Clock, SystemClock, aware
+from .config import Config
+from .embed.base import Embedder
+from .errors import Conflict, Invalid, NotFound
+from .ids import new_id
+from .model import (
+    Action,
+    Draft,
+    Hits,
+    Kind,
+    Layer,
+    Record,
+    Scope,
+    Stats,
+    Version,
+    WriteResult,
+)
+from .recall.pipeline import Recaller, plan_query
+from .recall.presets import get_preset
+from .store.base import IndexText, ListFilter, Store
+from .uri import validate_prefix, validate_uri
+from .write.guard import check_content, content_hash
+from .write.prepare import (
+    build_record,
+    check_anchors,
+    check_importance,
+    check_metadata,
+    index_anchors,
+    index_body,
+    parse_kind,
+)
+
+USE_DEBOUNCE_S = 60.0
+MAX_K = 1000
+Progress = Callable[[int, int], None]
+
+
+class Memory:
+    """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""
+
+    def __init__(self, store: Store, embedder: Embedder, *, clock: Clock | None = None,
+                 config: Config | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock: Clock = clock or SystemClock()
+        self.config = config or Config()
+        self.default_scope = Scope(self.config.user, self.config.agent)
+        store.bind_embedder(embedder.model_id, embedder.dimensions)
+        self._recaller = Recaller(store, self._embed_query)
+
+    # ---------------------------------------------------------------- plumbing
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
+        return ScopedMemory(self, self._scope(user, agent))
+
+    def _scope(self, user: str | None, agent: str | None) -> Scope:
+        scope = Scope(user or self.default_scope.user, agent or self.default_scope.agent)
+        for name, value in (("user", scope.user), ("agent", scope.agent)):
+            if not isinstance(value, str) or not value.strip() or len(value) > 200:
+                raise Invalid(f"{name} must be a non-empty string of at most 200 characters")
+        return scope
+
+    def _now(self) -> datetime:
+        return aware(self.clock.now(), "clock.now()")
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed_batch(list(texts))
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        return self.embedder.embed_batch([text], query=True)[0]
+
+    # ---------------------------------------------------------------- writes
+
+    def remember(self, content: str, *, kind: str | Kind | None = None, uri: str | None = None,
+                 at: datetime | None = None, importance: float | None = None,
+                 metadata: dict[str, Any] | None = None, people: list[str] | None = None,
+                 places: list[str] | None = None, topics: list[str] | None = None,
+                 priority: str | None = None, expires_at: datetime | None = None,
+                 due_at: datetime | None = None, session: str | None = None,
+                 turn: str | None = None, user: str | None = None,
+                 agent: str | None = None) -> WriteResult:
+        draft = Draft(content=content, kind=kind, uri=uri, at=at, importance=importance,
+                      metadata=metadata, people=people, places=places, topics=topics,
+                      priority=priority, expires_at=expires_at, due_at=due_at, session=session,
+                      turn=turn)
+        return self.remember_many([draft], user=user, agent=agent)[0]
+
+    def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
+                      agent: str | None = None, progress: Progress | None = None,
+                      batch: int = 64) -> list[WriteResult]:
+        """Write many memories in one transaction: all are validated first, so one bad draft
+        rejects the batch and nothing is written."""
+        scope = self._scope(user, agent)
+        now = self._now()
+        drafts = list(drafts)
+        records = []
+        for i, draft in enumerate(drafts):
+            if not isinstance(draft, Draft):
+                raise Invalid(f"item {i}: expected a Draft, got {type(draft).__name__}")
+            try:
+                records.append(build_record(draft, scope, new_id(now), now,
+                                            self.config.max_content_bytes))
+            except Invalid as exc:
+                raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
+        vectors = self._embed_in_batches([r.content for r in records], batch, progress)
+        with self.store.transaction():
+            return [self._write(rec, vec, draft.kind is not None)
+                    for rec, vec, draft in zip(records, vectors, drafts, strict=True)]
+
+    def _embed_in_batches(self, texts: list[str], batch: int,
+                          progress: Progress | None) -> np.ndarray:
+        parts = []
+        for start in range(0, len(texts), batch):
+            parts.append(self._embed(texts[start : start + batch]))
+            if progress:
+                progress(min(start + batch, len(texts)), len(texts))
+        if not parts:
+            return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
+        return np.vstack(parts)
+
+    def _write(self, rec: Record, vector: np.ndarray, kind_given: bool) -> WriteResult:
+        if rec.uri:
+            existing = self.store.get_by_uri(rec.scope, rec.uri)
+            if existing is not None:
+                kind = rec.kind if kind_given else existing.kind
+                return self._write_same_uri(existing, rec.replace(kind=kind), vector)
+        for dup in self.store.find_by_hash(rec.scope, rec.kind.value, rec.content_hash):
+            if rec.kind != Kind.EVENT or dup.at == rec.at:
+                self.store.record_uses(rec.scope, [dup.id], rec.recorded_at, USE_DEBOUNCE_S)
+                return WriteResult(Action.NOOP, "exact_duplicate", self._reload(dup),
+                                   {"duplicate_of": dup.id})
+        self.store.insert(rec, IndexText(index_body(rec), index_anchors(rec)), vector)
+        return WriteResult(Action.ADD, "new_memory", rec)
+
+    def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:
+        if old.content_hash == rec.content_hash:
+            self.store.record_uses(rec.scope, [old.id], rec.recorded_at, USE_DEBOUNCE_S)
+            return WriteResult(Action.NOOP, "same_uri_same_content", self._reload(old),
+                               {"uri": rec.uri})
+        new = old.replace(
+            content=rec.content, content_hash=rec.content_hash, kind=rec.kind,
+            metadata=rec.metadata or old.metadata, people=rec.people or old.people,
+            places=rec.places or old.places, topics=rec.topics or old.topics,
+            at=rec.at, updated_at=rec.recorded_at, version=old.version + 1,
+        )
+        self.store.save(new, "update", IndexText(index_body(new), index_anchors(new)), vector)
+        return WriteResult(Action.UPDATE, "same_uri", new,
+                           {"uri": rec.uri, "previous_version": old.version})
+
+    def _reload(self, rec: Record) -> Record:
+        return self.store.get(rec.scope, rec.id) or rec
+
+    def update(self, memory_id: str, *, content: str | None = None, kind: str | None = None,
+               uri: str | None = None, importance: float | None = None,
+               metadata: dict[str, Any] | None = None, people: list[str] | None = None,
+               places: list[str] | None = None, topics: list[str] | None = None,
+               at: datetime | None = None, user: str | None = None,
+               agent: str | None = None) -> Record:
+        scope = self._scope(user, agent)
+        changes: dict[str, Any] = {}
+        if content is not None:
+            changes["content"] = check_content(content, self.config.max_content_bytes)
+            changes["content_hash"] = content_hash(changes["content"])
+        if kind is not None:
+            changes["kind"] = parse_kind(kind)
+        if uri is not None:
+            changes["uri"] = validate_uri(uri)
+        if importance is not None:
+            changes["importance"] = check_importance(importance)
+        if metadata is not None:
+            changes["metadata"] = check_metadata(metadata)
+        for name, value in (("people", people), ("places", places), ("topics", topics)):
+            if value is not None:
+                changes[name] = check_anchors(name, value)
+        if at is not None:
+            changes["at"] = aware(at, "at")
+        if not changes:
+            raise Invalid("nothing to update: give at least one field")
+        vector = self._embed([changes["content"]])[0] if "content" in changes else None
+        with self.store.transaction():
+            old = self._get(scope, memory_id)
+            if old.layer == Layer.DELETED:
+                raise Conflict(f"memory {memory_id} is forgotten: restore it first")
+            new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
+            text = IndexText(index_body(new), index_anchors(new))
+            self.store.save(new, "update", text, vector)
+        return new
+
+    def forget(self, memory_id: str, *, user: str | None = None,
+               agent: str | None = None) -> Record:
+        """Soft delete: the memory leaves every search but stays in the log and can be restored."""
+        return self._set_layer(memory_id, Layer.DELETED, "forget", user, agent)
+
+    def restore(self, memory_id: str, *, user: str | None = None,
+                agent: str | None = None) -> Record:
+        return self._set_layer(memory_id, Layer.CORE, "restore", user, agent)
+
+    def _set_layer(self, memory_id: str, layer: Layer, op: str, user: str | None,
+                   agent: str | None) -> Record:
+        scope = self._scope(user, agent)
+        with self.store.transaction():
+            old = self._get(scope, memory_id)
+            if old.layer == layer:
+                return old
+            new = old.replace(layer=layer, updated_at=self._now(), version=old.version + 1)
+            self.store.save(new, op)
+        return new
+
+    # ---------------------------------------------------------------- reads
+
+    def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
+               kinds: Sequence[str] | None = None, user: str | None = None,
+               agent: str | None = None) -> Hits:
+        scope = self._scope(user, agent)
+        if not isinstance(query, str) or not query.strip():
+            raise Invalid("query is empty")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
+        kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
+        plan = plan_query(query, kinds_t)
+        now = self._now()
+        hits = self._recaller.recall(scope, plan, get_preset(preset or self.config.preset), k, now)
+        if track and hits:
+            self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
+        return hits
+
+    def get(self, id_or_uri: str, *, user: str | None = None,
+            agent: str | None = None) -> Record:
+        return self._get(self._scope(user, agent), id_or_uri)
+
+    def _get(self, scope: Scope, id_or_uri: str) -> Record:
+        if not isinstance(id_or_uri, str) or not id_or_uri:
+            raise Invalid("give a memory id or URI")
+        if "://" in id_or_uri:
+            found = self.store.get_by_uri(scope, validate_uri(id_or_uri))
+        else:
+            found = self.store.get(scope, id_or_uri)
+        if found is None:
+            raise NotFound(f"no memory {id_or_uri!r} for user={scope.user} agent={scope.agent}")
+        return found
+
+    def history(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> list[Version]:
+        scope = self._scope(user, agent)
+        rec = self._get(scope, id_or_uri)
+        return [Version(e.version, e.op, e.at, e.snapshot)
+                for e in self.store.events(scope, rec.id) if e.snapshot is not None]
+
+    def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
+             since: datetime | None = None, until: datetime | None = None,
+             layer: str | Sequence[str] | None = None, include_superseded: bool = True,
+             limit: int | None = None, offset: int = 0, newest_first: bool = False,
+             user: str | None = None, agent: str | None = None) -> Iterator[Record]:
+        flt = self._filter(kind, uri_prefix, since, until, layer, include_superseded, limit,
+                           offset, newest_first)
+        return self.store.list(self._scope(user, agent), flt)
+
+    def count(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
+              since: datetime | None = None, until: datetime | None = None,
+              layer: str | Sequence[str] | None = None, user: str | None = None,
+              agent: str | None = None) -> int:
+        flt = self._filter(kind, uri_prefix, since, until, layer, True, None, 0, False)
+        return self.store.count(self._scope(user, agent), flt)
+
+    @staticmethod
+    def _filter(kind: str | Sequence[str] | None, uri_prefix: str | None,
+                since: datetime | None, until: datetime | None,
+                layer: str | Sequence[str] | None, include_superseded: bool,
+                limit: int | None, offset: int, newest_first: bool) -> ListFilter:
+        kinds = [kind] if isinstance(kind, str) else list(kind or [])
+        layers = [layer] if isinstance(layer, str) else list(layer or [Layer.CORE.value])
+        try:
+            layer_t = tuple(Layer(x) for x in layers)
+        except ValueError:
+            raise Invalid(f"unknown layer in {layers} (core, archived, deleted)") from None
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise Invalid("limit must be a non-negative integer")
+        if not isinstance(offset, int) or offset < 0:
+            raise Invalid("offset must be a non-negative integer")
+        return ListFilter(
+            kinds=tuple(parse_kind(k).value for k in kinds),
+            uri_prefix=validate_prefix(uri_prefix) if uri_prefix else None,
+            since=aware(since, "since") if since else None,
+            until=aware(until, "until") if until else None,
+            layers=layer_t, current_only=not include_superseded, limit=limit, offset=offset,
+            newest_first=newest_first,
+        )
+
+    def __iter__(self) -> Iterator[Record]:
+        return self.list()
+
+    def stats(self, *, user: str | None = None, agent: str | None = None) -> Stats:
+        scope = self._scope(user, agent)
+        by_layer = {lay.value: self.store.count(scope, ListFilter(layers=(lay,))) for lay in Layer}
+        all_layers = tuple(Layer)
+        by_kind = {k.value: n for k in Kind
+                   if (n := self.store.count(scope, ListFilter(kinds=(k.value,),
+                                                               layers=all_layers)))}
+        return Stats(user=scope.user, agent=scope.agent, total=sum(by_layer.values()),
+                     by_layer=by_layer, by_kind=by_kind, events=self.store.event_count(scope),
+                     embedder=self.embedder.model_id, dimensions=self.embedder.dimensions,
+                     path=self.store.location)
+
+    def scopes(self) -> list[Scope]:
+        return self.store.scopes()
+
+    # ---------------------------------------------------------------- import / export
+
+    def export(self, fp: IO[str], *, user: str | None = None, agent: str | None = None,
+               all_scopes: bool = False) -> int:
+        from .io.jsonl import export_jsonl
+
+        scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
+        return export_jsonl(self, fp, scopes)
+
+    def import_(self, fp: IO[str], *, progress: Progress | None = None) -> dict[str, int]:
+        from .io.jsonl import import_jsonl
+
+        return import_jsonl(self, fp, progress)
+
+
+class ScopedMemory:
+    """A view of a Memory bound to one user and agent: the same verbs, no scope arguments."""
+
+    _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
+              "history", "list", "count", "stats", "export")
+
+    def __init__(self, memory: Memory, scope: Scope) -> None:
+        self.memory = memory
+        self.user = scope.user
+        self.agent = scope.agent
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._VERBS:
+            raise AttributeError(name)
+        verb = getattr(self.memory, name)
+
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            kwargs.setdefault("user", self.user)
+            kwargs.setdefault("agent", self.agent)
+            return verb(*args, **kwargs)
+
+        bound.__name__ = name
+        bound.__doc__ = verb.__doc__
+        return bound
+
+    def __iter__(self) -> Iterator[Record]:
+        return self.memory.list(user=self.user, agent=self.agent)
+
+    def __repr__(self) -> str:
+        return f"ScopedMemory(user={self.user!r}, agent={self.agent!r})"

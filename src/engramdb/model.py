@@ -1,0 +1,274 @@
+"""The domain: the memory record, what a write and a recall return, and the enums."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Kind(StrEnum):
+    IDENTITY = "identity"
+    PREFERENCE = "preference"
+    FACT = "fact"
+    EVENT = "event"
+    LESSON = "lesson"
+    RULE = "rule"
+    PROCEDURE = "procedure"
+    PENDING = "pending"
+    GIST = "gist"
+    EMOTION = "emotion"
+
+
+class Priority(StrEnum):
+    P0 = "P0"  # never fades (identity)
+    P1 = "P1"  # long-lived (emotion, rules, lessons, procedures)
+    P2 = "P2"  # knowledge: facts, preferences
+    P3 = "P3"  # episodes: events fade in weeks
+
+
+class Layer(StrEnum):
+    CORE = "core"
+    ARCHIVED = "archived"
+    DELETED = "deleted"
+
+
+class Lifecycle(StrEnum):
+    PERMANENT = "permanent"
+    LONG = "long"
+    CONTEXTUAL = "contextual"
+    LOG = "log"
+    TEMP = "temp"
+
+
+class Action(StrEnum):
+    ADD = "add"
+    UPDATE = "update"
+    SUPERSEDE = "supersede"
+    NOOP = "noop"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True)
+class Scope:
+    user: str = "default"
+    agent: str = "default"
+
+
+@dataclass
+class Record:
+    """One memory. ``at``: when the remembered thing happened; ``recorded_at``: when stored."""
+
+    id: str
+    user: str
+    agent: str
+    content: str
+    kind: Kind
+    uri: str | None
+    priority: Priority
+    lifecycle: Lifecycle
+    importance: float
+    at: datetime
+    recorded_at: datetime
+    updated_at: datetime
+    metadata: dict[str, Any] = field(default_factory=dict)
+    people: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    valence: float = 0.0
+    intensity: float = 0.0
+    source_session: str | None = None
+    source_turn: str | None = None
+    derived_from: list[str] = field(default_factory=list)
+    invalid_at: datetime | None = None
+    superseded_by: str | None = None
+    expires_at: datetime | None = None
+    due_at: datetime | None = None
+    layer: Layer = Layer.CORE
+    use_count: int = 0
+    last_uses: list[datetime] = field(default_factory=list)
+    version: int = 1
+    content_hash: str = ""
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user, self.agent)
+
+    @property
+    def current(self) -> bool:
+        """True while the fact holds: not superseded and not forgotten."""
+        return self.invalid_at is None and self.layer != Layer.DELETED
+
+    def replace(self, **changes: Any) -> Record:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class Draft:
+    """A memory to be written by ``remember_many``; the fields mirror ``remember``'s arguments."""
+
+    content: str
+    kind: str | Kind | None = None     # None: "fact", or the current kind when a URI is rewritten
+    uri: str | None = None
+    at: datetime | None = None
+    importance: float | None = None
+    metadata: dict[str, Any] | None = None
+    people: list[str] | None = None
+    places: list[str] | None = None
+    topics: list[str] | None = None
+    priority: str | Priority | None = None
+    expires_at: datetime | None = None
+    due_at: datetime | None = None
+    session: str | None = None
+    turn: str | None = None
+
+
+@dataclass
+class WriteResult:
+    """What a write did (``action``), which rule decided it, and the memory it concerns."""
+
+    action: Action
+    rule: str
+    memory: Record
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action.value,
+            "rule": self.rule,
+            "evidence": _plain(self.evidence),
+            "memory": self.memory.to_dict(),
+        }
+
+
+@dataclass
+class LegScore:
+    """One candidate leg's view of a hit: its rank (1 = best) and raw score."""
+
+    rank: int
+    score: float
+
+
+@dataclass
+class Explanation:
+    """Why a hit is where it is: every leg's rank and score, the fusion and the blend."""
+
+    legs: dict[str, LegScore] = field(default_factory=dict)
+    fused: float = 0.0
+    strength: float = 0.0
+    terms: dict[str, float] = field(default_factory=dict)
+    final: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legs": {k: {"rank": v.rank, "score": round(v.score, 6)} for k, v in self.legs.items()},
+            "fused": round(self.fused, 6),
+            "strength": round(self.strength, 6),
+            "terms": {k: round(v, 6) for k, v in self.terms.items()},
+            "final": round(self.final, 6),
+            "notes": list(self.notes),
+        }
+
+    def __str__(self) -> str:
+        legs = ", ".join(f"{k}#{v.rank} ({v.score:.3f})" for k, v in self.legs.items())
+        terms = ", ".join(f"{k}={v:.3f}" for k, v in self.terms.items())
+        return f"{legs or 'no leg'}; fused={self.fused:.4f}; {terms}; final={self.final:.4f}"
+
+
+@dataclass
+class Hit:
+    memory: Record
+    score: float
+    explanation: Explanation
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "score": round(self.score, 6),
+            "memory": self.memory.to_dict(),
+            "explanation": self.explanation.to_dict(),
+        }
+
+
+class Hits(list[Hit]):
+    """The hits of one recall, best first, plus whether the recall abstained and why."""
+
+    def __init__(
+        self,
+        hits: Iterable[Hit] = (),
+        *,
+        abstained: bool = False,
+        note: str = "",
+        plan: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(hits)
+        self.abstained = abstained
+        self.note = note
+        self.plan = plan or {}
+
+    def memories(self) -> Iterator[Record]:
+        return (h.memory for h in self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "abstained": self.abstained,
+            "note": self.note,
+            "plan": self.plan,
+            "hits": [h.to_dict() for h in self],
+        }
+
+
+@dataclass
+class Version:
+    """One version of a record, read from the event log."""
+
+    version: int
+    op: str
+    at: datetime
+    memory: Record
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "op": self.op,
+            "at": self.at.isoformat(),
+            "memory": self.memory.to_dict(),
+        }
+
+
+@dataclass
+class Stats:
+    user: str
+    agent: str
+    total: int
+    by_layer: dict[str, int]
+    by_kind: dict[str, int]
+    events: int
+    embedder: str
+    dimensions: int
+    path: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)

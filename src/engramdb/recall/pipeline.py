@@ -1,0 +1,109 @@
+"""The read path: query plan -> candidate legs -> reciprocal-rank fusion -> strength blend -> top k.
+
+Every hit carries the rank and score each leg gave it and the terms of the blend."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+from ..dynamics.strength import retention
+from ..model import Explanation, Hit, Hits, Layer, LegScore, Record, Scope
+from ..store.base import ListFilter, Store
+from ..text import tokenize
+from ..uri import DOMAINS
+from .presets import Preset
+
+_URI = re.compile(rf"\b(?:{'|'.join(sorted(DOMAINS))})://[^\s\"'<>]*")
+
+
+@dataclass
+class QueryPlan:
+    query: str
+    tokens: list[str]
+    uri_prefix: str | None
+    kinds: tuple[str, ...] = ()
+    layers: tuple[Layer, ...] = (Layer.CORE,)
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"tokens": self.tokens, "uri_prefix": self.uri_prefix, "kinds": list(self.kinds),
+                "notes": self.notes}
+
+
+def plan_query(query: str, kinds: tuple[str, ...] = ()) -> QueryPlan:
+    match = _URI.search(query)
+    uri_prefix = match.group(0) if match else None
+    return QueryPlan(query=query, tokens=tokenize(query), uri_prefix=uri_prefix, kinds=kinds)
+
+
+Ranked = list[tuple[str, float]]
+
+
+class Recaller:
+    """Runs a preset's legs for one scope; the engine owns it and hands it the store and model."""
+
+    def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray]) -> None:
+        self.store = store
+        self.embed_query = embed_query
+
+    def legs(self, scope: Scope, plan: QueryPlan, preset: Preset) -> dict[str, Ranked]:
+        out: dict[str, Ranked] = {}
+        for leg in preset.legs:
+            ranked = self._run_leg(scope, plan, leg.name, leg.depth)
+            if ranked:
+                out[leg.name] = ranked
+        return out
+
+    def _run_leg(self, scope: Scope, plan: QueryPlan, name: str, depth: int) -> Ranked:
+        layers = plan.layers
+        if name == "bm25":
+            return self.store.search_text(scope, plan.tokens, "body", depth, layers)
+        if name == "anchors":
+            return self.store.search_text(scope, plan.tokens, "anchors", depth, layers)
+        if name == "dense":
+            return self.store.search_vector(scope, self.embed_query(plan.query), depth, layers)
+        if name == "uri":
+            if not plan.uri_prefix:
+                return []
+            flt = ListFilter(uri_prefix=plan.uri_prefix, layers=layers, limit=depth,
+                             newest_first=True)
+            return [(r.id, 1.0) for r in self.store.list(scope, flt)]
+        raise ValueError(f"unknown leg {name!r}")
+
+    def recall(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
+        ranked = self.legs(scope, plan, preset)
+        fused: dict[str, float] = {}
+        seen: dict[str, dict[str, LegScore]] = {}
+        for leg in preset.legs:
+            for rank, (mid, score) in enumerate(ranked.get(leg.name, []), start=1):
+                fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
+                seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
+        records = self.store.get_many(scope, list(fused))
+        hits = [self._blend(records[mid], fused[mid], seen[mid], preset, now)
+                for mid in fused if mid in records and self._allowed(records[mid], plan)]
+        hits.sort(key=lambda h: (-h.score, h.memory.id))
+        if not hits:
+            return Hits([], abstained=True, note="nothing in memory matches this query",
+                        plan=plan.to_dict())
+        return Hits(hits[:k], plan=plan.to_dict())
+
+    @staticmethod
+    def _allowed(record: Record, plan: QueryPlan) -> bool:
+        return not plan.kinds or record.kind.value in plan.kinds
+
+    @staticmethod
+    def _blend(record: Record, fused: float, legs: dict[str, LegScore], preset: Preset,
+               now: datetime) -> Hit:
+        strength = retention(record, now)
+        factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
+        final = fused * factor
+        explanation = Explanation(
+            legs=legs, fused=fused, strength=strength,
+            terms={"rrf": fused, "strength_factor": factor}, final=final,
+        )
+        return Hit(memory=record, score=final, explanation=explanation)

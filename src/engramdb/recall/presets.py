@@ -1,0 +1,48 @@
+"""Recall presets: which candidate legs run, how deep, and how they are fused and blended.
+
+The pipeline reads these as data; adding a preset adds no code path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Invalid
+
+
+@dataclass(frozen=True)
+class Leg:
+    name: str          # bm25 | dense | anchors | uri
+    weight: float = 1.0
+    depth: int = 100   # candidates this leg contributes
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    legs: tuple[Leg, ...]
+    rrf_k: int = 60
+    strength_weight: float = 0.1   # how much weak memories are pushed down (0 = not at all)
+    neighbours: float = 0.0        # share of a conversation neighbour's score a turn inherits
+    options: dict[str, float] = field(default_factory=dict)
+
+    def leg(self, name: str) -> Leg | None:
+        return next((leg for leg in self.legs if leg.name == name), None)
+
+
+PRESETS: dict[str, Preset] = {
+    "default": Preset(
+        "default",
+        (Leg("bm25", 1.0, 100), Leg("dense", 1.0, 100), Leg("anchors", 0.5, 50),
+         Leg("uri", 1.0, 20)),
+    ),
+    "lexical": Preset("lexical", (Leg("bm25", 1.0, 100), Leg("anchors", 0.5, 50),
+                                  Leg("uri", 1.0, 20))),
+    "dense": Preset("dense", (Leg("dense", 1.0, 100),)),
+}
+
+
+def get_preset(name: str) -> Preset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise Invalid(f"unknown recall preset {name!r} (known: {', '.join(PRESETS)})") from None

@@ -1,0 +1,52 @@
+"""Name -> factory for embedders and stores. Built-ins register like plugins would."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import ConfigError
+
+_embedders: dict[str, Callable[..., Any]] = {}
+
+
+def register_embedder(name: str, factory: Callable[..., Any]) -> None:
+    _embedders[name] = factory
+
+
+def embedder_names() -> list[str]:
+    return sorted(_embedders)
+
+
+def make_embedder(name: str, **options: Any) -> Any:
+    try:
+        factory = _embedders[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown embedder {name!r} (known: {', '.join(embedder_names())})"
+        ) from None
+    return factory(**options)
+
+
+def _e5(threads: int = 1, **_: Any) -> Any:
+    from .embed.e5 import E5Embedder
+
+    return E5Embedder(threads=threads)
+
+
+def _hashing(dimensions: int = 384, **_: Any) -> Any:
+    from .embed.hashing import HashingEmbedder
+
+    return HashingEmbedder(dimensions=dimensions)
+
+
+def _openai(**_: Any) -> Any:
+    from .embed.openai import OpenAIEmbedder
+
+    return OpenAIEmbedder()
+
+
+register_embedder("default", _e5)
+register_embedder("e5", _e5)
+register_embedder("hashing", _hashing)
+register_embedder("openai", _openai)

@@ -1,0 +1,76 @@
+"""Ordered, named schema migrations for the SQLite store. Append; never edit a landed one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial", (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE memories (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            content TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            uri TEXT,
+            priority TEXT NOT NULL,
+            lifecycle TEXT NOT NULL,
+            importance REAL NOT NULL,
+            at TEXT NOT NULL,
+            recorded_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            invalid_at TEXT,
+            superseded_by TEXT,
+            expires_at TEXT,
+            due_at TEXT,
+            layer TEXT NOT NULL,
+            use_count INTEGER NOT NULL DEFAULT 0,
+            version INTEGER NOT NULL DEFAULT 1,
+            data TEXT NOT NULL
+        )""",
+        "CREATE UNIQUE INDEX memories_uri ON memories(user, agent, uri) "
+        "WHERE uri IS NOT NULL AND layer != 'deleted'",
+        "CREATE INDEX memories_at ON memories(user, agent, at)",
+        "CREATE INDEX memories_kind ON memories(user, agent, kind, at)",
+        "CREATE INDEX memories_hash ON memories(user, agent, content_hash)",
+        """CREATE TABLE events (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            op TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            snapshot TEXT
+        )""",
+        "CREATE INDEX events_memory ON events(user, agent, memory_id, seq)",
+        """CREATE TABLE vectors (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            mem_rowid INTEGER NOT NULL UNIQUE REFERENCES memories(rowid) ON DELETE CASCADE,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            vec BLOB NOT NULL
+        )""",
+        "CREATE INDEX vectors_scope ON vectors(user, agent, seq)",
+        """CREATE TABLE scope_state (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            vec_seq INTEGER NOT NULL,
+            vec_count INTEGER NOT NULL,
+            PRIMARY KEY (user, agent)
+        )""",
+        "CREATE VIRTUAL TABLE memories_fts USING fts5(scope, body, anchors, "
+        "tokenize = 'unicode61 remove_diacritics 0')",
+    )),
+)

@@ -1,0 +1,475 @@
+"""The embedded default store: one SQLite file (WAL), FTS5 over pre-tokenised text, and exact
+cosine search over a per-scope float32 matrix kept in memory and refreshed incrementally."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import Conflict, StoreError
+from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
+from .base import Event, IndexText, ListFilter
+from .migrations import MIGRATIONS
+from .vectors import VectorCache
+
+APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
+_COLUMNS = (
+    "id user agent content content_hash kind uri priority lifecycle importance at recorded_at "
+    "updated_at invalid_at superseded_by expires_at due_at layer use_count version data"
+).split()
+_DATA_FIELDS = (
+    "metadata people places topics keywords valence intensity source_session source_turn "
+    "derived_from last_uses"
+).split()
+
+
+def ts(value: datetime | None) -> str | None:
+    """UTC timestamps as fixed-width text, so text order is time order."""
+    return None if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def from_ts(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def scope_token(scope: Scope) -> str:
+    digest = hashlib.sha1(f"{scope.user}\x00{scope.agent}".encode()).hexdigest()[:20]
+    return f"s{digest}"
+
+
+def _row_values(rec: Record) -> list[Any]:
+    data = {f: getattr(rec, f) for f in _DATA_FIELDS}
+    data["last_uses"] = [ts(t) for t in rec.last_uses]
+    return [
+        rec.id, rec.user, rec.agent, rec.content, rec.content_hash, rec.kind.value, rec.uri,
+        rec.priority.value, rec.lifecycle.value, rec.importance, ts(rec.at), ts(rec.recorded_at),
+        ts(rec.updated_at), ts(rec.invalid_at), rec.superseded_by, ts(rec.expires_at),
+        ts(rec.due_at), rec.layer.value, rec.use_count, rec.version,
+        json.dumps(data, ensure_ascii=False, sort_keys=True),
+    ]
+
+
+def record_from_row(row: sqlite3.Row | dict[str, Any]) -> Record:
+    data = json.loads(row["data"])
+    data["last_uses"] = [from_ts(t) for t in data.get("last_uses", [])]
+    return Record(
+        id=row["id"], user=row["user"], agent=row["agent"], content=row["content"],
+        content_hash=row["content_hash"], kind=Kind(row["kind"]), uri=row["uri"],
+        priority=Priority(row["priority"]), lifecycle=Lifecycle(row["lifecycle"]),
+        importance=row["importance"], at=from_ts(row["at"]),  # type: ignore[arg-type]
+        recorded_at=from_ts(row["recorded_at"]),  # type: ignore[arg-type]
+        updated_at=from_ts(row["updated_at"]),  # type: ignore[arg-type]
+        invalid_at=from_ts(row["invalid_at"]), superseded_by=row["superseded_by"],
+        expires_at=from_ts(row["expires_at"]), due_at=from_ts(row["due_at"]),
+        layer=Layer(row["layer"]), use_count=row["use_count"], version=row["version"], **data,
+    )
+
+
+def snapshot_json(rec: Record) -> str:
+    return json.dumps(dict(zip(_COLUMNS, _row_values(rec), strict=True)), ensure_ascii=False)
+
+
+class SQLiteStore:
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 10000) -> None:
+        self.location = str(path)
+        self._memory = self.location == ":memory:"
+        if not self._memory:
+            self._check_directory(Path(self.location))
+        try:
+            self._db = sqlite3.connect(
+                self.location, isolation_level=None, check_same_thread=False,
+                timeout=busy_timeout_ms / 1000,
+            )
+            self._db.row_factory = sqlite3.Row
+            self._lock = threading.RLock()
+            self._depth = 0
+            self._configure(busy_timeout_ms)
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.location} is not an engramdb database: {exc}") from exc
+        self._vectors = VectorCache(self._db, self._lock)
+
+    # ---------------------------------------------------------------- setup
+
+    @staticmethod
+    def _check_directory(path: Path) -> None:
+        parent = path.parent if str(path.parent) else Path(".")
+        if not parent.exists():
+            raise StoreError(f"directory {parent} does not exist")
+        if not path.exists() and not os.access(parent, os.W_OK):
+            raise StoreError(f"directory {parent} is not writable")
+
+    def _configure(self, busy_timeout_ms: int) -> None:
+        db = self._db
+        db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        db.execute("PRAGMA foreign_keys = ON")
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app_id not in (0, APP_ID) or (app_id == 0 and tables > 0):
+            raise StoreError(f"{self.location} is a SQLite file but not an engramdb database")
+        if not self._memory:
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise StoreError(f"cannot switch {self.location} to WAL (got {mode})")
+            db.execute("PRAGMA synchronous = NORMAL")
+
+    def _migrate(self) -> None:
+        with self.transaction():
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+            )
+            done = {r[0] for r in self._db.execute("SELECT version FROM schema_migrations")}
+            newest = max(m.version for m in MIGRATIONS)
+            if done and max(done) > newest:
+                raise StoreError(
+                    f"{self.location} has schema version {max(done)}, newer than this engramdb "
+                    f"({newest}): upgrade engramdb"
+                )
+            for migration in MIGRATIONS:
+                if migration.version in done:
+                    continue
+                for statement in migration.statements:
+                    self._db.execute(statement)
+                self._db.execute(
+                    "INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                    (migration.version, migration.name, ts(datetime.now(UTC))),
+                )
+            self._db.execute(f"PRAGMA application_id = {APP_ID}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._db.execute("BEGIN IMMEDIATE")
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                self._vectors.invalidate()
+                raise
+            else:
+                self._db.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    # ---------------------------------------------------------------- embedder binding
+
+    def embedder_info(self) -> tuple[str, int] | None:
+        rows = dict(self._db.execute("SELECT key, value FROM meta WHERE key LIKE 'embedder_%'"))
+        if "embedder_model" not in rows:
+            return None
+        return rows["embedder_model"], int(rows["embedder_dimensions"])
+
+    def bind_embedder(self, model_id: str, dimensions: int) -> None:
+        with self.transaction():
+            info = self.embedder_info()
+            if info is None:
+                self._db.executemany(
+                    "INSERT INTO meta(key, value) VALUES (?, ?)",
+                    [("embedder_model", model_id), ("embedder_dimensions", str(dimensions))],
+                )
+            elif info != (model_id, dimensions):
+                raise StoreError(
+                    f"{self.location} was built with embedder {info[0]} ({info[1]} dimensions); "
+                    f"refusing to use {model_id} ({dimensions} dimensions). Open it with the "
+                    f"same embedder, or export and re-import into a new file."
+                )
+
+    # ---------------------------------------------------------------- writes
+
+    def insert(self, record: Record, text: IndexText, vector: np.ndarray | None) -> None:
+        with self.transaction():
+            rowid = self._insert_row(record)
+            self._write_index(rowid, record.scope, text, vector)
+            self._log(record, "create")
+
+    def _insert_row(self, record: Record) -> int:
+        try:
+            cur = self._db.execute(
+                f"INSERT INTO memories ({', '.join(_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_COLUMNS))})",
+                _row_values(record),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"cannot store memory {record.id}: {exc}") from exc
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    def import_record(
+        self, record: Record, text: IndexText, vector: np.ndarray | None, events: Sequence[Event]
+    ) -> None:
+        """Insert a record with its own event log (from an export) instead of a new one."""
+        with self.transaction():
+            self._write_index(self._insert_row(record), record.scope, text, vector)
+            self._db.executemany(
+                "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(record.user, record.agent, record.id, e.op, e.version, ts(e.at),
+                  snapshot_json(e.snapshot) if e.snapshot else None) for e in events],
+            )
+
+    def save(
+        self, record: Record, op: str, text: IndexText | None = None,
+        vector: np.ndarray | None = None,
+    ) -> None:
+        with self.transaction():
+            sets = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
+            try:
+                cur = self._db.execute(
+                    f"UPDATE memories SET {sets} WHERE id = ? AND user = ? AND agent = ?",
+                    [*_row_values(record)[1:], record.id, record.user, record.agent],
+                )
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(f"cannot update memory {record.id}: {exc}") from exc
+            if cur.rowcount != 1:
+                raise StoreError(f"memory {record.id} vanished during the update")
+            if text is not None or vector is not None:
+                rowid = self._rowid(record.id)
+                if text is not None:
+                    self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+                self._write_index(rowid, record.scope, text, vector)
+            self._log(record, op)
+
+    def _write_index(
+        self, rowid: int, scope: Scope, text: IndexText | None, vector: np.ndarray | None
+    ) -> None:
+        if text is not None:
+            self._db.execute(
+                "INSERT INTO memories_fts(rowid, scope, body, anchors) VALUES (?, ?, ?, ?)",
+                (rowid, scope_token(scope), text.body, text.anchors),
+            )
+        if vector is not None:
+            self._vectors.put(scope, rowid, vector)
+
+    def _rowid(self, memory_id: str) -> int:
+        row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
+        return int(row[0])
+
+    def _log(self, record: Record, op: str, with_snapshot: bool = True) -> None:
+        self._db.execute(
+            "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (record.user, record.agent, record.id, op, record.version, ts(record.updated_at),
+             snapshot_json(record) if with_snapshot else None),
+        )
+
+    def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:
+        if not ids:
+            return 0
+        used = 0
+        with self.transaction():
+            for rec in self.get_many(scope, ids).values():
+                if rec.last_uses and (at - rec.last_uses[-1]).total_seconds() < debounce_s:
+                    continue
+                rec.last_uses = [*rec.last_uses, at][-8:]
+                rec.use_count += 1
+                self._db.execute(
+                    "UPDATE memories SET use_count = ?, data = json_set(data, '$.last_uses', "
+                    "json(?)) WHERE id = ? AND user = ? AND agent = ?",
+                    (rec.use_count, json.dumps([ts(t) for t in rec.last_uses]), rec.id,
+                     scope.user, scope.agent),
+                )
+                self._db.execute(
+                    "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
+                    "VALUES (?, ?, ?, 'use', ?, ?, NULL)",
+                    (scope.user, scope.agent, rec.id, rec.version, ts(at)),
+                )
+                used += 1
+        return used
+
+    # ---------------------------------------------------------------- reads
+
+    def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
+        with self._lock:
+            row = self._db.execute(sql, args).fetchone()
+        return record_from_row(row) if row else None
+
+    def get(self, scope: Scope, memory_id: str) -> Record | None:
+        return self._one(
+            "SELECT * FROM memories WHERE id = ? AND user = ? AND agent = ?",
+            (memory_id, scope.user, scope.agent),
+        )
+
+    def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
+        return self._one(
+            "SELECT * FROM memories WHERE uri = ? AND user = ? AND agent = ? "
+            "AND layer != 'deleted'",
+            (uri, scope.user, scope.agent),
+        )
+
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
+        out: dict[str, Record] = {}
+        ids = list(dict.fromkeys(ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                rows = self._db.execute(
+                    f"SELECT * FROM memories WHERE user = ? AND agent = ? "
+                    f"AND id IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r["id"], record_from_row(r)) for r in rows)
+        return out
+
+    def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM memories WHERE user = ? AND agent = ? AND content_hash = ? "
+                "AND kind = ? AND layer != 'deleted' ORDER BY id",
+                (scope.user, scope.agent, content_hash, kind),
+            ).fetchall()
+        return [record_from_row(r) for r in rows]
+
+    def _where(self, scope: Scope, flt: ListFilter) -> tuple[str, list[Any]]:
+        clauses = ["user = ?", "agent = ?"]
+        args: list[Any] = [scope.user, scope.agent]
+        if flt.kinds:
+            clauses.append(f"kind IN ({', '.join('?' * len(flt.kinds))})")
+            args.extend(flt.kinds)
+        if flt.layers:
+            clauses.append(f"layer IN ({', '.join('?' * len(flt.layers))})")
+            args.extend(layer.value for layer in flt.layers)
+        if flt.uri_prefix is not None:
+            clauses.append("substr(uri, 1, ?) = ?")
+            args.extend([len(flt.uri_prefix), flt.uri_prefix])
+        if flt.since is not None:
+            clauses.append("at >= ?")
+            args.append(ts(flt.since))
+        if flt.until is not None:
+            clauses.append("at < ?")
+            args.append(ts(flt.until))
+        if flt.current_only:
+            clauses.append("invalid_at IS NULL")
+        return " AND ".join(clauses), args
+
+    def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]:
+        where, args = self._where(scope, flt)
+        order = "DESC" if flt.newest_first else "ASC"
+        sql = f"SELECT * FROM memories WHERE {where} ORDER BY at {order}, id {order}"
+        if flt.limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [flt.limit, flt.offset]
+        elif flt.offset:
+            sql += " LIMIT -1 OFFSET ?"
+            args.append(flt.offset)
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return (record_from_row(r) for r in rows)
+
+    def count(self, scope: Scope, flt: ListFilter) -> int:
+        where, args = self._where(scope, flt)
+        with self._lock:
+            return int(self._db.execute(f"SELECT count(*) FROM memories WHERE {where}", args)
+                       .fetchone()[0])
+
+    def search_text(
+        self, scope: Scope, tokens: Sequence[str], field: str, limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        terms = [t for t in dict.fromkeys(tokens) if t]
+        if not terms or field not in ("body", "anchors"):
+            return []
+        phrase = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match = f'scope : "{scope_token(scope)}" AND {field} : ({phrase})'
+        weights = "0.0, 1.0, 0.0" if field == "body" else "0.0, 0.0, 1.0"
+        sql = (
+            f"SELECT m.id, -bm25(memories_fts, {weights}) AS s FROM memories_fts "
+            f"JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND m.layer IN ({', '.join('?' * len(layers))}) "
+            f"ORDER BY s DESC, m.id LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
+            return [(r[0], float(r[1])) for r in rows]
+
+    def search_vector(
+        self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        allowed = {lay.value for lay in layers}
+        want = limit
+        while True:
+            found = self._vectors.top(scope, vector, want)
+            if not found:
+                return []
+            layer_of = self._layers(scope, [rowid for rowid, _ in found])
+            kept = [(layer_of[r][0], s) for r, s in found
+                    if r in layer_of and layer_of[r][1] in allowed]
+            if len(kept) >= limit or len(found) < want:
+                return kept[:limit]
+            want *= 4
+
+    def _layers(self, scope: Scope, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        out: dict[int, tuple[str, str]] = {}
+        with self._lock:
+            for start in range(0, len(rowids), 500):
+                chunk = list(rowids[start : start + 500])
+                rows = self._db.execute(
+                    f"SELECT rowid, id, layer FROM memories WHERE user = ? AND agent = ? "
+                    f"AND rowid IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r[0], (r[1], r[2])) for r in rows)
+        return out
+
+    def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                rows = self._db.execute(
+                    f"SELECT m.id, v.vec FROM vectors v JOIN memories m ON m.rowid = v.mem_rowid "
+                    f"WHERE m.user = ? AND m.agent = ? AND m.id IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r[0], np.frombuffer(r[1], dtype=np.float32).copy()) for r in rows)
+        return out
+
+    def events(self, scope: Scope, memory_id: str) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM events WHERE user = ? AND agent = ? AND memory_id = ? ORDER BY seq",
+                (scope.user, scope.agent, memory_id),
+            ).fetchall()
+        return [
+            Event(
+                seq=r["seq"], memory_id=r["memory_id"], op=r["op"], version=r["version"],
+                at=from_ts(r["at"]),  # type: ignore[arg-type]
+                snapshot=record_from_row(json.loads(r["snapshot"])) if r["snapshot"] else None,
+            )
+            for r in rows
+        ]
+
+    def event_count(self, scope: Scope) -> int:
+        with self._lock:
+            return int(self._db.execute(
+                "SELECT count(*) FROM events WHERE user = ? AND agent = ?",
+                (scope.user, scope.agent),
+            ).fetchone()[0])
+
+    def scopes(self) -> list[Scope]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT user, agent FROM memories ORDER BY 1, 2")
+            return [Scope(r[0], r[1]) for r in rows]

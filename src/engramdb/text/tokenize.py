@@ -1,0 +1,68 @@
+"""One tokenizer for indexing and for queries: jieba for Chinese, Snowball stems for English.
+
+The same function runs when a memory is stored and when a query arrives, so a two-character
+Chinese word or an inflected English word matches its memory. Tokens are plain words: no FTS
+syntax can come out of here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from functools import lru_cache
+
+import jieba
+import Stemmer
+
+from .stopwords import EN_STOP, ZH_STOP
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_RUN = re.compile(rf"([{_CJK}]+)|([^\W_]+(?:'[^\W_]+)*)", re.UNICODE)
+_lock = threading.Lock()
+_ready = False
+_stemmer = Stemmer.Stemmer("english")
+
+
+def _jieba() -> jieba.Tokenizer:
+    global _ready
+    if not _ready:
+        with _lock:
+            if not _ready:
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _ready = True
+    return jieba.dt
+
+
+def normalize(text: str) -> str:
+    """NFKC, lower case, collapsed whitespace: the form hashes and comparisons use."""
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def is_cjk(text: str) -> bool:
+    return any(re.match(f"[{_CJK}]", ch) for ch in text)
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return _stemmer.stemWord(word)
+
+
+def _cjk_words(run: str) -> list[str]:
+    return [w for w in _jieba().cut_for_search(run) if w.strip() and w not in ZH_STOP]
+
+
+def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Search tokens of ``text``, in order, duplicates kept (BM25 counts them)."""
+    out: list[str] = []
+    for cjk, word in _RUN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if cjk:
+            out.extend(_cjk_words(cjk))
+            continue
+        word = word.replace("'", "")
+        if not keep_stopwords and word in EN_STOP:
+            continue
+        out.append(word if word.isdigit() else _stem(word))
+    return out

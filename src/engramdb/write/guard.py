@@ -1,0 +1,32 @@
+"""The write guard: checks every write before anything is stored.
+
+Implemented here: content validation, exact duplicates (NOOP that reinforces), and same-URI
+writes (UPDATE in place, the old content kept as a version)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from ..errors import Invalid
+from ..text import normalize
+
+_JUNK = re.compile(r"^[\W_]+$", re.UNICODE)
+
+
+def content_hash(content: str) -> str:
+    return hashlib.sha256(normalize(content).encode()).hexdigest()[:32]
+
+
+def check_content(content: object, max_bytes: int) -> str:
+    if not isinstance(content, str):
+        raise Invalid(f"content must be text, got {type(content).__name__}")
+    text = content.strip()
+    if not text:
+        raise Invalid("content is empty")
+    size = len(text.encode("utf-8"))
+    if size > max_bytes:
+        raise Invalid(f"content is {size} bytes, over the limit of {max_bytes} bytes")
+    if _JUNK.match(text):
+        raise Invalid("content has no words (only punctuation or symbols)")
+    return text

@@ -1,0 +1,121 @@
+"""Turning a caller's arguments into a valid Record (or a clear Invalid error)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from ..clock import aware
+from ..errors import Invalid
+from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..text import tokenize
+from ..uri import domain_of, validate_uri
+from .guard import check_content, content_hash
+
+PRIORITY_BY_KIND = {
+    Kind.IDENTITY: Priority.P0, Kind.EMOTION: Priority.P1, Kind.RULE: Priority.P1,
+    Kind.LESSON: Priority.P1, Kind.PROCEDURE: Priority.P1, Kind.GIST: Priority.P2,
+    Kind.FACT: Priority.P2, Kind.PREFERENCE: Priority.P2, Kind.PENDING: Priority.P2,
+    Kind.EVENT: Priority.P3,
+}
+PRIORITY_BY_DOMAIN = {
+    "core": Priority.P0, "emotion": Priority.P1, "rule": Priority.P1, "lesson": Priority.P1,
+    "procedure": Priority.P1, "knowledge": Priority.P2, "project": Priority.P2,
+    "event": Priority.P3,
+}
+LIFECYCLE_BY_PRIORITY = {
+    Priority.P0: Lifecycle.PERMANENT, Priority.P1: Lifecycle.LONG,
+    Priority.P2: Lifecycle.CONTEXTUAL, Priority.P3: Lifecycle.LOG,
+}
+MAX_ANCHORS = 64
+
+
+def parse_kind(kind: str | Kind) -> Kind:
+    try:
+        return Kind(kind)
+    except ValueError:
+        raise Invalid(
+            f"unknown kind {kind!r} (one of {', '.join(k.value for k in Kind)})"
+        ) from None
+
+
+def parse_priority(priority: str | Priority) -> Priority:
+    try:
+        return Priority(str(priority).upper())
+    except ValueError:
+        raise Invalid(f"unknown priority {priority!r} (P0, P1, P2 or P3)") from None
+
+
+def check_importance(value: float | None) -> float:
+    if value is None:
+        return 0.5
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise Invalid(f"importance must be a number between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def check_metadata(value: dict[str, Any] | None) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise Invalid("metadata must be a dict with string keys")
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise Invalid(f"metadata must be JSON-serialisable: {exc}") from exc
+
+
+def check_anchors(name: str, value: list[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise Invalid(f"{name} must be a list of non-empty strings")
+    if len(value) > MAX_ANCHORS:
+        raise Invalid(f"{name}: at most {MAX_ANCHORS} entries")
+    return list(dict.fromkeys(v.strip() for v in value))
+
+
+def derive_priority(kind: Kind, uri: str | None) -> Priority:
+    if uri and domain_of(uri) in PRIORITY_BY_DOMAIN:
+        return PRIORITY_BY_DOMAIN[domain_of(uri)]
+    return PRIORITY_BY_KIND[kind]
+
+
+def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
+                 max_bytes: int) -> Record:
+    content = check_content(draft.content, max_bytes)
+    kind = parse_kind(draft.kind) if draft.kind is not None else Kind.FACT
+    uri = validate_uri(draft.uri) if draft.uri is not None else None
+    priority = parse_priority(draft.priority) if draft.priority else derive_priority(kind, uri)
+    expires_at = aware(draft.expires_at, "expires_at") if draft.expires_at else None
+    return Record(
+        id=new_id, user=scope.user, agent=scope.agent, content=content, kind=kind, uri=uri,
+        priority=priority,
+        lifecycle=Lifecycle.TEMP if expires_at else LIFECYCLE_BY_PRIORITY[priority],
+        importance=check_importance(draft.importance),
+        at=aware(draft.at, "at") if draft.at is not None else now,
+        recorded_at=now, updated_at=now, metadata=check_metadata(draft.metadata),
+        people=check_anchors("people", draft.people), places=check_anchors("places", draft.places),
+        topics=check_anchors("topics", draft.topics),
+        source_session=_opt_str("session", draft.session), source_turn=_opt_str("turn", draft.turn),
+        expires_at=expires_at, due_at=aware(draft.due_at, "due_at") if draft.due_at else None,
+        layer=Layer.CORE, content_hash=content_hash(content),
+    )
+
+
+def _opt_str(name: str, value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str | int):
+        raise Invalid(f"{name} must be a string")
+    return str(value)
+
+
+def index_body(record: Record) -> str:
+    return " ".join(tokenize(record.content))
+
+
+def index_anchors(record: Record) -> str:
+    names = [*record.people, *record.places, *record.topics, *record.keywords]
+    return " ".join(tokenize(" ".join(names), keep_stopwords=True))
