@@ -42,9 +42,9 @@ __version__ = "0.1.0"
 __all__ = [
     "Action", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation", "Hit",
     "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority", "Record",
-    "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult", "errors", "open",
-    "register_embedder", "__version__",
-]
+    "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult", "__version__",
+    "errors", "open", "register_embedder",
+]  # sorted; tests/test_public_surface.py pins it
 
 
 def open(  # noqa: A001 - the public verb is engramdb.open
@@ -60,8 +60,11 @@ def open(  # noqa: A001 - the public verb is engramdb.open
     if "://" in target:
         raise ConfigError(f"unsupported store URL {target!r}: give a file path or ':memory:'")
     _limit_threads(cfg.threads)
-    if target != ":memory:" and url is None:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
+    if url is None and not cfg.url:  # only the per-user default file gets its folder made
+        try:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the folder of {target}: {exc}") from exc
     from .store.sqlite import SQLiteStore
 
     if isinstance(embedder, str) or embedder is None:

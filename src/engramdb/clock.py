@@ -25,7 +25,10 @@ def aware(value: datetime, name: str = "datetime") -> datetime:
         raise Invalid(f"{name} must be a datetime, got {type(value).__name__}")
     if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
         raise Invalid(f"{name} must be timezone-aware (e.g. datetime(..., tzinfo=timezone.utc))")
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise Invalid(f"{name} is out of range once converted to UTC: {value}") from None
 
 
 def parse_time(text: str, name: str = "datetime") -> datetime:

@@ -27,16 +27,16 @@ from .model import (
 )
 from .recall.pipeline import Recaller, plan_query
 from .recall.presets import get_preset
-from .store.base import IndexText, ListFilter, Store
+from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
-from .write.guard import check_content, content_hash
+from .write.guard import check_content, content_hash, storable
 from .write.prepare import (
     build_record,
     check_anchors,
     check_importance,
     check_metadata,
-    index_anchors,
-    index_body,
+    embed_text,
+    index_text,
     parse_kind,
 )
 
@@ -73,9 +73,11 @@ class Memory:
         return ScopedMemory(self, self._scope(user, agent))
 
     def _scope(self, user: str | None, agent: str | None) -> Scope:
-        scope = Scope(user or self.default_scope.user, agent or self.default_scope.agent)
+        scope = Scope(self.default_scope.user if user is None else user,
+                      self.default_scope.agent if agent is None else agent)
         for name, value in (("user", scope.user), ("agent", scope.agent)):
-            if not isinstance(value, str) or not value.strip() or len(value) > 200:
+            if (not isinstance(value, str) or not value.strip() or len(value) > 200
+                    or not storable(value)):
                 raise Invalid(f"{name} must be a non-empty string of at most 200 characters")
         return scope
 
@@ -109,6 +111,8 @@ class Memory:
                       batch: int = 64) -> list[WriteResult]:
         """Write many memories in one transaction: all are validated first, so one bad draft
         rejects the batch and nothing is written."""
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise Invalid(f"batch must be a positive integer, got {batch!r}")
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
@@ -121,7 +125,7 @@ class Memory:
                                             self.config.max_content_bytes))
             except Invalid as exc:
                 raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
-        vectors = self._embed_in_batches([r.content for r in records], batch, progress)
+        vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
             return [self._write(rec, vec, draft.kind is not None)
                     for rec, vec, draft in zip(records, vectors, drafts, strict=True)]
@@ -144,11 +148,13 @@ class Memory:
                 kind = rec.kind if kind_given else existing.kind
                 return self._write_same_uri(existing, rec.replace(kind=kind), vector)
         for dup in self.store.find_by_hash(rec.scope, rec.kind.value, rec.content_hash):
+            if rec.uri is not None and dup.uri != rec.uri:
+                continue  # the same words under another URI (or none): the URI must be kept
             if rec.kind != Kind.EVENT or dup.at == rec.at:
                 self.store.record_uses(rec.scope, [dup.id], rec.recorded_at, USE_DEBOUNCE_S)
                 return WriteResult(Action.NOOP, "exact_duplicate", self._reload(dup),
                                    {"duplicate_of": dup.id})
-        self.store.insert(rec, IndexText(index_body(rec), index_anchors(rec)), vector)
+        self.store.insert(rec, index_text(rec), vector)
         return WriteResult(Action.ADD, "new_memory", rec)
 
     def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:
@@ -162,7 +168,7 @@ class Memory:
             places=rec.places or old.places, topics=rec.topics or old.topics,
             at=rec.at, updated_at=rec.recorded_at, version=old.version + 1,
         )
-        self.store.save(new, "update", IndexText(index_body(new), index_anchors(new)), vector)
+        self.store.save(new, "update", index_text(new), vector)
         return WriteResult(Action.UPDATE, "same_uri", new,
                            {"uri": rec.uri, "previous_version": old.version})
 
@@ -195,14 +201,13 @@ class Memory:
             changes["at"] = aware(at, "at")
         if not changes:
             raise Invalid("nothing to update: give at least one field")
-        vector = self._embed([changes["content"]])[0] if "content" in changes else None
         with self.store.transaction():
             old = self._get(scope, memory_id)
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
-            text = IndexText(index_body(new), index_anchors(new))
-            self.store.save(new, "update", text, vector)
+            vector = self._embed([embed_text(new)])[0] if "content" in changes else None
+            self.store.save(new, "update", index_text(new), vector)
         return new
 
     def forget(self, memory_id: str, *, user: str | None = None,
@@ -233,8 +238,11 @@ class Memory:
         scope = self._scope(user, agent)
         if not isinstance(query, str) or not query.strip():
             raise Invalid("query is empty")
+        if not storable(query):
+            raise Invalid("query is not valid Unicode text (it holds a lone surrogate)")
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
+        kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
         plan = plan_query(query, kinds_t)
         now = self._now()
@@ -292,7 +300,8 @@ class Memory:
             layer_t = tuple(Layer(x) for x in layers)
         except ValueError:
             raise Invalid(f"unknown layer in {layers} (core, archived, deleted)") from None
-        if limit is not None and (not isinstance(limit, int) or limit < 0):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 0):
             raise Invalid("limit must be a non-negative integer")
         if not isinstance(offset, int) or offset < 0:
             raise Invalid("offset must be a non-negative integer")
@@ -355,8 +364,15 @@ class ScopedMemory:
         verb = getattr(self.memory, name)
 
         def bound(*args: Any, **kwargs: Any) -> Any:
-            kwargs.setdefault("user", self.user)
-            kwargs.setdefault("agent", self.agent)
+            for key in ("user", "agent"):
+                if kwargs.get(key) is None:
+                    kwargs[key] = getattr(self, key)
+                elif kwargs[key] != getattr(self, key):
+                    raise Invalid(f"this view is bound to user={self.user!r} "
+                                  f"agent={self.agent!r}: use Memory.scope() for another")
+            if kwargs.get("all_scopes"):
+                raise Invalid(f"this view is bound to user={self.user!r} agent={self.agent!r}: "
+                              "export all scopes from the Memory itself")
             return verb(*args, **kwargs)
 
         bound.__name__ = name

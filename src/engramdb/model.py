@@ -79,6 +79,7 @@ class Record:
     places: list[str] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)
     keywords: list[str] = field(default_factory=list)
+    context: str | None = None   # nearby text (e.g. the previous turn): searched, not returned
     valence: float = 0.0
     intensity: float = 0.0
     source_session: str | None = None
@@ -143,6 +144,7 @@ class Draft:
     due_at: datetime | None = None
     session: str | None = None
     turn: str | None = None
+    context: str | None = None         # nearby text that helps find it, e.g. the previous turn
 
 
 @dataclass

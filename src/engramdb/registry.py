@@ -34,6 +34,12 @@ def _e5(threads: int = 1, **_: Any) -> Any:
     return E5Embedder(threads=threads)
 
 
+def _use(threads: int = 1, **_: Any) -> Any:
+    from .embed.use import USEEmbedder
+
+    return USEEmbedder(threads=threads)
+
+
 def _hashing(dimensions: int = 384, **_: Any) -> Any:
     from .embed.hashing import HashingEmbedder
 
@@ -48,5 +54,6 @@ def _openai(**_: Any) -> Any:
 
 register_embedder("default", _e5)
 register_embedder("e5", _e5)
+register_embedder("use", _use)
 register_embedder("hashing", _hashing)
 register_embedder("openai", _openai)

@@ -7,15 +7,16 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import Invalid
-from ..model import Scope
-from ..store.base import Event, IndexText, ListFilter
+from ..model import Record, Scope
+from ..store.base import Event, ListFilter
 from ..store.sqlite import from_ts, record_from_row, snapshot_json
-from ..write.prepare import index_anchors, index_body
+from ..write.prepare import embed_text, index_text
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -63,12 +64,19 @@ def import_jsonl(mem: Memory, fp: IO[str],
         items = [json.loads(ln) for ln in lines]
     except json.JSONDecodeError as exc:
         raise Invalid(f"not a JSONL export: {exc}") from None
+    if not all(isinstance(item, dict) for item in items):
+        raise Invalid("not an engramdb export: every line must be a JSON object")
     if not items or items[0].get("type") != "header" or items[0].get("format") != FORMAT:
         raise Invalid(f"not an engramdb export: the first line must be a {FORMAT} header")
     header = items[0]
     same_model = (header.get("embedder"), header.get("dimensions")) == (
         mem.embedder.model_id, mem.embedder.dimensions)
     groups = _group(items[1:])
+    if same_model:
+        for row, vector, _ in groups:
+            if vector is not None and len(vector) != mem.embedder.dimensions:
+                raise Invalid(f"memory {row['id']}: the vector has {len(vector)} dimensions, "
+                              f"the header says {mem.embedder.dimensions}")
     counts = {"imported": 0, "skipped": 0, "reembedded": 0}
     with mem.store.transaction():
         for i, (row, vector, events) in enumerate(groups, start=1):
@@ -77,9 +85,9 @@ def import_jsonl(mem: Memory, fp: IO[str],
                 counts["skipped"] += 1
                 continue
             if vector is None or not same_model:
-                vector = mem.embedder.embed_batch([rec.content])[0]
+                vector = mem.embedder.embed_batch([embed_text(rec)])[0]
                 counts["reembedded"] += 1
-            mem.store.import_record(rec, IndexText(index_body(rec), index_anchors(rec)), vector,
+            mem.store.import_record(rec, index_text(rec), vector,
                                     events)
             counts["imported"] += 1
             if progress:
@@ -89,22 +97,44 @@ def import_jsonl(mem: Memory, fp: IO[str],
 
 def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[Event]]]:
     groups: list[tuple[dict[str, Any], Any, list[Event]]] = []
-    for item in items:
+    for number, item in enumerate(items, start=2):
         kind = item.get("type")
         if kind == "memory":
             try:
                 vec = item.get("vector")
                 vector = np.frombuffer(base64.b64decode(vec), dtype=np.float32) if vec else None
-                record_from_row(item["memory"])  # validate early: fail before writing anything
-            except (KeyError, ValueError, TypeError) as exc:
-                raise Invalid(f"bad memory line: {exc!r}") from None
+                _check_record(record_from_row(item["memory"]))  # fail before writing anything
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                raise Invalid(f"line {number}: bad memory line: {exc!r}") from None
             groups.append((item["memory"], vector, []))
         elif kind == "event" and groups:
-            snap = item.get("snapshot")
-            groups[-1][2].append(Event(
-                seq=0, memory_id=item["memory_id"], op=item["op"], version=item["version"],
-                at=from_ts(item["at"]),  # type: ignore[arg-type]
-                snapshot=record_from_row(snap) if snap else None))
+            try:
+                snap = item.get("snapshot")
+                groups[-1][2].append(Event(
+                    seq=0, memory_id=str(item["memory_id"]), op=str(item["op"]),
+                    version=int(item["version"]), at=_time(item["at"]),
+                    snapshot=_check_record(record_from_row(snap)) if snap else None))
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                raise Invalid(f"line {number}: bad event line: {exc!r}") from None
         else:
-            raise Invalid(f"unexpected line of type {kind!r}")
+            raise Invalid(f"line {number}: unexpected line of type {kind!r}")
     return groups
+
+
+def _time(value: Any) -> datetime:
+    when = from_ts(value)
+    if when is None:
+        raise ValueError("a timestamp is missing")
+    return when
+
+
+def _check_record(rec: Record) -> Record:
+    """What the store relies on: ids, scope and content as text, the three timestamps."""
+    for name in ("id", "user", "agent", "content"):
+        value = getattr(rec, name)
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{name} must be a non-empty string")
+    for name in ("at", "recorded_at", "updated_at"):
+        if not isinstance(getattr(rec, name), datetime):
+            raise ValueError(f"{name} is missing")
+    return rec

@@ -16,7 +16,7 @@ from ..model import Explanation, Hit, Hits, Layer, LegScore, Record, Scope
 from ..store.base import ListFilter, Store
 from ..text import tokenize
 from ..uri import DOMAINS
-from .presets import Preset
+from .presets import Leg, Preset
 
 _URI = re.compile(rf"\b(?:{'|'.join(sorted(DOMAINS))})://[^\s\"'<>]*")
 
@@ -54,26 +54,25 @@ class Recaller:
     def legs(self, scope: Scope, plan: QueryPlan, preset: Preset) -> dict[str, Ranked]:
         out: dict[str, Ranked] = {}
         for leg in preset.legs:
-            ranked = self._run_leg(scope, plan, leg.name, leg.depth)
+            ranked = self._run_leg(scope, plan, leg)
             if ranked:
                 out[leg.name] = ranked
         return out
 
-    def _run_leg(self, scope: Scope, plan: QueryPlan, name: str, depth: int) -> Ranked:
-        layers = plan.layers
-        if name == "bm25":
-            return self.store.search_text(scope, plan.tokens, "body", depth, layers)
-        if name == "anchors":
-            return self.store.search_text(scope, plan.tokens, "anchors", depth, layers)
-        if name == "dense":
+    def _run_leg(self, scope: Scope, plan: QueryPlan, leg: Leg) -> Ranked:
+        layers, depth = plan.layers, leg.depth
+        if leg.name in ("bm25", "anchors"):
+            fields = dict(leg.fields) or {"body": 1.0}
+            return self.store.search_text(scope, plan.tokens, fields, depth, layers)
+        if leg.name == "dense":
             return self.store.search_vector(scope, self.embed_query(plan.query), depth, layers)
-        if name == "uri":
+        if leg.name == "uri":
             if not plan.uri_prefix:
                 return []
             flt = ListFilter(uri_prefix=plan.uri_prefix, layers=layers, limit=depth,
                              newest_first=True)
             return [(r.id, 1.0) for r in self.store.list(scope, flt)]
-        raise ValueError(f"unknown leg {name!r}")
+        raise ValueError(f"unknown leg {leg.name!r}")
 
     def recall(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
         ranked = self.legs(scope, plan, preset)
@@ -84,7 +83,7 @@ class Recaller:
                 fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
                 seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
         records = self.store.get_many(scope, list(fused))
-        hits = [self._blend(records[mid], fused[mid], seen[mid], preset, now)
+        hits = [self._blend(records[mid], fused[mid], seen[mid], plan, preset, now)
                 for mid in fused if mid in records and self._allowed(records[mid], plan)]
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         if not hits:
@@ -97,13 +96,24 @@ class Recaller:
         return not plan.kinds or record.kind.value in plan.kinds
 
     @staticmethod
-    def _blend(record: Record, fused: float, legs: dict[str, LegScore], preset: Preset,
-               now: datetime) -> Hit:
+    def _blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
+               preset: Preset, now: datetime) -> Hit:
         strength = retention(record, now)
         factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
-        final = fused * factor
-        explanation = Explanation(
-            legs=legs, fused=fused, strength=strength,
-            terms={"rrf": fused, "strength_factor": factor}, final=final,
-        )
+        terms = {"rrf": fused, "strength_factor": factor}
+        notes = []
+        cues = anchor_cues(record, plan)
+        if cues and preset.anchor_boost:
+            terms["anchor_factor"] = 1.0 + preset.anchor_boost
+            notes.append(f"query names its anchor(s): {', '.join(cues)}")
+        final = fused * factor * terms.get("anchor_factor", 1.0)
+        explanation = Explanation(legs=legs, fused=fused, strength=strength, terms=terms,
+                                  final=final, notes=notes)
         return Hit(memory=record, score=final, explanation=explanation)
+
+
+def anchor_cues(record: Record, plan: QueryPlan) -> list[str]:
+    """The record's people, places and topics that the query names."""
+    wanted = set(plan.tokens)
+    return [a for a in (*record.people, *record.places, *record.topics)
+            if wanted.intersection(tokenize(a, keep_stopwords=True))]

@@ -14,6 +14,7 @@ class Leg:
     name: str          # bm25 | dense | anchors | uri
     weight: float = 1.0
     depth: int = 100   # candidates this leg contributes
+    fields: tuple[tuple[str, float], ...] = ()   # text legs: FTS fields and their weights
 
 
 @dataclass(frozen=True)
@@ -22,21 +23,20 @@ class Preset:
     legs: tuple[Leg, ...]
     rrf_k: int = 60
     strength_weight: float = 0.1   # how much weak memories are pushed down (0 = not at all)
-    neighbours: float = 0.0        # share of a conversation neighbour's score a turn inherits
+    anchor_boost: float = 0.0      # extra weight when the query names a hit's person/place/topic
     options: dict[str, float] = field(default_factory=dict)
 
     def leg(self, name: str) -> Leg | None:
         return next((leg for leg in self.legs if leg.name == name), None)
 
 
+TEXT = (("body", 1.0), ("anchors", 0.5), ("context", 0.5))
 PRESETS: dict[str, Preset] = {
     "default": Preset(
         "default",
-        (Leg("bm25", 1.0, 100), Leg("dense", 1.0, 100), Leg("anchors", 0.5, 50),
-         Leg("uri", 1.0, 20)),
+        (Leg("bm25", 1.0, 100, TEXT), Leg("dense", 1.0, 100), Leg("uri", 1.0, 20)),
     ),
-    "lexical": Preset("lexical", (Leg("bm25", 1.0, 100), Leg("anchors", 0.5, 50),
-                                  Leg("uri", 1.0, 20))),
+    "lexical": Preset("lexical", (Leg("bm25", 1.0, 100, TEXT), Leg("uri", 1.0, 20))),
     "dense": Preset("dense", (Leg("dense", 1.0, 100),)),
 }
 

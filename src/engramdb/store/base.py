@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +19,7 @@ class IndexText:
 
     body: str
     anchors: str
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,11 @@ class Store(Protocol):
     def count(self, scope: Scope, flt: ListFilter) -> int: ...
 
     def search_text(
-        self, scope: Scope, tokens: Sequence[str], field: str, limit: int,
+        self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
-        """(id, score) best first; ``field`` is "body" or "anchors"; tokens are plain words."""
+        """(id, BM25 score) best first over the weighted fields ("body", "anchors",
+        "context"); tokens are plain words, never query syntax."""
         ...
 
     def search_vector(

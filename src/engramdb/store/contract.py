@@ -8,11 +8,15 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
+from ..errors import Conflict, EngramError, StoreError
 from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
-from .base import IndexText, ListFilter
+from .base import Event, IndexText, ListFilter
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
+BODY = {"body": 1.0}      # search_text field weights
+ANCHORS = {"anchors": 1.0}
 ALICE = Scope("alice", "noah")
 BOB = Scope("bob", "noah")
 
@@ -47,7 +51,7 @@ class StoreContract:
         store.insert(make_record(1), IndexText("berlin", ""), unit(1))
         store.insert(make_record(2, BOB), IndexText("berlin", ""), unit(2))
         assert store.get(BOB, make_record(1).id) is None
-        assert [i for i, _ in store.search_text(BOB, ["berlin"], "body", 10, [Layer.CORE])] == [
+        assert [i for i, _ in store.search_text(BOB, ["berlin"], BODY, 10, [Layer.CORE])] == [
             make_record(2, BOB).id]
         assert [i for i, _ in store.search_vector(BOB, unit(1), 10, [Layer.CORE])] == [
             make_record(2, BOB).id]
@@ -56,7 +60,7 @@ class StoreContract:
     def test_text_and_vector_search_rank(self, store):  # type: ignore[no-untyped-def]
         store.insert(make_record(1), IndexText("berlin berlin live", ""), unit(1))
         store.insert(make_record(2), IndexText("oslo live", ""), unit(2))
-        text = store.search_text(ALICE, ["berlin", "live"], "body", 10, [Layer.CORE])
+        text = store.search_text(ALICE, ["berlin", "live"], BODY, 10, [Layer.CORE])
         assert [i for i, _ in text] == [make_record(1).id, make_record(2).id]
         vec = store.search_vector(ALICE, unit(2), 10, [Layer.CORE])
         assert vec[0][0] == make_record(2).id and abs(vec[0][1] - 1.0) < 1e-5
@@ -66,7 +70,7 @@ class StoreContract:
         store.insert(rec, IndexText("berlin", ""), unit(1))
         new = rec.replace(content="oslo", version=2)
         store.save(new, "update", IndexText("oslo", ""), unit(2))
-        assert store.search_text(ALICE, ["berlin"], "body", 10, [Layer.CORE]) == []
+        assert store.search_text(ALICE, ["berlin"], BODY, 10, [Layer.CORE]) == []
         assert store.search_vector(ALICE, unit(2), 1, [Layer.CORE])[0][0] == rec.id
         assert [e.op for e in store.events(ALICE, rec.id)] == ["create", "update"]
         assert store.events(ALICE, rec.id)[0].snapshot.content == "memory 1"
@@ -75,7 +79,7 @@ class StoreContract:
         rec = make_record(1)
         store.insert(rec, IndexText("berlin", ""), unit(1))
         store.save(rec.replace(layer=Layer.DELETED, version=2), "forget")
-        assert store.search_text(ALICE, ["berlin"], "body", 10, [Layer.CORE]) == []
+        assert store.search_text(ALICE, ["berlin"], BODY, 10, [Layer.CORE]) == []
         assert store.search_vector(ALICE, unit(1), 10, [Layer.CORE]) == []
         assert store.count(ALICE, ListFilter(layers=(Layer.DELETED,))) == 1
 
@@ -106,3 +110,272 @@ class StoreContract:
         since = T0 + timedelta(days=2)
         assert [r.uri for r in store.list(ALICE, ListFilter(since=since))] == [
             "core://user/city", "knowledge://stack"]
+
+    # ---------------------------------------------------------------- records
+
+    def test_every_field_round_trips(self, store):  # type: ignore[no-untyped-def]
+        when = datetime(2025, 6, 1, 9, 30, 15, 123456, tzinfo=UTC)
+        rec = make_record(
+            1, content="明天和Anna一起去Berlin开会 🙂", kind=Kind.EVENT, uri="event://2025-06-01/x",
+            priority=Priority.P3, lifecycle=Lifecycle.TEMP, importance=0.75, at=when,
+            metadata={"a": {"b": [1, 2.5, None, True]}, "名字": "小明"}, people=["Anna"],
+            places=["Berlin"], topics=["work"], keywords=["meeting"], valence=-0.5,
+            intensity=0.25, source_session="s1", source_turn="t3", derived_from=["01A", "01B"],
+            invalid_at=when + timedelta(days=1), superseded_by="01NEXT",
+            expires_at=when + timedelta(days=2), due_at=when + timedelta(days=3),
+            layer=Layer.ARCHIVED, use_count=3, last_uses=[when, when + timedelta(hours=1)],
+            version=4,
+        )
+        store.insert(rec, IndexText("x", ""), unit(1))
+        assert store.get(ALICE, rec.id) == rec
+        assert store.get_many(ALICE, [rec.id]) == {rec.id: rec}
+        assert store.get(ALICE, rec.id).at.tzinfo is not None
+
+    def test_missing_records_are_none_or_absent(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1), IndexText("x", ""), unit(1))
+        assert store.get(ALICE, "01NOSUCHID") is None
+        assert store.get_by_uri(ALICE, "core://user/name") is None
+        assert store.get_many(ALICE, ["01NOSUCHID", make_record(1).id]) == {
+            make_record(1).id: make_record(1)}
+        assert store.get_many(ALICE, []) == {}
+
+    def test_no_read_crosses_scopes(self, store):  # type: ignore[no-untyped-def]
+        mine = make_record(1, uri="core://user/name", content_hash="same")
+        store.insert(mine, IndexText("berlin", "anna"), unit(1))
+        assert store.get(BOB, mine.id) is None
+        assert store.get_by_uri(BOB, "core://user/name") is None
+        assert store.get_many(BOB, [mine.id]) == {}
+        assert store.find_by_hash(BOB, "fact", "same") == []
+        assert store.search_text(BOB, ["anna"], ANCHORS, 10, [Layer.CORE]) == []
+        assert store.search_vector(BOB, unit(1), 10, [Layer.CORE]) == []
+        assert store.vectors(BOB, [mine.id]) == {}
+        assert store.events(BOB, mine.id) == []
+        assert store.event_count(BOB) == 0
+        assert store.count(BOB, ListFilter(layers=())) == 0
+        assert store.record_uses(BOB, [mine.id], T0, 60) == 0
+        assert store.get(ALICE, mine.id).use_count == 0
+
+    def test_no_write_crosses_scopes(self, store):  # type: ignore[no-untyped-def]
+        mine = make_record(1)
+        store.insert(mine, IndexText("berlin", ""), unit(1))
+        forged = mine.replace(user=BOB.user, content="hacked", version=2)
+        with pytest.raises(EngramError):
+            store.save(forged, "update", IndexText("hacked", ""), unit(2))
+        assert store.get(ALICE, mine.id) == mine
+        assert store.search_text(ALICE, ["hacked"], BODY, 10, [Layer.CORE]) == []
+        assert [e.op for e in store.events(ALICE, mine.id)] == ["create"]
+
+    def test_same_id_twice_conflicts(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1), IndexText("x", ""), unit(1))
+        with pytest.raises(Conflict):
+            store.insert(make_record(1, content="again"), IndexText("y", ""), unit(2))
+        assert store.get(ALICE, make_record(1).id).content == "memory 1"
+
+    def test_uri_is_unique_among_live_memories_of_a_scope(self, store):  # type: ignore[no-untyped-def]
+        first = make_record(1, uri="core://user/name")
+        store.insert(first, IndexText("li", ""), unit(1))
+        with pytest.raises(Conflict):
+            store.insert(make_record(2, uri="core://user/name"), IndexText("wang", ""), unit(2))
+        store.insert(make_record(3, BOB, uri="core://user/name"), IndexText("bob", ""), unit(3))
+        store.save(first.replace(layer=Layer.DELETED, version=2), "forget")
+        second = make_record(4, uri="core://user/name")
+        store.insert(second, IndexText("wang", ""), unit(4))
+        assert store.get_by_uri(ALICE, "core://user/name") == second
+        assert store.get_by_uri(BOB, "core://user/name").id == make_record(3, BOB).id
+
+    def test_find_by_hash_skips_forgotten_and_other_kinds(self, store):  # type: ignore[no-untyped-def]
+        a = make_record(1, content_hash="h")
+        b = make_record(2, content_hash="h", kind=Kind.EVENT)
+        c = make_record(3, content_hash="h")
+        for i, rec in enumerate((a, b, c)):
+            store.insert(rec, IndexText("x", ""), unit(i))
+        store.save(c.replace(layer=Layer.DELETED, version=2), "forget")
+        assert [r.id for r in store.find_by_hash(ALICE, "fact", "h")] == [a.id]
+        assert [r.id for r in store.find_by_hash(ALICE, "event", "h")] == [b.id]
+
+    # ---------------------------------------------------------------- transactions
+
+    def test_nested_transaction_joins_the_outer_one(self, store):  # type: ignore[no-untyped-def]
+        with pytest.raises(RuntimeError):
+            with store.transaction():
+                store.insert(make_record(1), IndexText("berlin", ""), unit(1))
+                with store.transaction():
+                    store.insert(make_record(2), IndexText("oslo", ""), unit(2))
+                raise RuntimeError("boom")
+        assert store.count(ALICE, ListFilter(layers=())) == 0
+        assert store.event_count(ALICE) == 0
+        assert store.search_text(ALICE, ["berlin", "oslo"], BODY, 10, [Layer.CORE]) == []
+        store.insert(make_record(3), IndexText("rome", ""), unit(3))
+        assert [i for i, _ in store.search_vector(ALICE, unit(3), 5, [Layer.CORE])] == [
+            make_record(3).id]
+
+    def test_rolled_back_save_restores_text_and_vector(self, store):  # type: ignore[no-untyped-def]
+        rec = make_record(1)
+        store.insert(rec, IndexText("berlin", ""), unit(1))
+        assert store.search_vector(ALICE, unit(1), 1, [Layer.CORE])[0][0] == rec.id
+        with pytest.raises(RuntimeError):
+            with store.transaction():
+                store.save(rec.replace(content="oslo", version=2), "update",
+                           IndexText("oslo", ""), unit(2))
+                raise RuntimeError("boom")
+        assert store.get(ALICE, rec.id) == rec
+        assert [i for i, _ in store.search_text(ALICE, ["berlin"], BODY, 5, [Layer.CORE])] == [
+            rec.id]
+        assert store.search_text(ALICE, ["oslo"], BODY, 5, [Layer.CORE]) == []
+        top = store.search_vector(ALICE, unit(1), 1, [Layer.CORE])
+        assert top[0][0] == rec.id and abs(top[0][1] - 1.0) < 1e-5
+
+    # ---------------------------------------------------------------- search
+
+    def test_search_words_are_literal(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1), IndexText("and or not near berlin", ""), unit(1))
+        for word in ["and", "or", "not", "near", "AND", "NEAR", "berlin"]:
+            assert [i for i, _ in store.search_text(ALICE, [word], BODY, 5, [Layer.CORE])] == [
+                make_record(1).id], word
+        for odd in ['"', "*", "(", ")", ":", "^", "-", 'a"b', "body:x", "{x}", ""]:
+            assert store.search_text(ALICE, [odd], BODY, 5, [Layer.CORE]) == [], odd
+        assert store.search_text(ALICE, [], BODY, 5, [Layer.CORE]) == []
+
+    def test_search_fields_are_separate(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1), IndexText("berlin", "anna"), unit(1))
+        assert store.search_text(ALICE, ["anna"], BODY, 5, [Layer.CORE]) == []
+        assert store.search_text(ALICE, ["berlin"], ANCHORS, 5, [Layer.CORE]) == []
+        assert [i for i, _ in store.search_text(ALICE, ["anna"], ANCHORS, 5, [Layer.CORE])] == [
+            make_record(1).id]
+
+    def test_search_respects_limit_and_layers(self, store):  # type: ignore[no-untyped-def]
+        for n in range(1, 8):
+            store.insert(make_record(n), IndexText("berlin " * n, ""), unit(n))
+        store.save(make_record(7, layer=Layer.ARCHIVED, version=2), "archive")
+        text = store.search_text(ALICE, ["berlin"], BODY, 3, [Layer.CORE])
+        assert len(text) == 3 and make_record(7).id not in [i for i, _ in text]
+        assert [s for _, s in text] == sorted((s for _, s in text), reverse=True)
+        vec = store.search_vector(ALICE, unit(7), 3, [Layer.CORE])
+        assert len(vec) == 3 and make_record(7).id not in [i for i, _ in vec]
+        assert store.search_vector(ALICE, unit(7), 1, [Layer.ARCHIVED])[0][0] == make_record(7).id
+        both = store.search_vector(ALICE, unit(7), 10, [Layer.CORE, Layer.ARCHIVED])
+        assert len(both) == 7
+
+    def test_vector_ties_are_broken_by_id(self, store):  # type: ignore[no-untyped-def]
+        same = unit(5)
+        for n in (4, 2, 3, 1):
+            store.insert(make_record(n), IndexText("x", ""), same)
+        for limit in (1, 2, 4):
+            got = [i for i, _ in store.search_vector(ALICE, same, limit, [Layer.CORE])]
+            assert got == [make_record(n).id for n in (1, 2, 3, 4)][:limit]
+
+    def test_new_vector_replaces_the_old_one(self, store):  # type: ignore[no-untyped-def]
+        rec = make_record(1)
+        store.insert(rec, IndexText("x", ""), unit(1))
+        store.save(rec.replace(version=2), "update", None, unit(2))
+        found = store.search_vector(ALICE, unit(2), 10, [Layer.CORE])
+        assert len(found) == 1 and abs(found[0][1] - 1.0) < 1e-5
+        assert np.allclose(store.vectors(ALICE, [rec.id])[rec.id], unit(2))
+
+    def test_empty_scope_searches_find_nothing(self, store):  # type: ignore[no-untyped-def]
+        assert store.search_text(ALICE, ["berlin"], BODY, 5, [Layer.CORE]) == []
+        assert store.search_vector(ALICE, unit(1), 5, [Layer.CORE]) == []
+        assert list(store.list(ALICE, ListFilter())) == []
+
+    # ---------------------------------------------------------------- listing
+
+    def test_list_order_limit_offset(self, store):  # type: ignore[no-untyped-def]
+        for n in (3, 1, 5, 2, 4):
+            store.insert(make_record(n), IndexText("x", ""), unit(n))
+        ids = [make_record(n).id for n in range(1, 6)]
+        assert [r.id for r in store.list(ALICE, ListFilter())] == ids
+        assert [r.id for r in store.list(ALICE, ListFilter(newest_first=True))] == ids[::-1]
+        assert [r.id for r in store.list(ALICE, ListFilter(limit=2, offset=1))] == ids[1:3]
+        assert [r.id for r in store.list(ALICE, ListFilter(offset=3))] == ids[3:]
+        assert list(store.list(ALICE, ListFilter(limit=0))) == []
+
+    def test_since_is_inclusive_and_until_exclusive(self, store):  # type: ignore[no-untyped-def]
+        for n in range(1, 5):
+            store.insert(make_record(n), IndexText("x", ""), unit(n))
+        flt = ListFilter(since=T0 + timedelta(days=2), until=T0 + timedelta(days=4))
+        assert [r.id for r in store.list(ALICE, flt)] == [make_record(2).id, make_record(3).id]
+        assert store.count(ALICE, flt) == 2
+
+    def test_filters_by_kind_layer_and_currency(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1), IndexText("x", ""), unit(1))
+        store.insert(make_record(2, kind=Kind.EVENT), IndexText("x", ""), unit(2))
+        store.insert(make_record(3, invalid_at=T0, superseded_by=make_record(1).id),
+                     IndexText("x", ""), unit(3))
+        store.insert(make_record(4, layer=Layer.DELETED), IndexText("x", ""), unit(4))
+        assert store.count(ALICE, ListFilter()) == 3
+        assert store.count(ALICE, ListFilter(layers=())) == 4
+        assert store.count(ALICE, ListFilter(kinds=("event",))) == 1
+        assert [r.id for r in store.list(ALICE, ListFilter(current_only=True))] == [
+            make_record(1).id, make_record(2).id]
+        assert [r.id for r in store.list(ALICE, ListFilter(layers=(Layer.DELETED,)))] == [
+            make_record(4).id]
+
+    def test_uri_prefix_is_a_plain_prefix(self, store):  # type: ignore[no-untyped-def]
+        store.insert(make_record(1, uri="core://user/a_b"), IndexText("x", ""), unit(1))
+        store.insert(make_record(2, uri="core://user/a%b"), IndexText("x", ""), unit(2))
+        store.insert(make_record(3, uri="core://userx/ab"), IndexText("x", ""), unit(3))
+        assert [r.uri for r in store.list(ALICE, ListFilter(uri_prefix="core://user/a_"))] == [
+            "core://user/a_b"]
+        assert store.count(ALICE, ListFilter(uri_prefix="core://user/")) == 2
+
+    def test_scopes_lists_who_has_memories(self, store):  # type: ignore[no-untyped-def]
+        assert store.scopes() == []
+        store.insert(make_record(2, BOB), IndexText("x", ""), unit(2))
+        store.insert(make_record(1), IndexText("x", ""), unit(1))
+        assert store.scopes() == [ALICE, BOB]
+
+    # ---------------------------------------------------------------- the log and uses
+
+    def test_every_write_is_logged_in_order(self, store):  # type: ignore[no-untyped-def]
+        rec = make_record(1)
+        store.insert(rec, IndexText("x", ""), unit(1))
+        store.record_uses(ALICE, [rec.id], T0 + timedelta(hours=1), 60)
+        v2 = rec.replace(content="changed", version=2, updated_at=T0 + timedelta(hours=2))
+        store.save(v2, "update", IndexText("changed", ""), unit(2))
+        events = store.events(ALICE, rec.id)
+        assert [(e.op, e.version) for e in events] == [("create", 1), ("use", 1), ("update", 2)]
+        assert [e.snapshot is None for e in events] == [False, True, False]
+        assert events[2].snapshot.content == "changed"
+        assert events[2].at == T0 + timedelta(hours=2)
+        assert [e.seq for e in events] == sorted(e.seq for e in events)
+        assert store.event_count(ALICE) == 3
+
+    def test_uses_keep_the_last_eight_times(self, store):  # type: ignore[no-untyped-def]
+        rec = make_record(1)
+        store.insert(rec, IndexText("x", ""), unit(1))
+        times = [T0 + timedelta(minutes=2 * i) for i in range(10)]
+        for when in times:
+            assert store.record_uses(ALICE, [rec.id, rec.id], when, 60) == 1
+        got = store.get(ALICE, rec.id)
+        assert got.use_count == 10
+        assert got.last_uses == times[-8:]
+        assert got.version == rec.version  # a use is not a new version
+
+    def test_import_keeps_the_given_log(self, store):  # type: ignore[no-untyped-def]
+        rec = make_record(1, version=2, content="v2")
+        events = [
+            Event(0, rec.id, "create", 1, T0, rec.replace(version=1, content="v1")),
+            Event(0, rec.id, "use", 1, T0 + timedelta(hours=1), None),
+            Event(0, rec.id, "update", 2, T0 + timedelta(hours=2), rec),
+        ]
+        store.import_record(rec, IndexText("v2", ""), unit(1), events)
+        got = store.events(ALICE, rec.id)
+        assert [(e.op, e.version, e.at) for e in got] == [(e.op, e.version, e.at) for e in events]
+        assert [e.snapshot for e in got] == [e.snapshot for e in events]
+        assert store.get(ALICE, rec.id) == rec
+        assert [i for i, _ in store.search_text(ALICE, ["v2"], BODY, 5, [Layer.CORE])] == [
+            rec.id]
+
+    # ---------------------------------------------------------------- the embedder binding
+
+    def test_embedder_is_bound_once(self, store):  # type: ignore[no-untyped-def]
+        assert store.embedder_info() is None
+        store.bind_embedder("model-a", 8)
+        store.bind_embedder("model-a", 8)
+        assert store.embedder_info() == ("model-a", 8)
+        with pytest.raises(StoreError, match="model-a") as err:
+            store.bind_embedder("model-b", 8)
+        assert "model-b" in str(err.value)
+        with pytest.raises(StoreError):
+            store.bind_embedder("model-a", 16)
+        assert store.embedder_info() == ("model-a", 8)

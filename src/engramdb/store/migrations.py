@@ -70,7 +70,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             vec_count INTEGER NOT NULL,
             PRIMARY KEY (user, agent)
         )""",
-        "CREATE VIRTUAL TABLE memories_fts USING fts5(scope, body, anchors, "
+        "CREATE VIRTUAL TABLE memories_fts USING fts5(scope, body, anchors, context, "
         "tokenize = 'unicode61 remove_diacritics 0')",
     )),
 )

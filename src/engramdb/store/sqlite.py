@@ -8,7 +8,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,29 +19,40 @@ import numpy as np
 from ..errors import Conflict, StoreError
 from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
 from .base import Event, IndexText, ListFilter
+from .idorder import IdOrder
 from .migrations import MIGRATIONS
 from .vectors import VectorCache
 
+TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
 _COLUMNS = (
     "id user agent content content_hash kind uri priority lifecycle importance at recorded_at "
     "updated_at invalid_at superseded_by expires_at due_at layer use_count version data"
 ).split()
+_SELECT = ", ".join(_COLUMNS)
 _DATA_FIELDS = (
-    "metadata people places topics keywords valence intensity source_session source_turn "
+    "metadata people places topics keywords context valence intensity source_session source_turn "
     "derived_from last_uses"
 ).split()
 
 
 def ts(value: datetime | None) -> str | None:
     """UTC timestamps as fixed-width text, so text order is time order."""
-    return None if value is None else value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if value is None:
+        return None
+    value = value.astimezone(UTC)
+    if value.year < 1000:  # strftime does not pad the year (and "1-01-01" would not read back)
+        return f"{value.year:04d}{value.strftime('-%m-%dT%H:%M:%S.%fZ')}"
+    return value.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def from_ts(value: str | None) -> datetime | None:
     if value is None:
         return None
-    return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    try:  # fromisoformat is ~20x faster than strptime and reads the same fixed-width form
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
 def scope_token(scope: Scope) -> str:
@@ -62,23 +73,42 @@ def _row_values(rec: Record) -> list[Any]:
 
 
 def record_from_row(row: sqlite3.Row | dict[str, Any]) -> Record:
-    data = json.loads(row["data"])
+    return record_from_values([row[c] for c in _COLUMNS])
+
+
+# enum lookups by value without Enum.__call__ (a miss still raises the enum's own error)
+_KINDS = {m.value: m for m in Kind}
+_PRIORITIES = {m.value: m for m in Priority}
+_LIFECYCLES = {m.value: m for m in Lifecycle}
+_LAYERS = {m.value: m for m in Layer}
+
+
+def record_from_values(values: Sequence[Any]) -> Record:
+    """A record from its column values in ``_COLUMNS`` order (a plain tuple row: the fast path
+    for reads of many rows)."""
+    (id_, user, agent, content, content_hash, kind, uri, priority, lifecycle, importance, at,
+     recorded_at, updated_at, invalid_at, superseded_by, expires_at, due_at, layer, use_count,
+     version, data_json) = values
+    data = json.loads(data_json)
     data["last_uses"] = [from_ts(t) for t in data.get("last_uses", [])]
     return Record(
-        id=row["id"], user=row["user"], agent=row["agent"], content=row["content"],
-        content_hash=row["content_hash"], kind=Kind(row["kind"]), uri=row["uri"],
-        priority=Priority(row["priority"]), lifecycle=Lifecycle(row["lifecycle"]),
-        importance=row["importance"], at=from_ts(row["at"]),  # type: ignore[arg-type]
-        recorded_at=from_ts(row["recorded_at"]),  # type: ignore[arg-type]
-        updated_at=from_ts(row["updated_at"]),  # type: ignore[arg-type]
-        invalid_at=from_ts(row["invalid_at"]), superseded_by=row["superseded_by"],
-        expires_at=from_ts(row["expires_at"]), due_at=from_ts(row["due_at"]),
-        layer=Layer(row["layer"]), use_count=row["use_count"], version=row["version"], **data,
+        id=id_, user=user, agent=agent, content=content, content_hash=content_hash,
+        kind=_KINDS.get(kind) or Kind(kind), uri=uri,
+        priority=_PRIORITIES.get(priority) or Priority(priority),
+        lifecycle=_LIFECYCLES.get(lifecycle) or Lifecycle(lifecycle),
+        importance=importance, at=from_ts(at),  # type: ignore[arg-type]
+        recorded_at=from_ts(recorded_at),  # type: ignore[arg-type]
+        updated_at=from_ts(updated_at),  # type: ignore[arg-type]
+        invalid_at=from_ts(invalid_at), superseded_by=superseded_by,
+        expires_at=from_ts(expires_at), due_at=from_ts(due_at),
+        layer=_LAYERS.get(layer) or Layer(layer), use_count=use_count, version=version, **data,
     )
 
 
-def snapshot_json(rec: Record) -> str:
-    return json.dumps(dict(zip(_COLUMNS, _row_values(rec), strict=True)), ensure_ascii=False)
+def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:
+    """The record as its column values, in JSON (``values``: ``_row_values(rec)``, if known)."""
+    row = values if values is not None else _row_values(rec)
+    return json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False)
 
 
 class SQLiteStore:
@@ -92,16 +122,29 @@ class SQLiteStore:
                 self.location, isolation_level=None, check_same_thread=False,
                 timeout=busy_timeout_ms / 1000,
             )
+        except sqlite3.Error as exc:
+            raise self._open_error(exc) from exc
+        try:
             self._db.row_factory = sqlite3.Row
             self._lock = threading.RLock()
             self._depth = 0
             self._configure(busy_timeout_ms)
             self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.location} is not an engramdb database: {exc}") from exc
+        except BaseException as exc:
+            self._db.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise self._open_error(exc) from exc
+            raise
         self._vectors = VectorCache(self._db, self._lock)
+        self._id_order = IdOrder(self._db)
 
     # ---------------------------------------------------------------- setup
+
+    def _open_error(self, exc: sqlite3.Error) -> StoreError:
+        if "unable to open" in str(exc):
+            return StoreError(f"cannot open or create {self.location}: {exc} (is the directory "
+                              f"writable, and the path not a directory?)")
+        return StoreError(f"{self.location} is not an engramdb database: {exc}")
 
     @staticmethod
     def _check_directory(path: Path) -> None:
@@ -115,8 +158,12 @@ class SQLiteStore:
         db = self._db
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         db.execute("PRAGMA foreign_keys = ON")
-        app_id = db.execute("PRAGMA application_id").fetchone()[0]
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        # One statement, one snapshot: read apart, another process's first migration could
+        # commit in between (id still 0, tables now there) and we would refuse a good file.
+        app_id, tables = db.execute(
+            "SELECT (SELECT application_id FROM pragma_application_id), "
+            "(SELECT count(*) FROM sqlite_master)"
+        ).fetchone()
         if app_id not in (0, APP_ID) or (app_id == 0 and tables > 0):
             raise StoreError(f"{self.location} is a SQLite file but not an engramdb database")
         if not self._memory:
@@ -170,6 +217,7 @@ class SQLiteStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 self._vectors.invalidate()
+                self._id_order.invalidate()
                 raise
             else:
                 self._db.execute("COMMIT")
@@ -203,16 +251,17 @@ class SQLiteStore:
 
     def insert(self, record: Record, text: IndexText, vector: np.ndarray | None) -> None:
         with self.transaction():
-            rowid = self._insert_row(record)
+            values = _row_values(record)  # encoded once: for the row and its snapshot
+            rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
-            self._log(record, "create")
+            self._log(record, "create", values=values)
 
-    def _insert_row(self, record: Record) -> int:
+    def _insert_row(self, record: Record, values: list[Any] | None = None) -> int:
         try:
             cur = self._db.execute(
                 f"INSERT INTO memories ({', '.join(_COLUMNS)}) "
                 f"VALUES ({', '.join('?' * len(_COLUMNS))})",
-                _row_values(record),
+                values if values is not None else _row_values(record),
             )
         except sqlite3.IntegrityError as exc:
             raise Conflict(f"cannot store memory {record.id}: {exc}") from exc
@@ -237,10 +286,11 @@ class SQLiteStore:
     ) -> None:
         with self.transaction():
             sets = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
+            values = _row_values(record)
             try:
                 cur = self._db.execute(
                     f"UPDATE memories SET {sets} WHERE id = ? AND user = ? AND agent = ?",
-                    [*_row_values(record)[1:], record.id, record.user, record.agent],
+                    [*values[1:], record.id, record.user, record.agent],
                 )
             except sqlite3.IntegrityError as exc:
                 raise Conflict(f"cannot update memory {record.id}: {exc}") from exc
@@ -251,15 +301,16 @@ class SQLiteStore:
                 if text is not None:
                     self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 self._write_index(rowid, record.scope, text, vector)
-            self._log(record, op)
+            self._log(record, op, values=values)
 
     def _write_index(
         self, rowid: int, scope: Scope, text: IndexText | None, vector: np.ndarray | None
     ) -> None:
         if text is not None:
             self._db.execute(
-                "INSERT INTO memories_fts(rowid, scope, body, anchors) VALUES (?, ?, ?, ?)",
-                (rowid, scope_token(scope), text.body, text.anchors),
+                "INSERT INTO memories_fts(rowid, scope, body, anchors, context) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (rowid, scope_token(scope), text.body, text.anchors, text.context),
             )
         if vector is not None:
             self._vectors.put(scope, rowid, vector)
@@ -268,12 +319,13 @@ class SQLiteStore:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
         return int(row[0])
 
-    def _log(self, record: Record, op: str, with_snapshot: bool = True) -> None:
+    def _log(self, record: Record, op: str, with_snapshot: bool = True,
+             values: list[Any] | None = None) -> None:
         self._db.execute(
             "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (record.user, record.agent, record.id, op, record.version, ts(record.updated_at),
-             snapshot_json(record) if with_snapshot else None),
+             snapshot_json(record, values) if with_snapshot else None),
         )
 
     def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:
@@ -326,12 +378,14 @@ class SQLiteStore:
         with self._lock:
             for start in range(0, len(ids), 500):
                 chunk = ids[start : start + 500]
-                rows = self._db.execute(
-                    f"SELECT * FROM memories WHERE user = ? AND agent = ? "
+                cur = self._db.cursor()
+                cur.row_factory = None  # plain tuples, decoded by position
+                rows = cur.execute(  # "+": look ids up by key, never scan the scope
+                    f"SELECT {_SELECT} FROM memories WHERE +user = ? AND +agent = ? "
                     f"AND id IN ({', '.join('?' * len(chunk))})",
                     (scope.user, scope.agent, *chunk),
                 )
-                out.update((r["id"], record_from_row(r)) for r in rows)
+                out.update((r[0], record_from_values(r)) for r in rows)
         return out
 
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
@@ -386,15 +440,16 @@ class SQLiteStore:
                        .fetchone()[0])
 
     def search_text(
-        self, scope: Scope, tokens: Sequence[str], field: str, limit: int,
+        self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
         terms = [t for t in dict.fromkeys(tokens) if t]
-        if not terms or field not in ("body", "anchors"):
+        columns = [f for f in TEXT_FIELDS if fields.get(f)]
+        if not terms or not columns:
             return []
         phrase = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-        match = f'scope : "{scope_token(scope)}" AND {field} : ({phrase})'
-        weights = "0.0, 1.0, 0.0" if field == "body" else "0.0, 0.0, 1.0"
+        match = f'scope : "{scope_token(scope)}" AND {{{" ".join(columns)}}} : ({phrase})'
+        weights = ", ".join(str(float(fields.get(f, 0.0))) for f in ("scope", *TEXT_FIELDS))
         sql = (
             f"SELECT m.id, -bm25(memories_fts, {weights}) AS s FROM memories_fts "
             f"JOIN memories m ON m.rowid = memories_fts.rowid "
@@ -402,8 +457,31 @@ class SQLiteStore:
             f"ORDER BY s DESC, m.id LIMIT ?"
         )
         with self._lock:
+            if limit > 0 and layers and self._id_order.ascending(scope):
+                return self._search_text_by_rowid(scope, match, weights, limit, layers)
             rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
             return [(r[0], float(r[1])) for r in rows]
+
+    def _search_text_by_rowid(
+        self, scope: Scope, match: str, weights: str, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        """The same ranking as the join above, for a scope whose ids ascend with rowid: the
+        best rows by (score, rowid) come from the index alone, then only those are looked up
+        (the join looked up every matching row, thousands at 100k memories)."""
+        allowed = {lay.value for lay in layers}
+        sql = (
+            f"SELECT rowid, -bm25(memories_fts, {weights}) AS s FROM memories_fts "
+            f"WHERE memories_fts MATCH ? ORDER BY s DESC, rowid LIMIT ?"
+        )
+        want = limit
+        while True:
+            found = self._db.execute(sql, (match, want)).fetchall()
+            layer_of = self._layers(scope, [rowid for rowid, _ in found])
+            kept = [(layer_of[r][0], float(s)) for r, s in found
+                    if r in layer_of and layer_of[r][1] in allowed]
+            if len(kept) >= limit or len(found) < want:
+                return kept[:limit]
+            want *= 4
 
     def search_vector(
         self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
@@ -415,8 +493,9 @@ class SQLiteStore:
             if not found:
                 return []
             layer_of = self._layers(scope, [rowid for rowid, _ in found])
-            kept = [(layer_of[r][0], s) for r, s in found
-                    if r in layer_of and layer_of[r][1] in allowed]
+            kept = sorted(((layer_of[r][0], s) for r, s in found
+                           if r in layer_of and layer_of[r][1] in allowed),
+                          key=lambda item: (-item[1], item[0]))  # ties: by id, like text search
             if len(kept) >= limit or len(found) < want:
                 return kept[:limit]
             want *= 4
@@ -427,7 +506,7 @@ class SQLiteStore:
             for start in range(0, len(rowids), 500):
                 chunk = list(rowids[start : start + 500])
                 rows = self._db.execute(
-                    f"SELECT rowid, id, layer FROM memories WHERE user = ? AND agent = ? "
+                    f"SELECT rowid, id, layer FROM memories WHERE +user = ? AND +agent = ? "
                     f"AND rowid IN ({', '.join('?' * len(chunk))})",
                     (scope.user, scope.agent, *chunk),
                 )
@@ -441,7 +520,8 @@ class SQLiteStore:
                 chunk = list(ids[start : start + 500])
                 rows = self._db.execute(
                     f"SELECT m.id, v.vec FROM vectors v JOIN memories m ON m.rowid = v.mem_rowid "
-                    f"WHERE m.user = ? AND m.agent = ? AND m.id IN ({', '.join('?' * len(chunk))})",
+                    f"WHERE +m.user = ? AND +m.agent = ? "
+                    f"AND m.id IN ({', '.join('?' * len(chunk))})",
                     (scope.user, scope.agent, *chunk),
                 )
                 out.update((r[0], np.frombuffer(r[1], dtype=np.float32).copy()) for r in rows)

@@ -60,7 +60,11 @@ class VectorCache:
             scores = rows @ np.asarray(query, dtype=np.float32)
             rowids = matrix.rowids
         n = min(limit, len(scores))
-        idx = np.argpartition(-scores, n - 1)[:n] if n < len(scores) else np.arange(len(scores))
+        if n < len(scores):  # the best n, plus every row tied with the n-th (callers break ties)
+            cut = scores[np.argpartition(-scores, n - 1)[:n]].min()
+            idx = np.flatnonzero(scores >= cut)
+        else:
+            idx = np.arange(len(scores))
         order = sorted(idx, key=lambda i: (-float(scores[i]), rowids[i]))
         return [(rowids[i], float(scores[i])) for i in order]
 

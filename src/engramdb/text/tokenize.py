@@ -19,7 +19,8 @@ import Stemmer
 from .stopwords import EN_STOP, ZH_STOP
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_RUN = re.compile(rf"([{_CJK}]+)|([^\W_]+(?:'[^\W_]+)*)", re.UNICODE)
+_WORD = rf"[^\W_{_CJK}]+"  # letters and digits, but not CJK: "去Berlin开会" splits
+_RUN = re.compile(rf"([{_CJK}]+)|({_WORD}(?:'{_WORD})*)", re.UNICODE)
 _lock = threading.Lock()
 _ready = False
 _stemmer = Stemmer.Stemmer("english")

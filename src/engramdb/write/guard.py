@@ -14,6 +14,15 @@ from ..text import normalize
 _JUNK = re.compile(r"^[\W_]+$", re.UNICODE)
 
 
+def storable(text: str) -> bool:
+    """False for text with lone surrogates (e.g. from a bad JSON escape): no UTF-8 for them."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def content_hash(content: str) -> str:
     return hashlib.sha256(normalize(content).encode()).hexdigest()[:32]
 
@@ -24,6 +33,8 @@ def check_content(content: object, max_bytes: int) -> str:
     text = content.strip()
     if not text:
         raise Invalid("content is empty")
+    if not storable(text):
+        raise Invalid("content is not valid Unicode text (it holds a lone surrogate)")
     size = len(text.encode("utf-8"))
     if size > max_bytes:
         raise Invalid(f"content is {size} bytes, over the limit of {max_bytes} bytes")

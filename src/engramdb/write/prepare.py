@@ -9,9 +9,10 @@ from typing import Any
 from ..clock import aware
 from ..errors import Invalid
 from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..store.base import IndexText
 from ..text import tokenize
 from ..uri import domain_of, validate_uri
-from .guard import check_content, content_hash
+from .guard import check_content, content_hash, storable
 
 PRIORITY_BY_KIND = {
     Kind.IDENTITY: Priority.P0, Kind.EMOTION: Priority.P1, Kind.RULE: Priority.P1,
@@ -61,15 +62,19 @@ def check_metadata(value: dict[str, Any] | None) -> dict[str, Any]:
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise Invalid("metadata must be a dict with string keys")
     try:
-        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    except (TypeError, ValueError) as exc:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        text.encode("utf-8")  # lone surrogates cannot be stored
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
         raise Invalid(f"metadata must be JSON-serialisable: {exc}") from exc
 
 
 def check_anchors(name: str, value: list[str] | None) -> list[str]:
     if value is None:
         return []
-    if isinstance(value, str) or not all(isinstance(v, str) and v.strip() for v in value):
+    if isinstance(value, str) or not all(
+        isinstance(v, str) and v.strip() and storable(v) for v in value
+    ):
         raise Invalid(f"{name} must be a list of non-empty strings")
     if len(value) > MAX_ANCHORS:
         raise Invalid(f"{name}: at most {MAX_ANCHORS} entries")
@@ -99,23 +104,38 @@ def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
         people=check_anchors("people", draft.people), places=check_anchors("places", draft.places),
         topics=check_anchors("topics", draft.topics),
         source_session=_opt_str("session", draft.session), source_turn=_opt_str("turn", draft.turn),
+        context=check_context(draft.context, max_bytes),
         expires_at=expires_at, due_at=aware(draft.due_at, "due_at") if draft.due_at else None,
         layer=Layer.CORE, content_hash=content_hash(content),
     )
 
 
+def check_context(value: object, max_bytes: int) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str) or not storable(value) or len(value.encode()) > max_bytes:
+        raise Invalid(f"context must be text of at most {max_bytes} bytes")
+    return value.strip()
+
+
 def _opt_str(name: str, value: object) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str | int):
+    if isinstance(value, bool) or not isinstance(value, str | int) or not storable(str(value)):
         raise Invalid(f"{name} must be a string")
     return str(value)
 
 
-def index_body(record: Record) -> str:
-    return " ".join(tokenize(record.content))
-
-
-def index_anchors(record: Record) -> str:
+def index_text(record: Record) -> IndexText:
+    """What full-text search indexes for a record: its content, anchors and context."""
     names = [*record.people, *record.places, *record.topics, *record.keywords]
-    return " ".join(tokenize(" ".join(names), keep_stopwords=True))
+    return IndexText(
+        body=" ".join(tokenize(record.content)),
+        anchors=" ".join(tokenize(" ".join(names), keep_stopwords=True)),
+        context=" ".join(tokenize(record.context or "")),
+    )
+
+
+def embed_text(record: Record) -> str:
+    """What the embedder reads for a record: the context (if any) then the content."""
+    return f"{record.context}\n{record.content}" if record.context else record.content

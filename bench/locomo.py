@@ -1,0 +1,166 @@
+"""LoCoMo evidence retrieval through engramdb's public API (the scorer lives in ../shared/bench).
+
+One user scope per conversation; each turn is remembered as an event with its speaker, its
+session's date as ``at`` and ``metadata={"dia_id": ...}``; questions are recalled with
+``track=False`` and hits are mapped back to turns by that metadata.
+
+    python bench/locomo.py                       # dev split, default embedder and preset
+    python bench/locomo.py --embedder hashing --preset lexical --max-questions 20
+
+Embeddings are cached under bench/.cache (keyed by model id and text) so reruns are fast; the
+cache stores exactly what the model returns, so figures are the same with or without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import engramdb
+from engramdb import Draft
+from engramdb.registry import make_embedder
+
+HERE = Path(__file__).resolve().parent
+SHARED = Path(os.environ.get("ENGRAMDB_LOCOMO_DIR", HERE.parent.parent / "shared" / "bench"))
+CACHE = HERE / ".cache"
+
+
+class CachedEmbedder:
+    """Wraps an embedder with an on-disk cache of its vectors (bench speed only)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.dimensions = inner.dimensions
+        CACHE.mkdir(exist_ok=True)
+        safe = hashlib.sha1(self.model_id.encode()).hexdigest()[:12]
+        self.path = CACHE / f"emb-{safe}.npz"
+        self.table: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            data = np.load(self.path)
+            self.table = {k: data[k] for k in data.files}
+        self.dirty = False
+
+    @staticmethod
+    def _key(text: str, query: bool) -> str:
+        return ("q" if query else "p") + hashlib.sha1(text.encode()).hexdigest()
+
+    def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        keys = [self._key(t, query) for t in texts]
+        missing = [i for i, k in enumerate(keys) if k not in self.table]
+        if missing:
+            fresh = self.inner.embed_batch([texts[i] for i in missing], query=query)
+            for i, row in zip(missing, fresh, strict=True):
+                self.table[keys[i]] = row
+            self.dirty = True
+        if not keys:
+            return np.zeros((0, self.dimensions), dtype=np.float32)
+        return np.vstack([self.table[k] for k in keys]).astype(np.float32)
+
+    def save(self) -> None:
+        if self.dirty:
+            np.savez(self.path, **self.table)
+            self.dirty = False
+
+
+def turn_content(turn: Any) -> str:
+    text = f"{turn.speaker}: {turn.text}"
+    if turn.image_caption:
+        text += f" [shares a photo: {turn.image_caption}]"
+    return text
+
+
+def turn_time(turn: Any) -> datetime | None:
+    if not turn.session_datetime_iso:
+        return None
+    return datetime.fromisoformat(turn.session_datetime_iso).replace(tzinfo=UTC)
+
+
+class EngramRetriever:
+    def __init__(self, embedder: str = "default", preset: str = "default",
+                 db: str | None = None, cache: bool = True, context: str = "prev") -> None:
+        self.context = context
+        model = make_embedder(embedder)
+        self.model = CachedEmbedder(model) if cache else model
+        self.dir = tempfile.TemporaryDirectory(prefix="engramdb-locomo-")
+        self.mem = engramdb.open(db or os.path.join(self.dir.name, "locomo.db"),
+                                 embedder=self.model)
+        self.preset = preset
+
+    def index(self, conversation_id: str, turns: Sequence[Any]) -> None:
+        drafts = [
+            Draft(content=turn_content(t), kind="event", at=turn_time(t), people=[t.speaker],
+                  metadata={"dia_id": t.dia_id}, session=f"{conversation_id}:S{t.session}",
+                  turn=str(t.turn_index), context=self._context(turns, i))
+            for i, t in enumerate(turns)
+        ]
+        self.mem.remember_many(drafts, user=conversation_id, agent="locomo")
+        if isinstance(self.model, CachedEmbedder):
+            self.model.save()
+
+    def _context(self, turns: Sequence[Any], i: int) -> str | None:
+        """The neighbouring turns of the same session: what a turn answers or reacts to."""
+        if self.context == "none":
+            return None
+        near = [i - 1, i + 1] if self.context == "both" else [i - 1]
+        parts = [turn_content(turns[j]) for j in near
+                 if 0 <= j < len(turns) and turns[j].session == turns[i].session]
+        return "\n".join(parts) or None
+
+    def search(self, conversation_id: str, query: str, k: int) -> list[str]:
+        hits = self.mem.recall(query, k=k, track=False, preset=self.preset,
+                               user=conversation_id, agent="locomo")
+        return [h.memory.metadata["dia_id"] for h in hits]
+
+    def close(self) -> None:
+        if isinstance(self.model, CachedEmbedder):
+            self.model.save()
+        self.mem.close()
+        self.dir.cleanup()
+
+
+def make(**kwargs: Any) -> EngramRetriever:
+    return EngramRetriever(**kwargs)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--embedder", default="default")
+    ap.add_argument("--preset", default="default")
+    ap.add_argument("--split", default="dev")
+    ap.add_argument("--max-questions", type=int, default=None)
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--context", default="prev", choices=["prev", "both", "none"],
+                    help="index each turn with the previous turn of its session as context")
+    ap.add_argument("--out", default=None, help="full results JSON (with per-question rankings)")
+    args = ap.parse_args(argv)
+    if not (SHARED / "locomo_retrieval.py").exists():
+        print(f"LoCoMo scorer not found in {SHARED} (set ENGRAMDB_LOCOMO_DIR)", file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(SHARED))
+    import locomo_retrieval  # type: ignore[import-not-found]
+
+    kwargs = {"embedder": args.embedder, "preset": args.preset, "cache": not args.no_cache,
+              "context": args.context}
+    scorer_args = ["--retriever", f"{Path(__file__).resolve()}:make", "--split", args.split,
+                   "--retriever-kwargs", json.dumps(kwargs), "--markdown"]
+    if args.max_questions:
+        scorer_args += ["--max-questions", str(args.max_questions)]
+    if args.out:
+        scorer_args += ["--out", args.out, "--per-question"]
+    return int(locomo_retrieval.main(scorer_args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
