@@ -88,7 +88,7 @@ def turn_time(turn: Any) -> datetime | None:
 
 class EngramRetriever:
     def __init__(self, embedder: str = "default", preset: str = "default",
-                 db: str | None = None, cache: bool = True, context: str = "prev") -> None:
+                 db: str | None = None, cache: bool = True, context: str = "both") -> None:
         self.context = context
         model = make_embedder(embedder)
         self.model = CachedEmbedder(model) if cache else model
@@ -141,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="dev")
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--no-cache", action="store_true")
-    ap.add_argument("--context", default="prev", choices=["prev", "both", "none"],
-                    help="index each turn with the previous turn of its session as context")
+    ap.add_argument("--context", default="both", choices=["prev", "both", "none"],
+                    help="index each turn with its neighbouring turns, the previous one, or none")
     ap.add_argument("--out", default=None, help="full results JSON (with per-question rankings)")
     args = ap.parse_args(argv)
     if not (SHARED / "locomo_retrieval.py").exists():

@@ -98,12 +98,12 @@ class Memory:
                  places: list[str] | None = None, topics: list[str] | None = None,
                  priority: str | None = None, expires_at: datetime | None = None,
                  due_at: datetime | None = None, session: str | None = None,
-                 turn: str | None = None, user: str | None = None,
-                 agent: str | None = None) -> WriteResult:
+                 turn: str | None = None, context: str | None = None,
+                 user: str | None = None, agent: str | None = None) -> WriteResult:
         draft = Draft(content=content, kind=kind, uri=uri, at=at, importance=importance,
                       metadata=metadata, people=people, places=places, topics=topics,
                       priority=priority, expires_at=expires_at, due_at=due_at, session=session,
-                      turn=turn)
+                      turn=turn, context=context)
         return self.remember_many([draft], user=user, agent=agent)[0]
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
@@ -226,6 +226,10 @@ class Memory:
             old = self._get(scope, memory_id)
             if old.layer == layer:
                 return old
+            holder = self.store.get_by_uri(scope, old.uri) if old.uri else None
+            if layer != Layer.DELETED and holder is not None and holder.id != old.id:
+                raise Conflict(f"cannot {op} memory {old.id}: its URI {old.uri} now belongs to "
+                               f"memory {holder.id}; forget that one first")
             new = old.replace(layer=layer, updated_at=self._now(), version=old.version + 1)
             self.store.save(new, op)
         return new

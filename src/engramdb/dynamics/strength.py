@@ -23,6 +23,9 @@ _MIN_AGE_DAYS = 1.0 / 24  # one hour: a memory used a moment ago is not infinite
 
 def activation(record: Record, now: datetime) -> float:
     d = DECAY_BY_KIND.get(record.kind, 0.5)
+    if not record.last_uses and record.use_count <= 0:  # never used: creation is the one use
+        age = (now - record.recorded_at).total_seconds() / 86400
+        return math.log(max(age, _MIN_AGE_DAYS) ** -d)
     uses = sorted([record.recorded_at, *record.last_uses], reverse=True)
     total = max(record.use_count + 1, len(uses))
     ages = [max((now - u).total_seconds() / 86400, _MIN_AGE_DAYS) for u in uses]
