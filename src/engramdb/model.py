@@ -195,9 +195,10 @@ class Explanation:
         }
 
     def __str__(self) -> str:
-        legs = ", ".join(f"{k}#{v.rank} ({v.score:.3f})" for k, v in self.legs.items())
-        terms = ", ".join(f"{k}={v:.3f}" for k, v in self.terms.items())
-        return f"{legs or 'no leg'}; fused={self.fused:.4f}; {terms}; final={self.final:.4f}"
+        legs = " ".join(f"{k}#{v.rank}({v.score:.3g})" for k, v in self.legs.items())
+        terms = " ".join(f"{k}={v:.3g}" for k, v in self.terms.items() if k != "rrf")
+        notes = f" [{'; '.join(self.notes)}]" if self.notes else ""
+        return f"{legs or 'no leg'} -> rrf={self.fused:.4f} {terms}{notes}"
 
 
 @dataclass

@@ -77,19 +77,25 @@ def import_jsonl(mem: Memory, fp: IO[str],
             if vector is not None and len(vector) != mem.embedder.dimensions:
                 raise Invalid(f"memory {row['id']}: the vector has {len(vector)} dimensions, "
                               f"the header says {mem.embedder.dimensions}")
-    counts = {"imported": 0, "skipped": 0, "reembedded": 0}
+    records = [record_from_row(row) for row, _, _ in groups]
+    vectors = [vec if same_model else None for _, vec, _ in groups]
+    # Embed what needs it in batches, before taking the write lock: a model is slow.
+    todo = [i for i, rec in enumerate(records)
+            if vectors[i] is None and mem.store.get(rec.scope, rec.id) is None]
+    for start in range(0, len(todo), 64):
+        chunk = todo[start : start + 64]
+        fresh = mem.embedder.embed_batch([embed_text(records[i]) for i in chunk])
+        for i, row in zip(chunk, fresh, strict=True):
+            vectors[i] = row
+    counts = {"imported": 0, "skipped": 0, "reembedded": len(todo)}
     with mem.store.transaction():
-        for i, (row, vector, events) in enumerate(groups, start=1):
-            rec = record_from_row(row)
+        for i, (rec, vector, (_, _, events)) in enumerate(zip(records, vectors, groups,
+                                                              strict=True), start=1):
             if mem.store.get(rec.scope, rec.id) is not None:
                 counts["skipped"] += 1
-                continue
-            if vector is None or not same_model:
-                vector = mem.embedder.embed_batch([embed_text(rec)])[0]
-                counts["reembedded"] += 1
-            mem.store.import_record(rec, index_text(rec), vector,
-                                    events)
-            counts["imported"] += 1
+            else:
+                mem.store.import_record(rec, index_text(rec), vector, events)
+                counts["imported"] += 1
             if progress:
                 progress(i, len(groups))
     return counts

@@ -12,8 +12,8 @@ import re
 import threading
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
-import jieba
 import Stemmer
 
 from .stopwords import EN_STOP, ZH_STOP
@@ -26,8 +26,11 @@ _ready = False
 _stemmer = Stemmer.Stemmer("english")
 
 
-def _jieba() -> jieba.Tokenizer:
+def _jieba() -> Any:
+    """jieba's tokenizer, imported and loaded on first use (it costs ~0.5 s to load)."""
     global _ready
+    import jieba
+
     if not _ready:
         with _lock:
             if not _ready:

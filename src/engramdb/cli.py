@@ -1,0 +1,591 @@
+"""The `engramdb` command: a thin door onto the Memory engine.
+
+Every command takes the global options --db, --user, --agent, --embedder and --json (before or
+after the command name). Human output is rich tables on stdout; progress, notes and errors go
+to stderr. Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid input,
+5 conflict, 6 store or config error. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+import engramdb
+from engramdb.clock import parse_time
+from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
+from engramdb.model import Hit, Hits, Record, Stats, Version, WriteResult
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES: dict[type[EngramError], int] = {
+    NotFound: 3, Invalid: 4, Conflict: 5, StoreError: 6, ConfigError: 6,
+}
+SHORT = 160  # characters of content shown in a table row
+
+app = typer.Typer(
+    name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+
+GLOBAL = "Global options"
+Db = Annotated[str | None, typer.Option(
+    "--db", metavar="FILE", help="SQLite file; else $ENGRAMDB_URL, else the per-user default file.",
+    rich_help_panel=GLOBAL, show_default=False)]
+User = Annotated[str | None, typer.Option(
+    "--user", metavar="NAME", help="User scope; else $ENGRAMDB_USER, else 'default'.",
+    rich_help_panel=GLOBAL, show_default=False)]
+Agent = Annotated[str | None, typer.Option(
+    "--agent", metavar="NAME", help="Agent scope; else $ENGRAMDB_AGENT, else 'default'.",
+    rich_help_panel=GLOBAL, show_default=False)]
+EmbedderName = Annotated[str | None, typer.Option(
+    "--embedder", metavar="NAME", help="Embedder registry name (default, e5, hashing, openai); "
+    "else $ENGRAMDB_EMBEDDER, else 'default'.", rich_help_panel=GLOBAL, show_default=False)]
+AsJson = Annotated[bool, typer.Option(
+    "--json", help="Machine output: one JSON document on stdout.", rich_help_panel=GLOBAL)]
+
+
+# ---------------------------------------------------------------- the door: options, errors
+
+
+@dataclass(frozen=True)
+class Door:
+    """The global options of one invocation."""
+
+    db: str | None = None
+    user: str | None = None
+    agent: str | None = None
+    embedder: str | None = None
+    json: bool = False
+
+
+def door(ctx: typer.Context, db: str | None, user: str | None, agent: str | None,
+         embedder: str | None, as_json: bool) -> Door:
+    """Options given after the command win over the same options given before it."""
+    base = ctx.obj if isinstance(ctx.obj, Door) else Door()
+    return Door(db or base.db, user or base.user, agent or base.agent,
+                embedder or base.embedder, as_json or base.json)
+
+
+def exit_code(exc: EngramError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in EXIT_CODES:
+            return EXIT_CODES[cls]
+    return EXIT_UNEXPECTED
+
+
+@contextmanager
+def guarded(d: Door) -> Iterator[None]:
+    """Turn errors into 'error: ...' on stderr and a documented exit code, never a traceback
+    for an EngramError. With --json the error is also written to stdout."""
+    try:
+        yield
+    except EngramError as exc:
+        fail(exc.code, str(exc), exit_code(exc), d.json)
+    except Exception as exc:
+        if isinstance(exc, typer.Exit | typer.BadParameter | BrokenPipeError):
+            raise  # typer's own exits; a closed pipe (`| head`) ends quietly with 1
+        traceback.print_exc()
+        fail("unexpected", f"{type(exc).__name__}: {exc}", EXIT_UNEXPECTED, d.json)
+
+
+def fail(code: str, message: str, status: int, as_json: bool) -> NoReturn:
+    if as_json:
+        emit({"error": {"code": code, "message": message}})
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(status)
+
+
+def open_memory(d: Door) -> engramdb.Memory:
+    return engramdb.open(d.db, embedder=d.embedder, user=d.user, agent=d.agent)
+
+
+# ---------------------------------------------------------------- output helpers
+
+
+def emit(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def out() -> Console:
+    return Console(highlight=False)
+
+
+def err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def short(text: str, limit: int = SHORT) -> Text:
+    return Text(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def when(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value else ""
+
+
+def plain(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def record_table(rec: Record) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for name, value in rec.to_dict().items():
+        if name != "content_hash" and value not in (None, "", [], {}):
+            table.add_row(name, Text(plain(value)))
+    return table
+
+
+def records_table(records: Iterable[Record], show_layer: bool) -> Table:
+    table = Table(show_lines=False)
+    table.add_column("id", no_wrap=True)
+    table.add_column("at", no_wrap=True)
+    table.add_column("kind")
+    if show_layer:
+        table.add_column("layer")
+    table.add_column("uri", overflow="fold")
+    table.add_column("content", ratio=1, overflow="fold")
+    for rec in records:
+        layer = [rec.layer.value] if show_layer else []
+        table.add_row(rec.id, when(rec.at), rec.kind.value, *layer, Text(rec.uri or ""),
+                      short(rec.content))
+    return table
+
+
+def hits_table(hits: Hits) -> Table:
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column("score", justify="right")
+    table.add_column("kind")
+    table.add_column("content", ratio=1, overflow="fold")
+    table.add_column("why")
+    table.add_column("id", no_wrap=True)
+    for rank, hit in enumerate(hits, start=1):
+        why = " ".join(f"{name}#{leg.rank}" for name, leg in hit.explanation.legs.items())
+        table.add_row(str(rank), f"{hit.score:.4f}", hit.memory.kind.value,
+                      short(hit.memory.content), why, hit.memory.id)
+    return table
+
+
+def explain_hit(rank: int, hit: Hit) -> Text:
+    e = hit.explanation
+    legs = ", ".join(f"{name} rank {leg.rank} score {leg.score:.4f}"
+                     for name, leg in e.legs.items())
+    terms = ", ".join(f"{name}={value:.4f}" for name, value in e.terms.items())
+    lines = [f"#{rank} {hit.memory.id}  score {hit.score:.4f}",
+             f"  legs: {legs or 'none'}",
+             f"  fused {e.fused:.4f}  strength {e.strength:.4f}  final {e.final:.4f}",
+             f"  terms: {terms or 'none'}"]
+    lines += [f"  note: {note}" for note in e.notes]
+    return Text("\n".join(lines))
+
+
+def versions_table(versions: list[Version]) -> Table:
+    table = Table()
+    table.add_column("version", justify="right")
+    table.add_column("op")
+    table.add_column("at", no_wrap=True)
+    table.add_column("layer")
+    table.add_column("kind")
+    table.add_column("content", ratio=1, overflow="fold")
+    for v in versions:
+        table.add_row(str(v.version), v.op, when(v.at), v.memory.layer.value,
+                      v.memory.kind.value, short(v.memory.content))
+    return table
+
+
+def stats_table(stats: Stats) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_row("path", Text(stats.path))
+    table.add_row("embedder", Text(f"{stats.embedder} ({stats.dimensions} dimensions)"))
+    table.add_row("scope", Text(f"user={stats.user} agent={stats.agent}"))
+    table.add_row("memories", str(stats.total))
+    for layer, n in stats.by_layer.items():
+        table.add_row(f"  {layer}", str(n))
+    table.add_row("by kind", ", ".join(f"{k} {n}" for k, n in stats.by_kind.items()) or "-")
+    table.add_row("events", str(stats.events))
+    return table
+
+
+def show_write(result: WriteResult) -> None:
+    rec = result.memory
+    out().print(Text(f"{result.action.value} {rec.id} kind={rec.kind.value} "
+                     f"rule={result.rule}" + (f" uri={rec.uri}" if rec.uri else "")))
+
+
+# ---------------------------------------------------------------- input helpers
+
+
+def opt_time(value: str | None, name: str) -> datetime | None:
+    """ISO 8601; a time without a timezone is taken as UTC."""
+    return parse_time(value, name) if value is not None else None
+
+
+def opt_json(value: str | None, name: str) -> Any:
+    if value is None:
+        return None
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise Invalid(f"{name} is not valid JSON: {exc}") from None
+
+
+def read_text(text: str) -> str:
+    return sys.stdin.read() if text == "-" else text
+
+
+def read_file(name: str) -> str:
+    """The text of FILE ('-' = stdin); an unreadable FILE is a usage error (exit 2)."""
+    if name == "-":
+        return sys.stdin.read()
+    try:
+        return Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise Invalid(f"{name} is not UTF-8 text") from None
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot read {name}: {exc.strerror}",
+                                 param_hint="FILE") from None
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress(done, total) callback drawing a bar on stderr from its first call on."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress(label, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=err())
+    task = bar.add_task(label, total=None)
+    started = False
+
+    def update(done: int, total: int) -> None:
+        nonlocal started
+        if not started:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if started:
+            bar.stop()
+
+
+# ---------------------------------------------------------------- commands
+
+
+@app.callback()
+def root(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+         embedder: EmbedderName = None, as_json: AsJson = False,
+         version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+         ) -> None:
+    """Memory for AI agents: remember, recall, inspect one memory file."""
+    if version:
+        typer.echo(engramdb.__version__)
+        raise typer.Exit(EXIT_OK)
+    ctx.obj = Door(db, user, agent, embedder, as_json)
+
+
+@app.command()
+def init(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+         embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """Create (or open) the memory file; print its path and embedder."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        make_parent(d.db)
+        with open_memory(d) as mem:
+            stats = mem.stats()
+        path = stats.path if stats.path == ":memory:" else str(Path(stats.path).resolve())
+        info = {"path": path, "embedder": stats.embedder, "dimensions": stats.dimensions}
+        if d.json:
+            emit(info)
+        else:
+            out().print(Text(f"{path}\nembedder {stats.embedder} ({stats.dimensions} dimensions)"))
+
+
+def make_parent(db: str | None) -> None:
+    if not db or db == ":memory:" or "://" in db:
+        return
+    parent = Path(db).expanduser().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create directory {parent}: {exc.strerror}") from None
+
+
+@app.command()
+def remember(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(
+        metavar="TEXT", help="What to remember; '-' reads it from stdin.")],
+    kind: Annotated[str | None, typer.Option(
+        metavar="KIND", help="identity, preference, fact, event, lesson, rule, procedure, "
+        "pending, gist, emotion (default: fact).")] = None,
+    uri: Annotated[str | None, typer.Option(
+        metavar="URI", help="A slot such as core://user/name; remembering the same URI again "
+        "updates it.")] = None,
+    at: Annotated[str | None, typer.Option(
+        metavar="TIME", help="When it happened, ISO 8601 (no timezone = UTC); default now.",
+    )] = None,
+    importance: Annotated[float | None, typer.Option(
+        metavar="0..1", help="0 to 1 (default 0.5).")] = None,
+    metadata: Annotated[str | None, typer.Option(
+        metavar="JSON", help="A JSON object kept unchanged on the memory.")] = None,
+    people: Annotated[list[str] | None, typer.Option(
+        metavar="NAME", help="A person (repeatable).")] = None,
+    places: Annotated[list[str] | None, typer.Option(
+        metavar="NAME", help="A place (repeatable).")] = None,
+    topics: Annotated[list[str] | None, typer.Option(
+        metavar="TOPIC", help="A topic (repeatable).")] = None,
+    priority: Annotated[str | None, typer.Option(
+        metavar="P0..P3", help="P0 to P3 (default: derived from the kind or URI).")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remember one memory; print what the write did (add, update, noop) and its id."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        content = read_text(text)
+        when_ = opt_time(at, "--at")
+        meta = opt_json(metadata, "--metadata")
+        with open_memory(d) as mem:
+            result = mem.remember(
+                content, kind=kind, uri=uri, at=when_, importance=importance, metadata=meta,
+                people=people or None, places=places or None, topics=topics or None,
+                priority=priority,
+            )
+        if d.json:
+            emit(result.to_dict())
+        else:
+            show_write(result)
+
+
+@app.command()
+def recall(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for (plain text).")],
+    k: Annotated[int, typer.Option("-k", metavar="N", help="How many hits (1 to 1000).")] = 5,
+    preset: Annotated[str | None, typer.Option(
+        metavar="NAME", help="Recall preset: default, lexical, dense.")] = None,
+    kind: Annotated[list[str] | None, typer.Option(
+        metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
+    no_track: Annotated[bool, typer.Option(
+        "--no-track", help="Pure read: do not record the hits as used.")] = False,
+    explain: Annotated[bool, typer.Option(
+        "--explain", help="Print each hit's full score breakdown.")] = False,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Recall the memories that best match QUERY, best first, with why each one ranks."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None)
+        if d.json:
+            emit(hits.to_dict())
+            return
+        if hits:
+            out().print(hits_table(hits))
+        if explain:
+            for rank, hit in enumerate(hits, start=1):
+                out().print(explain_hit(rank, hit))
+        if hits.note or not hits:
+            err().print(Text(hits.note or "no memory matches this query"))
+
+
+@app.command()
+def get(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show one memory, every field."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        rec = mem.get(id_or_uri)
+        if d.json:
+            emit(rec.to_dict())
+        else:
+            out().print(record_table(rec))
+
+
+@app.command()
+def forget(
+    ctx: typer.Context,
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A memory id (or URI).")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Forget a memory (soft delete: it leaves every search; `restore` brings it back)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        rec = mem.forget(memory_id)
+        if d.json:
+            emit(rec.to_dict())
+        else:
+            out().print(Text(f"forgot {rec.id}"))
+
+
+@app.command()
+def restore(
+    ctx: typer.Context,
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A forgotten memory's id.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Bring a forgotten memory back."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        rec = mem.restore(memory_id)
+        if d.json:
+            emit(rec.to_dict())
+        else:
+            out().print(Text(f"restored {rec.id}"))
+
+
+@app.command()
+def history(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show every version of a memory, oldest first, from the event log."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        versions = mem.history(id_or_uri)
+        if d.json:
+            emit([v.to_dict() for v in versions])
+        else:
+            out().print(versions_table(versions))
+
+
+@app.command("list")
+def list_cmd(
+    ctx: typer.Context,
+    kind: Annotated[list[str] | None, typer.Option(
+        metavar="KIND", help="Only this kind (repeatable).")] = None,
+    uri_prefix: Annotated[str | None, typer.Option(
+        metavar="PREFIX", help="Only URIs starting with this, e.g. core://user/.")] = None,
+    since: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Happened at or after, ISO 8601 (no timezone = UTC).")] = None,
+    until: Annotated[str | None, typer.Option(
+        metavar="TIME", help="Happened before, ISO 8601 (no timezone = UTC).")] = None,
+    layer: Annotated[list[str] | None, typer.Option(
+        metavar="LAYER", help="core, archived, deleted (repeatable; default core).")] = None,
+    limit: Annotated[int | None, typer.Option(metavar="N", help="At most this many.")] = None,
+    offset: Annotated[int, typer.Option(metavar="N", help="Skip this many first.")] = 0,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """List memories, oldest first (by when they happened)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        since_t, until_t = opt_time(since, "--since"), opt_time(until, "--until")
+        with open_memory(d) as mem:
+            records = list(mem.list(kind=kind or None, uri_prefix=uri_prefix, since=since_t,
+                                    until=until_t, layer=layer or None, limit=limit,
+                                    offset=offset))
+        if d.json:
+            emit([rec.to_dict() for rec in records])
+        elif records:
+            out().print(records_table(records, show_layer=bool(layer)))
+        else:
+            err().print(Text("no memories"))
+
+
+@app.command()
+def status(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+           embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """Show counts by layer and kind, events, the embedder and the file's path."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        stats = mem.stats()
+        if d.json:
+            emit(stats.to_dict())
+        else:
+            out().print(stats_table(stats))
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    file: Annotated[str | None, typer.Argument(
+        metavar="FILE", help="Output file; stdout when omitted or '-'.", show_default=False,
+    )] = None,
+    all_scopes: Annotated[bool, typer.Option(
+        "--all-scopes", help="Every user and agent, not only the current scope.")] = False,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Export memories, their vectors and event logs as JSONL (lossless; `import` reads it)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    to_stdout = file is None or file == "-"
+    with guarded(d), open_memory(d) as mem:
+        if to_stdout:
+            n = mem.export(sys.stdout, all_scopes=all_scopes)
+            sys.stdout.flush()
+        else:
+            n = export_to_file(mem, str(file), all_scopes)
+        if d.json and not to_stdout:
+            emit({"exported": n, "path": file})
+        else:
+            err().print(Text(f"exported {n} memories" + ("" if to_stdout else f" to {file}")))
+
+
+def export_to_file(mem: engramdb.Memory, file: str, all_scopes: bool) -> int:
+    try:
+        fp = open(file, "w", encoding="utf-8")
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot write {file}: {exc.strerror}",
+                                 param_hint="FILE") from None
+    with fp:
+        return mem.export(fp, all_scopes=all_scopes)
+
+
+@app.command("import")
+def import_cmd(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A JSONL export; '-' reads stdin.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Import a JSONL export, all or nothing.
+
+    Memories keep their user and agent; known ids are skipped; other embedders' vectors are redone.
+    """
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        text = read_file(file)
+        with open_memory(d) as mem, progress_bar("importing") as update:
+            counts = mem.import_(io.StringIO(text), progress=update)
+            done = counts["imported"] + counts["skipped"]
+            if done:
+                update(done, done)  # the engine reports imported records only, not skipped ones
+        if d.json:
+            emit(counts)
+        else:
+            out().print(Text(", ".join(f"{name} {n}" for name, n in counts.items())))
+
+
+def main() -> None:
+    app(prog_name="engramdb")
+
+
+if __name__ == "__main__":
+    main()
