@@ -28,6 +28,7 @@ import numpy as np
 
 import engramdb
 from engramdb import Draft
+from engramdb.embed.routed import RoutedEmbedder
 from engramdb.registry import make_embedder
 
 HERE = Path(__file__).resolve().parent
@@ -86,12 +87,24 @@ def turn_time(turn: Any) -> datetime | None:
     return datetime.fromisoformat(turn.session_datetime_iso).replace(tzinfo=UTC)
 
 
+def cached_embedder(name: str) -> tuple[Any, list[CachedEmbedder]]:
+    """The named embedder with an on-disk cache around each model it runs."""
+    if name == "default":
+        parts = [CachedEmbedder(make_embedder("e5")), CachedEmbedder(make_embedder("use"))]
+        return RoutedEmbedder(*parts), parts
+    model = CachedEmbedder(make_embedder(name))
+    return model, [model]
+
+
 class EngramRetriever:
     def __init__(self, embedder: str = "default", preset: str = "default",
                  db: str | None = None, cache: bool = True, context: str = "both") -> None:
         self.context = context
-        model = make_embedder(embedder)
-        self.model = CachedEmbedder(model) if cache else model
+        self.caches: list[CachedEmbedder] = []
+        if cache:
+            self.model, self.caches = cached_embedder(embedder)
+        else:
+            self.model = make_embedder(embedder)
         self.dir = tempfile.TemporaryDirectory(prefix="engramdb-locomo-")
         self.mem = engramdb.open(db or os.path.join(self.dir.name, "locomo.db"),
                                  embedder=self.model)
@@ -105,8 +118,8 @@ class EngramRetriever:
             for i, t in enumerate(turns)
         ]
         self.mem.remember_many(drafts, user=conversation_id, agent="locomo")
-        if isinstance(self.model, CachedEmbedder):
-            self.model.save()
+        for cache in self.caches:
+            cache.save()
 
     def _context(self, turns: Sequence[Any], i: int) -> str | None:
         """The neighbouring turns of the same session: what a turn answers or reacts to."""
@@ -123,8 +136,8 @@ class EngramRetriever:
         return [h.memory.metadata["dia_id"] for h in hits]
 
     def close(self) -> None:
-        if isinstance(self.model, CachedEmbedder):
-            self.model.save()
+        for cache in self.caches:
+            cache.save()
         self.mem.close()
         self.dir.cleanup()
 

@@ -52,7 +52,13 @@ def _openai(**_: Any) -> Any:
     return OpenAIEmbedder()
 
 
-register_embedder("default", _e5)
+def _routed(threads: int = 1, **_: Any) -> Any:
+    from .embed.routed import RoutedEmbedder
+
+    return RoutedEmbedder(_e5(threads=threads), _use(threads=threads))
+
+
+register_embedder("default", _routed)
 register_embedder("e5", _e5)
 register_embedder("use", _use)
 register_embedder("hashing", _hashing)

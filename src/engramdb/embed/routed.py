@@ -1,0 +1,44 @@
+"""Two models in one vector, and the query's language picks which one searches.
+
+Each memory is embedded by both models; its vector is the two unit vectors side by side, each
+scaled by 1/sqrt(2), so it is a unit vector too. A query fills only its own model's half:
+the cosine is then that model's cosine (over sqrt(2)), and one matrix product searches with
+the right model. The default pairs multilingual-e5 (best on English conversation) with
+multilingual USE (best when a Chinese question meets an English memory): see
+bench/results/crosslingual.md and bench/results/locomo.md."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..text import is_cjk
+from .base import Embedder
+
+_HALF = np.float32(1 / np.sqrt(2))
+
+
+class RoutedEmbedder:
+    def __init__(self, main: Embedder, cjk: Embedder) -> None:
+        self.main = main
+        self.cjk = cjk
+        self.dimensions = main.dimensions + cjk.dimensions
+        self.model_id = f"routed({main.model_id}|cjk:{cjk.model_id})"
+
+    def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        if not texts:
+            return out
+        split = self.main.dimensions
+        if not query:
+            out[:, :split] = self.main.embed_batch(texts) * _HALF
+            out[:, split:] = self.cjk.embed_batch(texts) * _HALF
+            return out
+        cjk = [i for i, t in enumerate(texts) if is_cjk(t)]
+        rest = [i for i in range(len(texts)) if i not in set(cjk)]
+        if rest:
+            out[rest, :split] = self.main.embed_batch([texts[i] for i in rest], query=True)
+        if cjk:
+            out[cjk, split:] = self.cjk.embed_batch([texts[i] for i in cjk], query=True)
+        return out
