@@ -457,3 +457,135 @@ def test_cli_and_library_write_one_file_at_once(db: str) -> None:
     contents = {r["content"] for r in as_json(engramdb(db, "list", "--json"))}
     assert contents == ({f"cli memory number {i} about sailing" for i in range(n)}
                         | {f"library memory number {i} about gardening" for i in range(n)})
+
+
+# ---------------------------------------------------------------- history, rollback, forget, boot
+
+
+def test_history_says_who_and_why(cli: Run, cli_json: Callable[..., Any]) -> None:
+    memory_id = remember(cli_json, "I live in Paris", "--uri", "knowledge://user/home")
+    cli("forget", memory_id, "--reason", "moved away")
+    versions = cli_json("history", memory_id)
+    assert [(v["op"], v["user"], v["agent"], v["actor"], v["reason"]) for v in versions] == [
+        ("create", "default", "default", "user", "new_memory"),
+        ("forget", "default", "default", "user", "moved away")]
+    human = cli("history", memory_id).stdout
+    assert "who" in human and "why" in human
+    assert "default/default (user)" in human and "moved away" in human
+
+
+def test_rollback_restores_a_version(cli: Run, cli_json: Callable[..., Any]) -> None:
+    home = remember(cli_json, "I live in Paris", "--uri", "knowledge://user/home")
+    cli_json("remember", "I live in Berlin", "--uri", "knowledge://user/home")
+    result = cli("rollback", home, "1")
+    assert result.stdout.strip() == f"rolled {home} back to version 1: now version 3"
+    assert cli_json("get", home)["content"] == "I live in Paris"
+    assert cli_json("remember", "I live in Paris", "--uri", "knowledge://user/home")[
+        "action"] == "noop"
+    assert [h["memory"]["id"] for h in cli_json("recall", "Berlin", "--preset", "lexical",
+                                                "--no-track")["hits"]] == []
+    back = cli_json("rollback", "knowledge://user/home", "2", "--reason", "moved after all")
+    assert (back["id"], back["content"], back["version"]) == (home, "I live in Berlin", 4)
+    last = cli_json("history", home)[-1]
+    assert (last["op"], last["reason"]) == ("rollback", "to version 2: moved after all")
+
+
+def test_rollback_bad_input(cli: Run, cli_json: Callable[..., Any]) -> None:
+    memory_id = remember(cli_json, "I keep bees")
+    assert "no version 5" in cli("rollback", memory_id, "5", code=3).stderr
+    assert "no memory" in cli("rollback", "01NOPE", "1", code=3).stderr
+    assert "positive integer" in cli("rollback", memory_id, "0", code=4).stderr
+    cli("rollback", memory_id, "one", code=2)
+    cli("rollback", memory_id, code=2)
+
+
+def test_forget_hard_erases_for_good(cli: Run, cli_json: Callable[..., Any]) -> None:
+    memory_id = remember(cli_json, "the vault word is zebracorn", "--metadata", '{"k": "v"}')
+    assert cli("forget", memory_id, "--hard").stdout.strip() == f"erased {memory_id}"
+    tomb = cli_json("get", memory_id)
+    assert (tomb["content"], tomb["metadata"], tomb["layer"]) == ("", {}, "deleted")
+    assert all(v["memory"]["content"] == "" for v in cli_json("history", memory_id))
+    result = cli("restore", memory_id, code=5)
+    assert "erased" in result.stderr
+    assert cli_json("remember", "the vault word is zebracorn")["action"] == "add"
+
+
+def test_forget_a_whole_user(cli: Run, cli_json: Callable[..., Any]) -> None:
+    for user in ("alice", "bob"):
+        cli("remember", f"{user} likes tea", "--user", user)
+        cli("remember", f"{user} lives in Berlin", "--user", user)
+    result = cli("forget", "--user", "alice", "--all", "--yes")
+    assert result.stdout.strip() == "forgot 2 memories of user=alice agent=default"
+    assert cli_json("status", "--user", "alice")["total"] == 0
+    assert cli_json("status", "--user", "alice")["events"] == 1  # the audit event
+    assert cli_json("status", "--user", "bob")["total"] == 2
+    cli("remember", "alice is back", "--user", "alice")
+    assert cli_json("forget", "--user", "alice", "--all", "--yes") == {
+        "removed": 1, "user": "alice", "agent": "default"}
+
+
+def test_forget_all_asks_first(cli: Run, cli_json: Callable[..., Any]) -> None:
+    cli("remember", "alice likes tea", "--user", "alice")
+    refused = cli("forget", "--user", "alice", "--all", "--json", code=2)
+    assert json.loads(refused.stdout)["error"]["code"] == "needs_confirmation"
+    assert "--yes" in refused.stderr
+    declined = cli("forget", "--user", "alice", "--all", input="n\n", code=2)
+    assert "Forget all 1 memories of user=alice agent=default?" in declined.stderr
+    assert "nothing forgotten" in declined.stderr
+    cli("forget", "--user", "alice", "--all", input="", code=2)  # no answer is a no
+    assert cli_json("status", "--user", "alice")["total"] == 1
+    cli("forget", "--user", "alice", "--all", input="y\n")
+    assert cli_json("status", "--user", "alice")["total"] == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["forget"], ["forget", "--all", "--yes"], ["forget", "01X", "--all", "--user", "a", "--yes"],
+])
+def test_forget_usage_errors(cli: Run, args: list[str]) -> None:
+    cli(*args, code=2)
+
+
+def test_boot_lists_what_an_agent_loads(cli: Run, cli_json: Callable[..., Any]) -> None:
+    cli("remember", "My name is Li", "--uri", "core://user/name")
+    cli("remember", "I live in Berlin", "--uri", "knowledge://user/home")
+    cli("remember", "I like tea")
+    cli("remember", "knowledge://user/home\nknowledge://user/pets", "--uri", "system://boot")
+    loaded = cli_json("boot")
+    assert [m["content"] for m in loaded["memories"]] == ["My name is Li", "I live in Berlin"]
+    assert loaded["missing"] == ["knowledge://user/pets"]
+    assert loaded["truncated"] is False and loaded["tokens"] == 8
+    cut = cli_json("boot", "--budget", "4")
+    assert [m["content"] for m in cut["memories"]] == ["My name is Li"] and cut["truncated"]
+    human = cli("boot")
+    assert "My name is Li" in human.stdout and "missing: knowledge://user/pets" in human.stderr
+    assert "budget" in cli("boot", "--budget", "-1", code=4).stderr
+
+
+def test_snapshot_and_restore_snapshot(cli: Run, cli_json: Callable[..., Any],
+                                       tmp_path: Path) -> None:
+    kept = remember(cli_json, "I live in Berlin")
+    snap = tmp_path / "snap.jsonl"
+    written = cli_json("snapshot", str(snap))
+    assert written == {"memories": 1, "path": str(snap), "user": "default", "agent": "default"}
+    remember(cli_json, "I adopted a cat")
+    cli("forget", kept)
+    result = cli("restore-snapshot", str(snap))
+    assert result.stdout.strip() == "removed 2, restored 1, reembedded 0"
+    assert [r["id"] for r in cli_json("list")] == [kept]
+    assert "written to" in cli("snapshot", str(snap)).stdout
+    assert cli_json("restore-snapshot", "-", input=snap.read_text(encoding="utf-8")) == {
+        "removed": 1, "restored": 1, "reembedded": 0}
+
+
+def test_snapshot_bad_input(cli: Run, cli_json: Callable[..., Any], tmp_path: Path) -> None:
+    snap = tmp_path / "alice.jsonl"
+    cli("remember", "alice likes tea", "--user", "alice")
+    cli("snapshot", str(snap), "--user", "alice")
+    assert "not of user=bob" in cli("restore-snapshot", str(snap), "--user", "bob",
+                                    code=4).stderr
+    cli("restore-snapshot", str(tmp_path / "nope.jsonl"), code=2)
+    cli("snapshot", str(tmp_path / "no" / "dir" / "snap.jsonl"), code=2)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\n", encoding="utf-8")
+    assert "not a JSONL export" in cli("restore-snapshot", str(notes), code=4).stderr
+    assert cli_json("status", "--user", "alice")["total"] == 1

@@ -21,6 +21,7 @@ from .engine import Memory, ScopedMemory
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 from .model import (
     Action,
+    Boot,
     Draft,
     Explanation,
     Hit,
@@ -40,10 +41,10 @@ from .registry import make_embedder, register_embedder
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation", "Hit",
-    "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority", "Record",
-    "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult", "__version__",
-    "errors", "open", "register_embedder",
+    "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
+    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority",
+    "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
+    "__version__", "errors", "open", "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 
 

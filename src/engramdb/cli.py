@@ -175,6 +175,7 @@ def hits_table(hits: Hits) -> Table:
     table.add_column("id", no_wrap=True)
     for rank, hit in enumerate(hits, start=1):
         why = " ".join(f"{name}#{leg.rank}" for name, leg in hit.explanation.legs.items())
+        why += " (woken)" if hit.woken else ""
         table.add_row(str(rank), f"{hit.score:.4f}", hit.memory.kind.value,
                       short(hit.memory.content), why, hit.memory.id)
     return table
@@ -198,12 +199,14 @@ def versions_table(versions: list[Version]) -> Table:
     table.add_column("version", justify="right")
     table.add_column("op")
     table.add_column("at", no_wrap=True)
+    table.add_column("who")
+    table.add_column("why", overflow="fold")
     table.add_column("layer")
     table.add_column("kind")
     table.add_column("content", ratio=1, overflow="fold")
     for v in versions:
-        table.add_row(str(v.version), v.op, when(v.at), v.memory.layer.value,
-                      v.memory.kind.value, short(v.memory.content))
+        table.add_row(str(v.version), v.op, when(v.at), Text(v.who), Text(v.reason or ""),
+                      v.memory.layer.value, v.memory.kind.value, short(v.memory.content))
     return table
 
 
@@ -427,18 +430,71 @@ def get(
 @app.command()
 def forget(
     ctx: typer.Context,
-    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A memory id (or URI).")],
+    memory_id: Annotated[str | None, typer.Argument(
+        metavar="ID", help="A memory id (or URI); omit it with --all.", show_default=False,
+    )] = None,
+    hard: Annotated[bool, typer.Option(
+        "--hard", help="Erase it: content, metadata, anchors and vector are gone for good, "
+        "history included; a tombstone stays. Cannot be restored.")] = False,
+    all_: Annotated[bool, typer.Option(
+        "--all", help="Remove every memory of the scope (needs --user NAME), its vectors and "
+        "event logs, leaving one audit event.")] = False,
+    yes: Annotated[bool, typer.Option(
+        "--yes", help="With --all: do not ask to confirm.")] = False,
+    reason: Annotated[str | None, typer.Option(
+        metavar="TEXT", help="Why, kept in the event log.")] = None,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
 ) -> None:
-    """Forget a memory (soft delete: it leaves every search; `restore` brings it back)."""
+    """Forget a memory (soft: it leaves every search, `restore` brings it back), erase it
+    (--hard), or remove a whole scope (--user NAME --all)."""
     d = door(ctx, db, user, agent, embedder, as_json)
+    if all_:
+        forget_scope(d, memory_id, yes, reason)
+        return
+    if memory_id is None:
+        raise typer.BadParameter("give a memory ID, or --all with --user NAME",
+                                 param_hint="ID")
     with guarded(d), open_memory(d) as mem:
-        rec = mem.forget(memory_id)
+        rec = mem.forget(memory_id, hard=hard, reason=reason)
         if d.json:
             emit(rec.to_dict())
         else:
-            out().print(Text(f"forgot {rec.id}"))
+            out().print(Text(f"{'erased' if hard else 'forgot'} {rec.id}"))
+
+
+def forget_scope(d: Door, memory_id: str | None, yes: bool, reason: str | None) -> None:
+    """`forget --user NAME --all`: asks to confirm unless --yes; with --json it cannot ask, so
+    it refuses (exit 2). A declined confirmation also exits 2, having removed nothing."""
+    if memory_id is not None:
+        raise typer.BadParameter("--all removes the whole scope: give no ID with it",
+                                 param_hint="ID")
+    if not d.user:
+        raise typer.BadParameter("--all needs --user NAME (the scope to remove)",
+                                 param_hint="--all")
+    with guarded(d), open_memory(d) as mem:
+        where = mem.default_scope
+        scope = f"user={where.user} agent={where.agent}"
+        if not yes and d.json:
+            fail("needs_confirmation", f"refusing to forget every memory of {scope} without "
+                 f"--yes", EXIT_USAGE, True)
+        if not yes:
+            n = mem.count(layer=["core", "archived", "deleted"])
+            if not confirmed(f"Forget all {n} memories of {scope}? This cannot be undone"):
+                fail("aborted", "nothing forgotten", EXIT_USAGE, False)
+        removed = mem.forget_scope(reason=reason)
+        if d.json:
+            emit({"removed": removed, "user": where.user, "agent": where.agent})
+        else:
+            out().print(Text(f"forgot {removed} memories of {scope}"))
+
+
+def confirmed(question: str) -> bool:
+    """Ask on stderr; no answer (end of input) is a no."""
+    try:
+        return typer.confirm(question, err=True)
+    except typer.Abort:
+        return False
 
 
 @app.command()
@@ -465,7 +521,7 @@ def history(
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
 ) -> None:
-    """Show every version of a memory, oldest first, from the event log."""
+    """Show every version of a memory, oldest first, from the event log: what, who and why."""
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         versions = mem.history(id_or_uri)
@@ -473,6 +529,28 @@ def history(
             emit([v.to_dict() for v in versions])
         else:
             out().print(versions_table(versions))
+
+
+@app.command()
+def rollback(
+    ctx: typer.Context,
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A memory id (or URI).")],
+    version: Annotated[int, typer.Argument(
+        metavar="VERSION", help="The version to go back to (see `history`).")],
+    reason: Annotated[str | None, typer.Option(
+        metavar="TEXT", help="Why, kept in the event log.")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Make a memory say again what VERSION said, as a new version."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        rec = mem.rollback(memory_id, version, reason=reason)
+        if d.json:
+            emit(rec.to_dict())
+        else:
+            out().print(Text(f"rolled {rec.id} back to version {version}: now version "
+                             f"{rec.version}"))
 
 
 @app.command("list")
@@ -520,6 +598,55 @@ def status(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = 
             emit(stats.to_dict())
         else:
             out().print(stats_table(stats))
+
+
+@app.command()
+def sleep(
+    ctx: typer.Context,
+    phase: Annotated[str | None, typer.Option(
+        metavar="NAME", help="Run one phase only: sync, decay, tidy, govern.")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), govern."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        report = mem.sleep(phase)
+        if d.json:
+            emit(report.to_dict())
+            return
+        table = Table()
+        for name in ("phase", "examined", "changed", "seconds", "note"):
+            table.add_column(name, overflow="fold")
+        for p in report.phases:
+            changed = ", ".join(f"{k} {n}" for k, n in p.counts().items()) or "-"
+            table.add_row(p.phase, str(p.examined), changed, f"{p.seconds:.3f}", Text(p.note))
+        for name, why in report.skipped.items():
+            table.add_row(name, "-", "-", "-", Text(f"skipped: {why}"))
+        out().print(table)
+
+
+@app.command()
+def explain(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show a memory's strength: layer, retention, decay rate, priority, half-life, weight."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        strength = mem.explain(id_or_uri)
+        if d.json:
+            emit(strength.to_dict())
+            return
+        table = Table(show_header=False, box=None, pad_edge=False)
+        table.add_column("field", style="bold", no_wrap=True)
+        table.add_column("value", overflow="fold")
+        for name, value in strength.to_dict().items():
+            table.add_row(name.replace("_", " "), Text(plain(value)))
+        out().print(table)
+        out().print(Text(str(strength)))
 
 
 @app.command()
@@ -577,6 +704,74 @@ def import_cmd(
             done = counts["imported"] + counts["skipped"]
             if done:
                 update(done, done)  # the engine reports imported records only, not skipped ones
+        if d.json:
+            emit(counts)
+        else:
+            out().print(Text(", ".join(f"{name} {n}" for name, n in counts.items())))
+
+
+@app.command()
+def boot(
+    ctx: typer.Context,
+    budget: Annotated[int | None, typer.Option(
+        metavar="N", help="At most this many tokens (estimated); the order decides what stays.",
+    )] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """What an agent loads at start: P0 memories, core://agent/ and core://user/ memories,
+    then the URIs listed in the memory at system://boot."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        loaded = mem.boot(budget=budget)
+        if d.json:
+            emit(loaded.to_dict())
+            return
+        if loaded.memories:
+            out().print(records_table(loaded.memories, show_layer=False))
+        cut = " (cut short by the budget)" if loaded.truncated else ""
+        err().print(Text(f"{len(loaded.memories)} memories, about {loaded.tokens} tokens{cut}"))
+        for uri in loaded.missing:
+            err().print(Text(f"missing: {uri}"))
+
+
+@app.command()
+def snapshot(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The snapshot file to write.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Write the whole scope (every layer, vectors, event logs) to FILE; `restore-snapshot`
+    brings the scope back to it."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        parent = Path(file).expanduser().parent
+        if not parent.is_dir():
+            raise typer.BadParameter(f"cannot write {file}: {parent} is not a directory",
+                                     param_hint="FILE")
+        n = mem.snapshot(Path(file).expanduser())
+        scope = mem.default_scope
+        if d.json:
+            emit({"memories": n, "path": file, "user": scope.user, "agent": scope.agent})
+        else:
+            out().print(Text(f"snapshot of {n} memories of user={scope.user} "
+                             f"agent={scope.agent} written to {file}"))
+
+
+@app.command("restore-snapshot")
+def restore_snapshot(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A snapshot; '-' reads stdin.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Replace everything the scope holds with a snapshot of it, in one transaction."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        text = read_file(file)
+        with open_memory(d) as mem:
+            counts = mem.restore_snapshot(io.StringIO(text))
         if d.json:
             emit(counts)
         else:

@@ -16,6 +16,14 @@ def default_path() -> Path:
     return Path(base) / "engramdb" / "memory.db"
 
 
+MAX_HALF_LIFE_DAYS = 36500.0
+_CONVERT: dict[str, Any] = {"int": int, "float": float}
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Config:
     url: str = ""                      # file path, ":memory:" or postgresql://...
@@ -26,6 +34,20 @@ class Config:
     max_content_bytes: int = 65536
     preset: str = "default"            # recall preset
     busy_timeout_ms: int = 10000
+    half_life_p1_days: float = 365.0   # strength halves when unused (dynamics/strength.py)
+    half_life_p2_days: float = 90.0
+    half_life_p3_days: float = 14.0
+    archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+
+    def __post_init__(self) -> None:
+        for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
+            value = getattr(self, name)
+            if not _number(value) or not 0 < value <= MAX_HALF_LIFE_DAYS:
+                raise ConfigError(f"{name} must be a number of days above 0 and at most "
+                                  f"{MAX_HALF_LIFE_DAYS:g} (100 years), got {value!r}")
+        value = self.archive_below
+        if not _number(value) or not 0 <= value < 1:
+            raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
@@ -47,7 +69,7 @@ class Config:
         if unknown:
             raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
         try:
-            typed = {k: int(v) if known[k].type == "int" else str(v) for k, v in values.items()}
+            typed = {k: _CONVERT.get(str(known[k].type), str)(v) for k, v in values.items()}
         except ValueError as exc:
             raise ConfigError(f"bad setting: {exc}") from exc
         return replace(cls(), **typed)

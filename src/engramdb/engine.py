@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import IO, Any
@@ -10,11 +11,14 @@ import numpy as np
 
 from .clock import Clock, SystemClock, aware
 from .config import Config
+from .dynamics.sleep import SleepReport, run_sleep
+from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
 from .errors import Conflict, Invalid, NotFound
 from .ids import new_id
 from .model import (
     Action,
+    Boot,
     Draft,
     Hits,
     Kind,
@@ -27,6 +31,7 @@ from .model import (
 )
 from .recall.pipeline import Recaller, plan_query
 from .recall.presets import get_preset
+from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
 from .write.guard import check_content, content_hash, storable
@@ -39,8 +44,10 @@ from .write.prepare import (
     index_text,
     parse_kind,
 )
+from .write.rollback import rolled_back
 
 USE_DEBOUNCE_S = 60.0
+ACTOR = "user"  # who the event log names for a change made through the API
 MAX_K = 1000
 Progress = Callable[[int, int], None]
 
@@ -56,7 +63,8 @@ class Memory:
         self.config = config or Config()
         self.default_scope = Scope(self.config.user, self.config.agent)
         store.bind_embedder(embedder.model_id, embedder.dimensions)
-        self._recaller = Recaller(store, self._embed_query)
+        self.decay_params = params_from(self.config)
+        self._recaller = Recaller(store, self._embed_query, self.decay_params)
 
     # ---------------------------------------------------------------- plumbing
 
@@ -154,7 +162,7 @@ class Memory:
                 self.store.record_uses(rec.scope, [dup.id], rec.recorded_at, USE_DEBOUNCE_S)
                 return WriteResult(Action.NOOP, "exact_duplicate", self._reload(dup),
                                    {"duplicate_of": dup.id})
-        self.store.insert(rec, index_text(rec), vector)
+        self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
         return WriteResult(Action.ADD, "new_memory", rec)
 
     def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:
@@ -168,7 +176,7 @@ class Memory:
             places=rec.places or old.places, topics=rec.topics or old.topics,
             at=rec.at, updated_at=rec.recorded_at, version=old.version + 1,
         )
-        self.store.save(new, "update", index_text(new), vector)
+        self.store.save(new, "update", index_text(new), vector, actor=ACTOR, reason="same_uri")
         return WriteResult(Action.UPDATE, "same_uri", new,
                            {"uri": rec.uri, "previous_version": old.version})
 
@@ -203,36 +211,107 @@ class Memory:
             raise Invalid("nothing to update: give at least one field")
         with self.store.transaction():
             old = self._get(scope, memory_id)
+            if old.erased:
+                raise Conflict(f"memory {memory_id} was erased (hard forget): it cannot change")
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
             vector = self._embed([embed_text(new)])[0] if "content" in changes else None
-            self.store.save(new, "update", index_text(new), vector)
+            self.store.save(new, "update", index_text(new), vector, actor=ACTOR)
         return new
 
-    def forget(self, memory_id: str, *, user: str | None = None,
-               agent: str | None = None) -> Record:
-        """Soft delete: the memory leaves every search but stays in the log and can be restored."""
-        return self._set_layer(memory_id, Layer.DELETED, "forget", user, agent)
+    def forget(self, memory_id: str, *, hard: bool = False, reason: str | None = None,
+               user: str | None = None, agent: str | None = None) -> Record:
+        """Soft delete: the memory leaves every search but stays in the log and can be restored.
 
-    def restore(self, memory_id: str, *, user: str | None = None,
-                agent: str | None = None) -> Record:
-        return self._set_layer(memory_id, Layer.CORE, "restore", user, agent)
-
-    def _set_layer(self, memory_id: str, layer: Layer, op: str, user: str | None,
-                   agent: str | None) -> Record:
+        ``hard=True`` erases it: its content, metadata, anchors, context, emotion, text index
+        and vector are gone, and so is the content of every earlier version in its log (history
+        must not leak what was erased). A tombstone stays (id, scope, kind, URI, times, layer
+        deleted, empty content) with an "erase" event; it can never be found or restored."""
+        if not hard:
+            return self._set_layer(memory_id, Layer.DELETED, "forget", user, agent, reason)
         scope = self._scope(user, agent)
         with self.store.transaction():
             old = self._get(scope, memory_id)
+            if old.erased:
+                return old
+            tomb = old.scrubbed().replace(layer=Layer.DELETED, updated_at=self._now(),
+                                          version=old.version + 1)
+            self.store.erase(tomb, actor=ACTOR, reason=reason)
+        return tomb
+
+    def restore(self, memory_id: str, *, user: str | None = None,
+                agent: str | None = None) -> Record:
+        """Bring a forgotten or archived memory back to core. It counts as a use (so the next
+        sleep does not archive it again at once) and clears an overdue mark."""
+        rec = self._set_layer(memory_id, Layer.CORE, "restore", user, agent)
+        self.store.record_uses(rec.scope, [rec.id], self._now(), USE_DEBOUNCE_S)
+        return self._reload(rec)
+
+    def _set_layer(self, memory_id: str, layer: Layer, op: str, user: str | None,
+                   agent: str | None, reason: str | None = None) -> Record:
+        scope = self._scope(user, agent)
+        with self.store.transaction():
+            old = self._get(scope, memory_id)
+            if old.erased and layer != Layer.DELETED:
+                raise Conflict(f"cannot {op} memory {old.id}: it was erased (hard forget) and "
+                               f"nothing of it is left to bring back")
             if old.layer == layer:
                 return old
             holder = self.store.get_by_uri(scope, old.uri) if old.uri else None
             if layer != Layer.DELETED and holder is not None and holder.id != old.id:
                 raise Conflict(f"cannot {op} memory {old.id}: its URI {old.uri} now belongs to "
                                f"memory {holder.id}; forget that one first")
-            new = old.replace(layer=layer, updated_at=self._now(), version=old.version + 1)
-            self.store.save(new, op)
+            new = old.replace(layer=layer, updated_at=self._now(), version=old.version + 1,
+                              overdue_since=None if layer == Layer.CORE else old.overdue_since)
+            self.store.save(new, op, actor=ACTOR, reason=reason)
         return new
+
+    def rollback(self, memory_id: str, version: int, *, reason: str | None = None,
+                 user: str | None = None, agent: str | None = None) -> Record:
+        """Make the memory say again what ``version`` said (content, kind, URI, anchors,
+        metadata...), as a new version logged "rollback"; its dedup hash, text index and vector
+        follow the restored content. Its layer, uses and supersession stay as they are. A
+        version that does not exist is NotFound; a forgotten memory must be restored first."""
+        scope = self._scope(user, agent)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise Invalid(f"version must be a positive integer, got {version!r}")
+        with self.store.transaction():
+            old = self._get(scope, memory_id)
+            if old.erased:
+                raise Conflict(f"memory {old.id} was erased (hard forget): no version of it "
+                               f"holds anything to roll back to")
+            if old.layer == Layer.DELETED:
+                raise Conflict(f"memory {old.id} is forgotten: restore it first")
+            target = self._version(scope, old, version)
+            new = rolled_back(old, target, self._now())
+            holder = self.store.get_by_uri(scope, new.uri) if new.uri else None
+            if holder is not None and holder.id != old.id:
+                raise Conflict(f"cannot roll memory {old.id} back to version {version}: its URI "
+                               f"{new.uri} now belongs to memory {holder.id}")
+            same_text = embed_text(new) == embed_text(old)
+            vector = None if same_text else self._embed([embed_text(new)])[0]
+            why = f"to version {version}" + (f": {reason}" if reason else "")
+            self.store.save(new, "rollback", index_text(new), vector, actor=ACTOR, reason=why)
+        return new
+
+    def _version(self, scope: Scope, rec: Record, version: int) -> Record:
+        snapshots: dict[int, Record] = {e.version: e.snapshot
+                                        for e in self.store.events(scope, rec.id)
+                                        if e.snapshot is not None}
+        if version not in snapshots:
+            known = ", ".join(str(v) for v in sorted(snapshots)) or "none"
+            raise NotFound(f"memory {rec.id} has no version {version} (versions: {known})")
+        return snapshots[version]
+
+    def forget_scope(self, *, reason: str | None = None, user: str | None = None,
+                     agent: str | None = None) -> int:
+        """Remove everything one scope holds: its memories in every layer (core, archived,
+        deleted), their text, vectors and event logs, in one transaction. Other scopes are
+        untouched. One event about the scope stays ("drop_scope", memory_id "*", no content)
+        as the audit trail. Returns how many memories were removed."""
+        scope = self._scope(user, agent)
+        return self.store.drop_scope(scope, self._now(), actor=ACTOR, reason=reason)
 
     # ---------------------------------------------------------------- reads
 
@@ -251,9 +330,32 @@ class Memory:
         plan = plan_query(query, kinds_t)
         now = self._now()
         hits = self._recaller.recall(scope, plan, get_preset(preset or self.config.preset), k, now)
-        if track and hits:
-            self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
+        if track and hits:  # every hit returned is used; strongly woken ones come back to core
+            with self.store.transaction():
+                promote(self.store, scope, hits, now)
+                self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
         return hits
+
+    # ---------------------------------------------------------------- strength and sleep
+
+    def explain(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> Strength:
+        """Why a memory weighs what it weighs: layer, retention, decay rate, priority,
+        half-life and every term of its weight (dynamics/strength.py)."""
+        rec = self._get(self._scope(user, agent), id_or_uri)
+        return assess(rec, self._now(), self.decay_params)
+
+    def sleep(self, phase: str | None = None, *, user: str | None = None,
+              agent: str | None = None) -> SleepReport:
+        """Maintenance: sync -> decay -> tidy -> govern, or the one ``phase`` named. Returns
+        what each phase examined and changed (dynamics/sleep.py)."""
+        return run_sleep(self.store, self._scope(user, agent), self._now(), self.decay_params,
+                         phase)
+
+    def decay(self, *, user: str | None = None, agent: str | None = None) -> SleepReport:
+        """The decay phase alone: archive the core memories whose weight fell below
+        ``Config.archive_below``."""
+        return self.sleep("decay", user=user, agent=agent)
 
     def get(self, id_or_uri: str, *, user: str | None = None,
             agent: str | None = None) -> Record:
@@ -274,8 +376,18 @@ class Memory:
                 agent: str | None = None) -> list[Version]:
         scope = self._scope(user, agent)
         rec = self._get(scope, id_or_uri)
-        return [Version(e.version, e.op, e.at, e.snapshot)
+        return [Version(e.version, e.op, e.at, e.snapshot, e.actor, e.reason)
                 for e in self.store.events(scope, rec.id) if e.snapshot is not None]
+
+    def boot(self, budget: int | None = None, *, user: str | None = None,
+             agent: str | None = None) -> Boot:
+        """What an agent loads at start: the P0 memories, the core://agent/ and core://user/
+        memories, then the URIs listed in the memory at system://boot (one per line), within
+        an optional token budget. Listed URIs that name no memory are reported in
+        ``missing``. The order and the rules are in boot.py."""
+        from .boot import boot
+
+        return boot(self.store, self._scope(user, agent), budget)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | None = None, until: datetime | None = None,
@@ -350,12 +462,30 @@ class Memory:
 
         return import_jsonl(self, fp, progress)
 
+    def snapshot(self, target: str | os.PathLike[str] | IO[str], *, user: str | None = None,
+                 agent: str | None = None) -> int:
+        """Write the scope (every layer, vectors, event logs) to a file path or a text stream,
+        in the JSONL export format with the scope in its header. Returns the memory count."""
+        from .io.snapshot import write_snapshot
+
+        return write_snapshot(self, target, self._scope(user, agent), self._now())
+
+    def restore_snapshot(self, source: str | os.PathLike[str] | IO[str], *,
+                         user: str | None = None, agent: str | None = None) -> dict[str, int]:
+        """Replace everything the scope holds with a snapshot of it, in one transaction: what
+        was written since the snapshot is gone, what was forgotten since is back. The file
+        must be a snapshot of this scope. Returns {"removed", "restored", "reembedded"}."""
+        from .io.snapshot import restore_snapshot
+
+        return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
+
 
 class ScopedMemory:
     """A view of a Memory bound to one user and agent: the same verbs, no scope arguments."""
 
     _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
-              "history", "list", "count", "stats", "export")
+              "history", "list", "count", "stats", "export", "rollback", "forget_scope",
+              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory

@@ -94,6 +94,7 @@ class Record:
     last_uses: list[datetime] = field(default_factory=list)
     version: int = 1
     content_hash: str = ""
+    overdue_since: datetime | None = None  # when a sleep first found it past its due date
 
     @property
     def scope(self) -> Scope:
@@ -103,6 +104,19 @@ class Record:
     def current(self) -> bool:
         """True while the fact holds: not superseded and not forgotten."""
         return self.invalid_at is None and self.layer != Layer.DELETED
+
+    @property
+    def erased(self) -> bool:
+        """A tombstone left by a hard forget: deleted, and nothing left of what it said (no
+        memory can be written with empty content)."""
+        return self.layer == Layer.DELETED and not self.content
+
+    def scrubbed(self) -> Record:
+        """This record without anything it said: no content, metadata, anchors, context or
+        emotion. Its id, scope, kind, URI, times and version stay (they name a slot, not what
+        was in it). What a hard forget keeps, in the record and in every event snapshot."""
+        return self.replace(content="", content_hash="", metadata={}, people=[], places=[],
+                            topics=[], keywords=[], context=None, valence=0.0, intensity=0.0)
 
     def replace(self, **changes: Any) -> Record:
         return dataclasses.replace(self, **changes)
@@ -206,12 +220,14 @@ class Hit:
     memory: Record
     score: float
     explanation: Explanation
+    woken: bool = False  # found in the archive by the query's cues (recall/wake.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "score": round(self.score, 6),
             "memory": self.memory.to_dict(),
             "explanation": self.explanation.to_dict(),
+            "woken": self.woken,
         }
 
 
@@ -245,19 +261,52 @@ class Hits(list[Hit]):
 
 @dataclass
 class Version:
-    """One version of a record, read from the event log."""
+    """One version of a record, read from the event log: what it was (``memory``), what made
+    it (``op``), who (the memory's scope and, where known, an ``actor`` such as "user",
+    "sleep" or "import") and why (``reason``, where known)."""
 
     version: int
     op: str
     at: datetime
     memory: Record
+    actor: str | None = None
+    reason: str | None = None
+
+    @property
+    def who(self) -> str:
+        scope = f"{self.memory.user}/{self.memory.agent}"
+        return f"{scope} ({self.actor})" if self.actor else scope
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "version": self.version,
             "op": self.op,
             "at": self.at.isoformat(),
+            "user": self.memory.user,
+            "agent": self.memory.agent,
+            "actor": self.actor,
+            "reason": self.reason,
             "memory": self.memory.to_dict(),
+        }
+
+
+@dataclass
+class Boot:
+    """What an agent loads at start (``Memory.boot``): the memories in load order, the listed
+    URIs that named no memory, the estimated tokens of what was kept, and whether the budget
+    cut the list short."""
+
+    memories: list[Record]
+    missing: list[str] = field(default_factory=list)
+    tokens: int = 0
+    truncated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "memories": [m.to_dict() for m in self.memories],
+            "missing": list(self.missing),
+            "tokens": self.tokens,
+            "truncated": self.truncated,
         }
 
 

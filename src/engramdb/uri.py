@@ -8,7 +8,7 @@ from .errors import Invalid
 
 DOMAINS = frozenset(
     {"core", "knowledge", "event", "lesson", "rule", "procedure", "pending", "project",
-     "emotion", "gist", "note"}
+     "emotion", "gist", "note", "system"}
 )
 _SEGMENT = re.compile(r"^[\w.\-~@+]+$")
 MAX_URI = 512

@@ -1,19 +1,23 @@
 """Lossless JSONL export/import: records, their vectors (with the model id) and the event log.
 
-Line 1 is a header; then one ``memory`` line per record followed by its ``event`` lines."""
+Line 1 is a header; then one ``memory`` line per record followed by its ``event`` lines. An
+event line carries ``actor`` and ``reason`` (null where unknown; absent in older files). A
+snapshot's header also names its scope (io/snapshot.py). A hard forget's tombstone has empty
+content and no vector, and so do the snapshots in its event lines."""
 
 from __future__ import annotations
 
 import base64
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import Invalid
-from ..model import Record, Scope
+from ..model import Layer, Record, Scope
 from ..store.base import Event, ListFilter
 from ..store.sqlite import from_ts, record_from_row, snapshot_json
 from ..write.prepare import embed_text, index_text
@@ -29,10 +33,11 @@ def _vec(v: np.ndarray) -> str:
     return base64.b64encode(np.asarray(v, dtype=np.float32).tobytes()).decode()
 
 
-def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope]) -> int:
+def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope],
+                 header_extra: dict[str, Any] | None = None) -> int:
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
-              "dimensions": emb.dimensions}
+              "dimensions": emb.dimensions, **(header_extra or {})}
     fp.write(json.dumps(header) + "\n")
     n = 0
     for scope in scopes:
@@ -52,13 +57,34 @@ def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope]) -> int:
 def _event_line(ev: Event) -> dict[str, Any]:
     return {"type": "event", "memory_id": ev.memory_id, "op": ev.op, "version": ev.version,
             "at": ev.at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-            "snapshot": json.loads(snapshot_json(ev.snapshot)) if ev.snapshot else None}
+            "snapshot": json.loads(snapshot_json(ev.snapshot)) if ev.snapshot else None,
+            "actor": ev.actor, "reason": ev.reason}
 
 
 def import_jsonl(mem: Memory, fp: IO[str],
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Import everything or nothing (one transaction). Records whose id is already stored are
     skipped. Vectors are reused when the file's embedder is the store's, else recomputed."""
+    export = read_export(mem, fp)
+    reembedded = embed_missing(mem, export, skip_stored=True)
+    with mem.store.transaction():
+        counts = write_export(mem, export, progress)
+    return {**counts, "reembedded": reembedded}
+
+
+@dataclass
+class Export:
+    """A parsed export: its header, and each record with its vector (None: to be embedded, or
+    a tombstone, which has none) and its event log."""
+
+    header: dict[str, Any]
+    records: list[Record]
+    vectors: list[np.ndarray | None]
+    events: list[list[Event]]
+
+
+def read_export(mem: Memory, fp: IO[str]) -> Export:
+    """Parse and check a whole export; nothing is written."""
     lines = [ln for ln in fp.read().splitlines() if ln.strip()]
     try:
         items = [json.loads(ln) for ln in lines]
@@ -78,26 +104,42 @@ def import_jsonl(mem: Memory, fp: IO[str],
                 raise Invalid(f"memory {row['id']}: the vector has {len(vector)} dimensions, "
                               f"the header says {mem.embedder.dimensions}")
     records = [record_from_row(row) for row, _, _ in groups]
-    vectors = [vec if same_model else None for _, vec, _ in groups]
-    # Embed what needs it in batches, before taking the write lock: a model is slow.
-    todo = [i for i, rec in enumerate(records)
-            if vectors[i] is None and mem.store.get(rec.scope, rec.id) is None]
+    vectors = [vec if same_model and not rec.erased else None
+               for rec, (_, vec, _) in zip(records, groups, strict=True)]
+    return Export(header, records, vectors, [events for _, _, events in groups])
+
+
+def embed_missing(mem: Memory, export: Export, skip_stored: bool) -> int:
+    """Embed the records that lack a vector (tombstones never get one), in batches, before
+    the caller takes the write lock: a model is slow. ``skip_stored``: not those whose id is
+    already stored (an import skips them). Returns how many were embedded."""
+    todo = [i for i, rec in enumerate(export.records)
+            if export.vectors[i] is None and not rec.erased
+            and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
     for start in range(0, len(todo), 64):
         chunk = todo[start : start + 64]
-        fresh = mem.embedder.embed_batch([embed_text(records[i]) for i in chunk])
+        fresh = mem.embedder.embed_batch([embed_text(export.records[i]) for i in chunk])
         for i, row in zip(chunk, fresh, strict=True):
-            vectors[i] = row
-    counts = {"imported": 0, "skipped": 0, "reembedded": len(todo)}
-    with mem.store.transaction():
-        for i, (rec, vector, (_, _, events)) in enumerate(zip(records, vectors, groups,
-                                                              strict=True), start=1):
-            if mem.store.get(rec.scope, rec.id) is not None:
-                counts["skipped"] += 1
-            else:
-                mem.store.import_record(rec, index_text(rec), vector, events)
-                counts["imported"] += 1
-            if progress:
-                progress(i, len(groups))
+            export.vectors[i] = row
+    return len(todo)
+
+
+def write_export(mem: Memory, export: Export,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
+    """Write the records whose id is not stored yet, with their logs (inside the caller's
+    transaction); a tombstone gets neither text nor vector, so nothing can find it."""
+    counts = {"imported": 0, "skipped": 0}
+    total = len(export.records)
+    for i, (rec, vector, events) in enumerate(zip(export.records, export.vectors,
+                                                  export.events, strict=True), start=1):
+        if mem.store.get(rec.scope, rec.id) is not None:
+            counts["skipped"] += 1
+        else:
+            text = None if rec.erased else index_text(rec)
+            mem.store.import_record(rec, text, vector, events)
+            counts["imported"] += 1
+        if progress:
+            progress(i, total)
     return counts
 
 
@@ -109,7 +151,8 @@ def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[
             try:
                 vec = item.get("vector")
                 vector = np.frombuffer(base64.b64decode(vec), dtype=np.float32) if vec else None
-                _check_record(record_from_row(item["memory"]))  # fail before writing anything
+                # fail before writing anything
+                _check_record(record_from_row(item["memory"]), empty_ok=_erased(item["memory"]))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 raise Invalid(f"line {number}: bad memory line: {exc!r}") from None
             groups.append((item["memory"], vector, []))
@@ -119,7 +162,9 @@ def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[
                 groups[-1][2].append(Event(
                     seq=0, memory_id=str(item["memory_id"]), op=str(item["op"]),
                     version=int(item["version"]), at=_time(item["at"]),
-                    snapshot=_check_record(record_from_row(snap)) if snap else None))
+                    snapshot=(_check_record(record_from_row(snap), empty_ok=_erased(groups[-1][0]))
+                              if snap else None),
+                    actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason"))))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 raise Invalid(f"line {number}: bad event line: {exc!r}") from None
         else:
@@ -134,10 +179,24 @@ def _time(value: Any) -> datetime:
     return when
 
 
-def _check_record(rec: Record) -> Record:
-    """What the store relies on: ids, scope and content as text, the three timestamps."""
+def _opt_text(value: Any) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError("actor and reason must be text")
+    return value
+
+
+def _erased(row: dict[str, Any]) -> bool:
+    """Is this memory line a hard forget's tombstone (deleted, content empty)?"""
+    return row.get("layer") == Layer.DELETED.value and row.get("content") == ""
+
+
+def _check_record(rec: Record, empty_ok: bool = False) -> Record:
+    """What the store relies on: ids, scope and content as text (empty only in a hard
+    forget's tombstone and its scrubbed snapshots: ``empty_ok``), the three timestamps."""
     for name in ("id", "user", "agent", "content"):
         value = getattr(rec, name)
+        if name == "content" and value == "" and empty_ok:
+            continue
         if not isinstance(value, str) or not value.strip():
             raise ValueError(f"{name} must be a non-empty string")
     for name in ("at", "recorded_at", "updated_at"):

@@ -1,6 +1,9 @@
-"""The read path: query plan -> candidate legs -> reciprocal-rank fusion -> strength blend -> top k.
+"""The read path: query plan -> candidate legs -> reciprocal-rank fusion -> strength blend -> top k,
+with archived memories woken by the query's cues alongside (wake.py).
 
-Every hit carries the rank and score each leg gave it and the terms of the blend."""
+Every hit carries the rank and score each leg gave it and the terms of the blend. The strength
+is the memory's weight (dynamics/strength.py). Expired temp memories are never returned, even
+before a sleep retires them."""
 
 from __future__ import annotations
 
@@ -8,15 +11,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 import numpy as np
 
-from ..dynamics.strength import retention
+from ..dynamics.strength import DEFAULT_PARAMS, DecayParams, weight
 from ..model import Explanation, Hit, Hits, Layer, LegScore, Record, Scope
 from ..store.base import ListFilter, Store
 from ..text import tokenize
 from ..uri import DOMAINS
 from .presets import Leg, Preset
+from .wake import wake
 
 _URI = re.compile(rf"\b(?:{'|'.join(sorted(DOMAINS))})://[^\s\"'<>]*")
 
@@ -47,9 +52,11 @@ Ranked = list[tuple[str, float]]
 class Recaller:
     """Runs a preset's legs for one scope; the engine owns it and hands it the store and model."""
 
-    def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray]) -> None:
+    def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
+                 params: DecayParams = DEFAULT_PARAMS) -> None:
         self.store = store
         self.embed_query = embed_query
+        self.params = params
 
     def legs(self, scope: Scope, plan: QueryPlan, preset: Preset) -> dict[str, Ranked]:
         out: dict[str, Ranked] = {}
@@ -84,7 +91,10 @@ class Recaller:
                 seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
         records = self.store.get_many(scope, list(fused))
         hits = [self._blend(records[mid], fused[mid], seen[mid], plan, preset, now)
-                for mid in fused if mid in records and self._allowed(records[mid], plan)]
+                for mid in fused if mid in records and self._allowed(records[mid], plan, now)]
+        woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
+                     self.params)
+        hits.extend(h for h in woken[:k] if self._allowed(h.memory, plan, now))
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         if not hits:
             return Hits([], abstained=True, note="nothing in memory matches this query",
@@ -92,13 +102,14 @@ class Recaller:
         return Hits(hits[:k], plan=plan.to_dict())
 
     @staticmethod
-    def _allowed(record: Record, plan: QueryPlan) -> bool:
+    def _allowed(record: Record, plan: QueryPlan, now: datetime) -> bool:
+        if record.expires_at is not None and record.expires_at <= now:
+            return False
         return not plan.kinds or record.kind.value in plan.kinds
 
-    @staticmethod
-    def _blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
+    def _blend(self, record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
                preset: Preset, now: datetime) -> Hit:
-        strength = retention(record, now)
+        strength = weight(record, now, self.params)
         factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
         terms = {"rrf": fused, "strength_factor": factor}
         notes = []
@@ -116,4 +127,9 @@ def anchor_cues(record: Record, plan: QueryPlan) -> list[str]:
     """The record's people, places and topics that the query names."""
     wanted = set(plan.tokens)
     return [a for a in (*record.people, *record.places, *record.topics)
-            if wanted.intersection(tokenize(a, keep_stopwords=True))]
+            if not wanted.isdisjoint(_anchor_tokens(a))]
+
+
+@lru_cache(maxsize=65536)
+def _anchor_tokens(anchor: str) -> frozenset[str]:
+    return frozenset(tokenize(anchor, keep_stopwords=True))

@@ -24,6 +24,7 @@ class Preset:
     rrf_k: int = 60
     strength_weight: float = 0.1   # how much weak memories are pushed down (0 = not at all)
     anchor_boost: float = 0.0      # extra weight when the query names a hit's person/place/topic
+    wake_slots: int = 2            # at most this many of the k hits may be woken from the archive
     options: dict[str, float] = field(default_factory=dict)
 
     def leg(self, name: str) -> Leg | None:

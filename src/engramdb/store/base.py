@@ -25,6 +25,7 @@ class IndexText:
 @dataclass(frozen=True)
 class ListFilter:
     kinds: tuple[str, ...] = ()
+    priorities: tuple[str, ...] = ()     # "P0".."P3"; empty: any
     uri_prefix: str | None = None
     since: datetime | None = None        # on ``at``, inclusive
     until: datetime | None = None        # on ``at``, exclusive
@@ -35,6 +36,9 @@ class ListFilter:
     newest_first: bool = False
 
 
+SCOPE_EVENT = "*"  # the memory_id of an event about a whole scope (e.g. dropping it)
+
+
 @dataclass(frozen=True)
 class Event:
     seq: int
@@ -43,6 +47,8 @@ class Event:
     version: int
     at: datetime
     snapshot: Record | None
+    actor: str | None = None   # who made the change, where known: "user", "sleep", "import"...
+    reason: str | None = None  # why, where known
 
 
 class Store(Protocol):
@@ -62,19 +68,38 @@ class Store(Protocol):
 
     def embedder_info(self) -> tuple[str, int] | None: ...
 
-    def insert(self, record: Record, text: IndexText, vector: np.ndarray | None) -> None: ...
+    def insert(
+        self, record: Record, text: IndexText, vector: np.ndarray | None, *,
+        actor: str | None = None, reason: str | None = None,
+    ) -> None: ...
 
     def import_record(
-        self, record: Record, text: IndexText, vector: np.ndarray | None, events: Sequence[Event]
+        self, record: Record, text: IndexText | None, vector: np.ndarray | None,
+        events: Sequence[Event],
     ) -> None:
-        """Insert a record together with its exported event log."""
+        """Insert a record together with its exported event log (no text: nothing to search,
+        as for a tombstone)."""
         ...
 
     def save(
         self, record: Record, op: str, text: IndexText | None = None,
-        vector: np.ndarray | None = None,
+        vector: np.ndarray | None = None, *, actor: str | None = None, reason: str | None = None,
     ) -> None:
         """Write the new state of an existing record and log ``op``; text/vector when changed."""
+        ...
+
+    def erase(self, record: Record, *, actor: str | None = None,
+              reason: str | None = None) -> None:
+        """Hard forget: overwrite the memory with ``record`` (its tombstone, ``record.erased``),
+        drop its text and vector, replace every earlier snapshot in its log by
+        ``snapshot.scrubbed()``, and log op "erase" with the tombstone as its snapshot."""
+        ...
+
+    def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
+                   actor: str | None = None, reason: str | None = None) -> int:
+        """Remove every memory of the scope (every layer) with its text, vector and events,
+        and log one event about the scope (memory_id ``SCOPE_EVENT``, no snapshot). Returns
+        how many memories were removed."""
         ...
 
     def get(self, scope: Scope, memory_id: str) -> Record | None: ...

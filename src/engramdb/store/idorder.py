@@ -6,10 +6,10 @@ orders agree. Where they do, "score, then id" (the order search results are rank
 matching row's id. Imports of older memories, or a clock set back, break the agreement; the
 caller then takes the general path.
 
-Rows are never deleted from ``memories`` (forgetting is a layer), so the rowid -> id mapping of
-a scope only grows: a reader follows it with the table's highest rowid (one lookup) and reads
-only the rows it has not seen. A rolled-back transaction can take rows back; the store calls
-``invalidate`` then."""
+Rows are never deleted from ``memories`` (forgetting is a layer) except when a whole scope is
+dropped, so the rowid -> id mapping of a scope only grows: a reader follows it with the table's
+highest rowid (one lookup) and reads only the rows it has not seen. A rolled-back transaction
+or a dropped scope can take rows back; the store calls ``invalidate`` then."""
 
 from __future__ import annotations
 
@@ -32,13 +32,25 @@ class IdOrder:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
         self._scopes: dict[Scope, _State] = {}
+        self._top: tuple[int, str] | None = None   # the table's last row when last seen
 
     def invalidate(self) -> None:
         self._scopes.clear()
+        self._top = None
 
     def ascending(self, scope: Scope) -> bool:
         """True when the scope's ids ascend with rowid (call under the store's lock)."""
-        top = self._db.execute("SELECT max(rowid) FROM memories").fetchone()[0] or 0
+        last = self._db.execute(
+            "SELECT rowid, id FROM memories ORDER BY rowid DESC LIMIT 1").fetchone()
+        top, top_id = (last[0], last[1]) if last else (0, "")
+        if self._top is not None and self._top != (top, top_id):
+            # the row last seen on top must still be there, or rowids can have been handed
+            # out again (rows deleted elsewhere): then nothing read before can be trusted
+            still = self._db.execute(
+                "SELECT id FROM memories WHERE rowid = ?", (self._top[0],)).fetchone()
+            if top < self._top[0] or still is None or still[0] != self._top[1]:
+                self._scopes.clear()
+        self._top = (top, top_id)
         state = self._scopes.get(scope)
         if state is None or top < state.seen or top - state.seen > _RESCAN:
             state = self._scopes[scope] = _State()

@@ -73,4 +73,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE VIRTUAL TABLE memories_fts USING fts5(scope, body, anchors, context, "
         "tokenize = 'unicode61 remove_diacritics 0')",
     )),
+    Migration(2, "event_actor_reason", (
+        # who made a change ("user", "sleep", "import"...) and why, where known
+        "ALTER TABLE events ADD COLUMN actor TEXT",
+        "ALTER TABLE events ADD COLUMN reason TEXT",
+    )),
+    Migration(3, "memories_by_layer", (
+        # a recall asks whether a scope has archived memories at all (to wake them) and lists
+        # them by time: both are index lookups, never a scan of the scope
+        "CREATE INDEX memories_layer ON memories(user, agent, layer, at)",
+    )),
 )

@@ -18,9 +18,10 @@ import numpy as np
 
 from ..errors import Conflict, StoreError
 from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
-from .base import Event, IndexText, ListFilter
+from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
+from .textindex import TextIndex
 from .vectors import VectorCache
 
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
@@ -32,7 +33,7 @@ _COLUMNS = (
 _SELECT = ", ".join(_COLUMNS)
 _DATA_FIELDS = (
     "metadata people places topics keywords context valence intensity source_session source_turn "
-    "derived_from last_uses"
+    "derived_from last_uses overdue_since"
 ).split()
 
 
@@ -63,6 +64,7 @@ def scope_token(scope: Scope) -> str:
 def _row_values(rec: Record) -> list[Any]:
     data = {f: getattr(rec, f) for f in _DATA_FIELDS}
     data["last_uses"] = [ts(t) for t in rec.last_uses]
+    data["overdue_since"] = ts(rec.overdue_since)
     return [
         rec.id, rec.user, rec.agent, rec.content, rec.content_hash, rec.kind.value, rec.uri,
         rec.priority.value, rec.lifecycle.value, rec.importance, ts(rec.at), ts(rec.recorded_at),
@@ -91,6 +93,7 @@ def record_from_values(values: Sequence[Any]) -> Record:
      version, data_json) = values
     data = json.loads(data_json)
     data["last_uses"] = [from_ts(t) for t in data.get("last_uses", [])]
+    data["overdue_since"] = from_ts(data.get("overdue_since"))
     return Record(
         id=id_, user=user, agent=agent, content=content, content_hash=content_hash,
         kind=_KINDS.get(kind) or Kind(kind), uri=uri,
@@ -128,6 +131,8 @@ class SQLiteStore:
             self._db.row_factory = sqlite3.Row
             self._lock = threading.RLock()
             self._depth = 0
+            self._scrub = False  # an erase is in this transaction: see _start_scrub
+            self._secure_delete = 0
             self._configure(busy_timeout_ms)
             self._migrate()
         except BaseException as exc:
@@ -137,6 +142,7 @@ class SQLiteStore:
             raise
         self._vectors = VectorCache(self._db, self._lock)
         self._id_order = IdOrder(self._db)
+        self._text = TextIndex(self._db)
 
     # ---------------------------------------------------------------- setup
 
@@ -218,11 +224,33 @@ class SQLiteStore:
                 self._db.execute("ROLLBACK")
                 self._vectors.invalidate()
                 self._id_order.invalidate()
+                self._text.invalidate()
                 raise
             else:
                 self._db.execute("COMMIT")
             finally:
                 self._depth = 0
+                if self._scrub:
+                    self._end_scrub()
+
+    def _start_scrub(self) -> None:
+        """Erased words must not stay in the file: freed space is zeroed (secure_delete), the
+        full-text index is merged so its segments drop the deleted terms, and after the commit
+        the WAL is checkpointed and truncated, so no old page image keeps them (best effort:
+        a reader in another process can keep the WAL from being truncated)."""
+        if not self._scrub:
+            self._secure_delete = int(self._db.execute("PRAGMA secure_delete").fetchone()[0])
+            self._db.execute("PRAGMA secure_delete = ON")
+            self._scrub = True
+
+    def _end_scrub(self) -> None:
+        self._scrub = False
+        self._db.execute(f"PRAGMA secure_delete = {self._secure_delete}")  # as it was
+        if not self._memory and not self._db.in_transaction:
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            except sqlite3.Error:
+                pass  # best effort: the next checkpoint writes the zeroed pages all the same
 
     # ---------------------------------------------------------------- embedder binding
 
@@ -249,12 +277,15 @@ class SQLiteStore:
 
     # ---------------------------------------------------------------- writes
 
-    def insert(self, record: Record, text: IndexText, vector: np.ndarray | None) -> None:
+    def insert(
+        self, record: Record, text: IndexText, vector: np.ndarray | None, *,
+        actor: str | None = None, reason: str | None = None,
+    ) -> None:
         with self.transaction():
             values = _row_values(record)  # encoded once: for the row and its snapshot
             rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
-            self._log(record, "create", values=values)
+            self._log(record, "create", values=values, actor=actor, reason=reason)
 
     def _insert_row(self, record: Record, values: list[Any] | None = None) -> int:
         try:
@@ -268,21 +299,23 @@ class SQLiteStore:
         return int(cur.lastrowid)  # type: ignore[arg-type]
 
     def import_record(
-        self, record: Record, text: IndexText, vector: np.ndarray | None, events: Sequence[Event]
+        self, record: Record, text: IndexText | None, vector: np.ndarray | None,
+        events: Sequence[Event],
     ) -> None:
         """Insert a record with its own event log (from an export) instead of a new one."""
         with self.transaction():
             self._write_index(self._insert_row(record), record.scope, text, vector)
             self._db.executemany(
-                "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
+                "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(record.user, record.agent, record.id, e.op, e.version, ts(e.at),
-                  snapshot_json(e.snapshot) if e.snapshot else None) for e in events],
+                  snapshot_json(e.snapshot) if e.snapshot else None, e.actor, e.reason)
+                 for e in events],
             )
 
     def save(
         self, record: Record, op: str, text: IndexText | None = None,
-        vector: np.ndarray | None = None,
+        vector: np.ndarray | None = None, *, actor: str | None = None, reason: str | None = None,
     ) -> None:
         with self.transaction():
             sets = ", ".join(f"{c} = ?" for c in _COLUMNS[1:])
@@ -301,7 +334,50 @@ class SQLiteStore:
                 if text is not None:
                     self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
                 self._write_index(rowid, record.scope, text, vector)
-            self._log(record, op, values=values)
+            self._log(record, op, values=values, actor=actor, reason=reason)
+
+    def erase(self, record: Record, *, actor: str | None = None,
+              reason: str | None = None) -> None:
+        if not record.erased:
+            raise StoreError(f"erase needs a tombstone (deleted, no content) for {record.id}")
+        with self.transaction():
+            self._start_scrub()
+            rows = self._db.execute(
+                "SELECT seq, snapshot FROM events WHERE user = ? AND agent = ? AND memory_id = ? "
+                "AND snapshot IS NOT NULL", (record.user, record.agent, record.id)).fetchall()
+            self._db.executemany(
+                "UPDATE events SET snapshot = ? WHERE seq = ?",
+                [(snapshot_json(record_from_row(json.loads(snap)).scrubbed()), seq)
+                 for seq, snap in rows])
+            self.save(record, "erase", actor=actor, reason=reason)  # checks the scope
+            rowid = self._rowid(record.id)
+            self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+            self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+            self._vectors.remove(record.scope, rowid)
+
+    def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
+                   actor: str | None = None, reason: str | None = None) -> int:
+        with self.transaction():
+            self._start_scrub()
+            where = "user = ? AND agent = ?"
+            args = (scope.user, scope.agent)
+            self._db.execute(
+                f"DELETE FROM memories_fts WHERE rowid IN (SELECT rowid FROM memories "
+                f"WHERE {where})", args)
+            self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
+            self._vectors.drop_scope(scope)
+            self._db.execute(f"DELETE FROM events WHERE {where} AND memory_id != ?",
+                             (*args, SCOPE_EVENT))  # earlier scope events stay: the audit trail
+            removed = self._db.execute(f"DELETE FROM memories WHERE {where}", args).rowcount
+            self._db.execute(
+                "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
+                "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",
+                (scope.user, scope.agent, SCOPE_EVENT, op, ts(at), actor, reason))
+            # rows left the table, which these two caches otherwise never see happen (the
+            # vector cache follows scope_state, dropped above)
+            self._id_order.invalidate()
+            self._text.invalidate()
+        return int(removed)
 
     def _write_index(
         self, rowid: int, scope: Scope, text: IndexText | None, vector: np.ndarray | None
@@ -320,12 +396,13 @@ class SQLiteStore:
         return int(row[0])
 
     def _log(self, record: Record, op: str, with_snapshot: bool = True,
-             values: list[Any] | None = None) -> None:
+             values: list[Any] | None = None, actor: str | None = None,
+             reason: str | None = None) -> None:
         self._db.execute(
-            "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (record.user, record.agent, record.id, op, record.version, ts(record.updated_at),
-             snapshot_json(record, values) if with_snapshot else None),
+             snapshot_json(record, values) if with_snapshot else None, actor, reason),
         )
 
     def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:
@@ -403,6 +480,9 @@ class SQLiteStore:
         if flt.kinds:
             clauses.append(f"kind IN ({', '.join('?' * len(flt.kinds))})")
             args.extend(flt.kinds)
+        if flt.priorities:
+            clauses.append(f"priority IN ({', '.join('?' * len(flt.priorities))})")
+            args.extend(flt.priorities)
         if flt.layers:
             clauses.append(f"layer IN ({', '.join('?' * len(flt.layers))})")
             args.extend(layer.value for layer in flt.layers)
@@ -457,10 +537,23 @@ class SQLiteStore:
             f"ORDER BY s DESC, m.id LIMIT ?"
         )
         with self._lock:
-            if limit > 0 and layers and self._id_order.ascending(scope):
-                return self._search_text_by_rowid(scope, match, weights, limit, layers)
+            if limit > 0 and layers:
+                found = self._search_text_in_memory(scope, terms, fields, limit, layers)
+                if found is not None:
+                    return found
+                if self._id_order.ascending(scope):
+                    return self._search_text_by_rowid(scope, match, weights, limit, layers)
             rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
             return [(r[0], float(r[1])) for r in rows]
+
+    def _search_text_in_memory(
+        self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]] | None:
+        """The same ranking as the SQL query below, from the in-memory postings
+        (textindex.py); None where they cannot promise that: then run the query."""
+        return self._text.ranked(scope.user, scope.agent, scope_token(scope), terms,
+                                 dict(fields), {lay.value for lay in layers}, limit)
 
     def _search_text_by_rowid(
         self, scope: Scope, match: str, weights: str, limit: int, layers: Sequence[Layer],
@@ -501,8 +594,12 @@ class SQLiteStore:
             want *= 4
 
     def _layers(self, scope: Scope, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """rowid -> (id, layer) of the scope's rows among ``rowids``."""
         out: dict[int, tuple[str, str]] = {}
         with self._lock:
+            known = self._text.rows(scope.user, scope.agent, scope_token(scope), list(rowids))
+            if known is not None:  # the text index follows ids and layers too, where built
+                return known
             for start in range(0, len(rowids), 500):
                 chunk = list(rowids[start : start + 500])
                 rows = self._db.execute(
@@ -538,6 +635,7 @@ class SQLiteStore:
                 seq=r["seq"], memory_id=r["memory_id"], op=r["op"], version=r["version"],
                 at=from_ts(r["at"]),  # type: ignore[arg-type]
                 snapshot=record_from_row(json.loads(r["snapshot"])) if r["snapshot"] else None,
+                actor=r["actor"], reason=r["reason"],
             )
             for r in rows
         ]

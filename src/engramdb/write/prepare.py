@@ -23,7 +23,7 @@ PRIORITY_BY_KIND = {
 PRIORITY_BY_DOMAIN = {
     "core": Priority.P0, "emotion": Priority.P1, "rule": Priority.P1, "lesson": Priority.P1,
     "procedure": Priority.P1, "knowledge": Priority.P2, "project": Priority.P2,
-    "event": Priority.P3,
+    "event": Priority.P3, "system": Priority.P0,  # system://boot and the like never fade
 }
 LIFECYCLE_BY_PRIORITY = {
     Priority.P0: Lifecycle.PERMANENT, Priority.P1: Lifecycle.LONG,

@@ -1,0 +1,517 @@
+"""Scale benchmark: recall latency, ingest throughput, file size and memory at 10k and 100k.
+
+Prints figures (it is not a test) and writes a markdown table (``--out``). The engine is driven
+through the public API only (``engramdb.open``, ``remember_many`` with ``Draft``, ``recall`` with
+``track=False``). Next to each engine figure stands a plain reference measured in the same run
+on the same data: numpy exact cosine over the same float32 matrix and a raw SQLite FTS5 MATCH
+over the same indexed text, both read back from the engine's file with the ``sqlite3`` module.
+The difference is the engine's overhead (fusion, record loading, strength, scope and layer
+filters).
+
+    .venv/bin/python bench/scale.py                 # 10k and 100k scopes (hashing embedder)
+    .venv/bin/python bench/scale.py --quick         # 2k and 10k
+    .venv/bin/python bench/scale.py --no-model      # skip the default-embedder run
+
+The hashing embedder times the engine, not a model; the default embedder (multilingual e5
+small, 4-bit) is measured separately on a small store, its per-memory and per-query cost
+reported on their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import resource
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+import engramdb
+from engramdb import Draft
+from engramdb.testing import FrozenClock
+from engramdb.text import tokenize
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+TARGET_P95_MS = {10_000: 10.0, 100_000: 25.0}
+TARGET_INGEST_PER_S = 500.0
+CALL_SIZE = 1000  # drafts per remember_many call (one transaction each)
+REF_DEPTH = 100   # candidates each reference leg returns, as the engine's default preset
+
+# ---------------------------------------------------------------- synthetic memories
+
+FIRST = ("Alice Bob Carol David Emma Frank Grace Henry Isabel Jack Karen Liam Maria Noah Olivia "
+         "Peter Quinn Rachel Samuel Tara Umar Victor Wendy Xavier Yusuf Zoe Hannah Oscar Lena "
+         "Marco Sofia Tomas Priya Ravi Chen Mei Kenji Yuki Ahmed Fatima Lucas Nina Pablo Ingrid "
+         "Sven Anya Dmitri Leila Omar Julia").split()
+LAST = ("Smith Garcia Muller Rossi Dubois Novak Kim Tanaka Silva Jensen Kowalski Ivanova Brown "
+        "Lopez Schmidt Moreau Costa Nguyen Patel Cohen Weber Fischer Hughes Murphy").split()
+PLACES = ("Berlin Paris London Madrid Lisbon Rome Vienna Prague Warsaw Oslo Stockholm Helsinki "
+          "Dublin Amsterdam Brussels Zurich Munich Hamburg Barcelona Milan Athens Istanbul Cairo "
+          "Nairobi Lagos Toronto Vancouver Seattle Boston Chicago Denver Austin Mexico Lima Bogota "
+          "Santiago Sydney Melbourne Auckland Tokyo Osaka Seoul Singapore Bangkok Mumbai Delhi "
+          "Dubai Shanghai Beijing Shenzhen").split()
+JOBS = ("engineer teacher nurse designer lawyer chef pilot doctor architect researcher "
+        "accountant photographer translator farmer journalist carpenter manager consultant").split()
+TOPICS = ("budget roadmap migration hiring launch contract invoice release security audit "
+          "onboarding pricing marketing design review database backup outage deadline "
+          "conference workshop training holiday wedding birthday move apartment garden "
+          "marathon concert exhibition vaccine insurance mortgage taxes visa passport").split()
+FOODS = ("sushi pizza ramen tacos curry dumplings paella falafel pasta salad steak noodles "
+         "croissants hummus kimchi risotto burgers pho tofu oysters chocolate cheesecake").split()
+ORGS = ("Acme Globex Initech Umbrella Hooli Vandelay Stark Wayne Cyberdyne Soylent Tyrell "
+        "Monarch Gringotts Oscorp Wonka Aperture").split()
+ADJ = ("quick long short late early quiet noisy expensive cheap difficult easy important "
+       "boring exciting stressful relaxing sunny rainy cold warm").split()
+WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+MONTHS = ("January February March April May June July August September October November "
+          "December").split()
+CN_SURNAMES = list("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗")
+CN_GIVEN = ("伟 芳 娜 敏 静 丽 强 磊 军 洋 勇 艳 杰 娟 涛 明 超 秀英 华 平 刚 桂英 建华 文 辉 "
+            "婷 雪 晨 宇 浩").split()
+CN_PLACES = ("北京 上海 广州 深圳 杭州 成都 南京 武汉 西安 重庆 苏州 天津 青岛 厦门 长沙 "
+             "昆明 大连 哈尔滨 香港 台北").split()
+CN_TOPICS = ("预算 项目 会议 合同 旅行 婚礼 生日 搬家 面试 考试 体检 装修 签证 发布 报告 "
+             "培训 年会 假期 房租 工资").split()
+CN_FOODS = "火锅 饺子 烤鸭 米饭 面条 包子 小笼包 麻婆豆腐 奶茶 咖啡 月饼 粽子".split()
+SYLLABLES = "ka ro ven mi tal zor ex an qui lo sha rin dor bel kor mun ta vi zen ul".split()
+
+EN_TEMPLATES = (
+    "{name} moved to {place} in {month} {year} and loves the {adj} weather there.",
+    "{name} works as a {job} at {org} in {place} since {year}.",
+    "Meeting with {name} about the {topic} on {weekday}; budget is {money} euros.",
+    "{name} prefers {food} over {food2}, especially after a {adj} day.",
+    "Reminder: call {name} at {hour}:{minute:02d} about the {topic} for project {code}.",
+    "Flight {flight} to {place} leaves at {hour}:{minute:02d} on {weekday} {day} {month}.",
+    "{name} said the {topic} review for {org} was {adj}; {count} people attended.",
+    "My {relation} {name} has a birthday on {day} {month}; gift budget {money} dollars.",
+    "Project {code}: {topic} is blocked until {name} from {org} signs the contract.",
+    "I ran {count} km in {place} on {weekday} with {name}; it was {adj}.",
+    "{name} recommended the {food} place near {place} station, table for {count} at {hour}pm.",
+    "Lesson: never schedule the {topic} on a {weekday}, {name} is always {adj} then.",
+)
+ZH_TEMPLATES = (
+    "{cname}上周去了{cplace}，花了{money}元。",
+    "{cname}喜欢{cfood}，不喜欢{cfood2}。",
+    "和{cname}在{cplace}讨论了{ctopic}，下次会议在{cmonth}月{day}日。",
+    "{cname}在{cplace}的{org}公司当{job}。",
+    "提醒：{day}号给{cname}打电话，说{ctopic}的事。",
+)
+MIXED_TEMPLATES = (
+    "{name} said 明天在{cplace}见面 at {hour}pm about the {topic}.",
+    "{cname} ({name}) moved from {cplace} to {place} for the {topic} at {org}.",
+    "和{name}一起吃{cfood}, then we discussed project {code} in {place}.",
+)
+QUERY_TEMPLATES = (
+    "where does {name} live now?",
+    "what does {name} do at {org}?",
+    "when is the {topic} meeting with {name}?",
+    "what food does {name} like?",
+    "project {code} {topic}",
+    "flight to {place} on {weekday}",
+    "who works as a {job} in {place}?",
+    "{cname}去了哪里？",
+    "{cname}喜欢吃什么",
+    "{ctopic}的会议在{cplace}吗",
+    "{name} {cplace} 见面",
+    "birthday gift for {name}",
+    "how much was the {topic} budget in {month} {year}?",
+    "running in {place} with {name}",
+)
+
+
+class Zipf:
+    """Pick from a list with probability ~ 1/rank: a few names are common, most are rare."""
+
+    def __init__(self, items: Sequence[str], rng: random.Random, s: float = 1.0) -> None:
+        self.items = list(items)
+        rng.shuffle(self.items)
+        weights = [1.0 / (i + 1) ** s for i in range(len(self.items))]
+        total = sum(weights)
+        self.cum = list(np.cumsum([w / total for w in weights]))
+        self.rng = rng
+
+    def __call__(self) -> str:
+        import bisect
+
+        return self.items[min(bisect.bisect(self.cum, self.rng.random()), len(self.items) - 1)]
+
+
+class Corpus:
+    """Deterministic synthetic memories and queries (seeded), English with some Chinese."""
+
+    def __init__(self, seed: int) -> None:
+        rng = self.rng = random.Random(seed)
+        names = [f"{f} {ln}" for f in FIRST for ln in LAST]
+        cnames = [s + g for s in CN_SURNAMES for g in CN_GIVEN]
+        codes = sorted({"".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize()
+                        for _ in range(3000)})
+        self.pick = {
+            "name": Zipf(names, rng), "place": Zipf(PLACES, rng), "job": Zipf(JOBS, rng),
+            "topic": Zipf(TOPICS, rng), "food": Zipf(FOODS, rng), "org": Zipf(ORGS, rng),
+            "adj": Zipf(ADJ, rng), "cname": Zipf(cnames, rng), "cplace": Zipf(CN_PLACES, rng),
+            "ctopic": Zipf(CN_TOPICS, rng), "cfood": Zipf(CN_FOODS, rng), "code": Zipf(codes, rng),
+        }
+
+    def _fill(self, template: str) -> tuple[str, dict[str, str]]:
+        rng, p = self.rng, self.pick
+        values = {key: pick() for key, pick in p.items()}
+        values.update(
+            food2=p["food"](), cfood2=p["cfood"](), year=str(rng.randint(2015, 2026)),
+            month=rng.choice(MONTHS), cmonth=str(rng.randint(1, 12)), day=str(rng.randint(1, 28)),
+            weekday=rng.choice(WEEKDAYS), hour=str(rng.randint(1, 12)), minute=rng.randint(0, 59),
+            money=str(rng.randint(1, 500) * 10), count=str(rng.randint(2, 40)),
+            flight=f"{rng.choice('LH BA AF KL CA MU'.split())}{rng.randint(100, 9999)}",
+            relation=rng.choice("sister brother cousin friend colleague neighbour aunt".split()),
+        )
+        return template.format(**values), values
+
+    def draft(self, n: int) -> Draft:
+        rng = self.rng
+        roll = rng.random()
+        pool = EN_TEMPLATES if roll < 0.7 else ZH_TEMPLATES if roll < 0.88 else MIXED_TEMPLATES
+        text, values = self._fill(rng.choice(pool))
+        text = f"{text} (#{n})"  # keeps every memory distinct, as real ones mostly are
+        people = [values["name"]] if "{name}" in text or values["name"] in text else []
+        places = [values["place"]] if values["place"] in text else []
+        kind = rng.choice(("fact", "fact", "event", "event", "preference", "lesson"))
+        at = NOW - timedelta(days=rng.uniform(0, 730))
+        return Draft(content=text, kind=kind, at=at, metadata={"source": "bench", "n": n},
+                     people=people or None, places=places or None)
+
+    def query(self) -> str:
+        return self._fill(self.rng.choice(QUERY_TEMPLATES))[0]
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def file_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+def timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+@dataclass
+class SizeResult:
+    size: int
+    cold_ms: float = 0.0
+    recall_ms: list[float] = field(default_factory=list)
+    recall_cpu_ms: list[float] = field(default_factory=list)
+    embed_ms: list[float] = field(default_factory=list)
+    ref_cos_ms: list[float] = field(default_factory=list)
+    ref_fts_ms: list[float] = field(default_factory=list)
+    hits: int = 0
+
+
+@dataclass
+class Report:
+    sizes: list[SizeResult] = field(default_factory=list)
+    ingest_n: int = 0
+    ingest_s: float = 0.0
+    file_bytes: int = 0
+    total_memories: int = 0
+    rss_after_ingest: float = 0.0
+    rss_after_recall: float = 0.0
+    rss_after_reference: float = 0.0
+    model: dict[str, float] = field(default_factory=dict)
+    load: list[float] = field(default_factory=list)
+
+
+def ingest(mem: engramdb.Memory, corpus: Corpus, user: str, n: int, start: int) -> float:
+    """Write n memories into one scope in calls of CALL_SIZE; returns seconds spent in the API."""
+    spent = 0.0
+    for lo in range(0, n, CALL_SIZE):
+        drafts = [corpus.draft(start + i) for i in range(lo, min(n, lo + CALL_SIZE))]
+        t = time.perf_counter()
+        results = mem.remember_many(drafts, user=user, agent="bench")
+        spent += time.perf_counter() - t
+        assert all(r.action == "add" for r in results), "synthetic memories must all be new"
+    return spent
+
+
+def read_reference(path: Path, user: str) -> tuple[np.ndarray, list[str]]:
+    """The engine's own vectors and indexed text for one scope, read with plain sqlite3."""
+    db = sqlite3.connect(path)
+    try:
+        rows = db.execute(
+            "SELECT v.vec, f.body FROM memories m JOIN vectors v ON v.mem_rowid = m.rowid "
+            "JOIN memories_fts f ON f.rowid = m.rowid WHERE m.user = ? AND m.agent = 'bench'",
+            (user,),
+        ).fetchall()
+    finally:
+        db.close()
+    matrix = np.vstack([np.frombuffer(v, dtype=np.float32) for v, _ in rows])
+    return matrix, [b for _, b in rows]
+
+
+def reference_fts(bodies: list[str]) -> sqlite3.Connection:
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE ref USING fts5(body, tokenize = 'unicode61 "
+               "remove_diacritics 0')")
+    with db:
+        db.executemany("INSERT INTO ref(body) VALUES (?)", ((b,) for b in bodies))
+    return db
+
+
+def measure_engine(mem: engramdb.Memory, user: str, size: int,
+                   queries: list[str]) -> SizeResult:
+    res = SizeResult(size)
+    res.cold_ms = timed(lambda: mem.recall(queries[0], k=5, track=False, user=user,
+                                           agent="bench"))
+    for q in queries:
+        t, cpu = time.perf_counter(), time.process_time()
+        hits = mem.recall(q, k=5, track=False, user=user, agent="bench")
+        res.recall_ms.append((time.perf_counter() - t) * 1000)
+        res.recall_cpu_ms.append((time.process_time() - cpu) * 1000)
+        res.hits += len(hits)
+        res.embed_ms.append(timed(lambda q=q: mem.embedder.embed_batch([q], query=True)))
+    return res
+
+
+def measure_reference(mem: engramdb.Memory, path: Path, user: str, queries: list[str],
+                      res: SizeResult) -> None:
+    matrix, bodies = read_reference(path, user)
+    fts = reference_fts(bodies)
+    qvecs = mem.embedder.embed_batch(queries, query=True)
+    for q, qv in zip(queries, qvecs, strict=True):
+        res.ref_cos_ms.append(timed(lambda qv=qv: reference_cosine(matrix, qv)))
+        terms = [t for t in dict.fromkeys(tokenize(q)) if t]
+        if terms:
+            match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+            res.ref_fts_ms.append(timed(lambda m=match: fts.execute(
+                "SELECT rowid, bm25(ref) FROM ref WHERE ref MATCH ? ORDER BY bm25(ref) LIMIT ?",
+                (m, REF_DEPTH)).fetchall()))
+    fts.close()
+
+
+def reference_cosine(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    scores = matrix @ query
+    top = np.argpartition(-scores, REF_DEPTH - 1)[:REF_DEPTH]
+    return top[np.argsort(-scores[top])]
+
+
+def run_hashing(args: argparse.Namespace, workdir: Path, report: Report) -> None:
+    corpus = Corpus(args.seed)
+    path = workdir / "scale.db"
+    clock = FrozenClock(NOW)
+    n = 0
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        for s in range(args.noise_scopes):
+            report.ingest_s += ingest(mem, corpus, f"noise{s:03d}", args.noise_size, n)
+            n += args.noise_size
+        for size in args.sizes:
+            t = ingest(mem, corpus, f"scope{size}", size, n)
+            report.ingest_s += t
+            n += size
+            print(f"  ingested scope{size}: {size / t:,.0f} memories/s", flush=True)
+    report.ingest_n = report.total_memories = n
+    report.file_bytes = file_bytes(path)
+    report.rss_after_ingest = peak_rss_mb()
+    qrng = Corpus(args.seed + 1)
+    queries = [qrng.query() for _ in range(args.queries)]
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        for size in args.sizes:
+            res = measure_engine(mem, f"scope{size}", size, queries)
+            report.sizes.append(res)
+            print(f"  recall at {size:,}: p50 {pct(res.recall_ms, 50):.2f} ms, "
+                  f"p95 {pct(res.recall_ms, 95):.2f} ms", flush=True)
+        report.rss_after_recall = peak_rss_mb()
+        for res in report.sizes:
+            measure_reference(mem, path, f"scope{res.size}", queries, res)
+    report.rss_after_reference = peak_rss_mb()
+
+
+def clocked(fn: Callable[[], object]) -> tuple[float, float]:
+    """(wall ms, this process's CPU ms) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
+
+
+def run_model(args: argparse.Namespace, workdir: Path, report: Report) -> None:
+    corpus = Corpus(args.seed + 2)
+    drafts = [corpus.draft(i) for i in range(args.model_memories)]
+    qcorpus = Corpus(args.seed + 3)
+    queries = [qcorpus.query() for _ in range(args.model_queries)]
+    n = len(drafts)
+    with engramdb.open(workdir / "model.db", embedder="default", clock=FrozenClock(NOW)) as mem:
+        load_ms = timed(lambda: mem.embedder.embed_batch(["warm up"], query=True))
+        ingest = clocked(lambda: mem.remember_many(drafts, user="model", agent="bench"))
+        embed = clocked(lambda: mem.embedder.embed_batch([d.content for d in drafts]))
+        recall, qembed = [], []
+        for q in queries:
+            recall.append(clocked(lambda q=q: mem.recall(q, k=5, track=False, user="model",
+                                                         agent="bench")))
+            qembed.append(clocked(lambda q=q: mem.embedder.embed_batch([q], query=True)))
+    rw, rc = [w for w, _ in recall], [c for _, c in recall]
+    ew, ec = [w for w, _ in qembed], [c for _, c in qembed]
+    report.model = {
+        "memories": n, "queries": len(queries), "load_ms": load_ms,
+        "ingest_per_s": n / ingest[0] * 1000, "ingest_ms": ingest[0] / n,
+        "ingest_cpu_ms": ingest[1] / n, "embed_ms": embed[0] / n, "embed_cpu_ms": embed[1] / n,
+        "recall_p50": pct(rw, 50), "recall_p95": pct(rw, 95),
+        "recall_cpu_p50": pct(rc, 50), "recall_cpu_p95": pct(rc, 95),
+        "embed_p50": pct(ew, 50), "embed_p95": pct(ew, 95),
+        "embed_cpu_p50": pct(ec, 50), "embed_cpu_p95": pct(ec, 95),
+        "engine_cpu_p50": pct([r - e for r, e in zip(rc, ec, strict=True)], 50),
+    }
+
+
+# ---------------------------------------------------------------- report
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def render(args: argparse.Namespace, report: Report) -> str:
+    lines = [
+        "# engramdb scale benchmark",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, "
+        f"BLAS threads 1, seed {args.seed}, {args.queries} queries, k=5, track=False; "
+        f"load average {' -> '.join(f'{x:.1f}' for x in report.load)} (start -> end: above "
+        f"the CPU count, other processes shared the CPUs and wall times are inflated; the CPU "
+        f"column is this process's own time).",
+        f"Store: {report.total_memories:,} memories in one file ({args.noise_scopes} noise "
+        f"scopes x {args.noise_size} + scopes of {', '.join(f'{s:,}' for s in args.sizes)}).",
+        "",
+        "## Recall latency, hashing embedder (query embedding included)",
+        "",
+        "| scope size | engine p50 ms | engine p95 ms | target p95 | engine CPU p50/p95 ms | "
+        "first query ms | embed p50 ms | ref cosine p50/p95 ms | ref FTS5 p50/p95 ms | "
+        "ref sum p50 ms |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in report.sizes:
+        target = TARGET_P95_MS.get(r.size)
+        p95 = pct(r.recall_ms, 95)
+        tgt = f"<= {target:g} ({verdict(p95 <= target)})" if target else "-"
+        ref_sum = pct(r.ref_cos_ms, 50) + pct(r.ref_fts_ms, 50) + pct(r.embed_ms, 50)
+        lines.append(
+            f"| {r.size:,} | {pct(r.recall_ms, 50):.2f} | {p95:.2f} | {tgt} | "
+            f"{pct(r.recall_cpu_ms, 50):.2f} / {pct(r.recall_cpu_ms, 95):.2f} | {r.cold_ms:.1f} | "
+            f"{pct(r.embed_ms, 50):.2f} | {pct(r.ref_cos_ms, 50):.2f} / "
+            f"{pct(r.ref_cos_ms, 95):.2f} | {pct(r.ref_fts_ms, 50):.2f} / "
+            f"{pct(r.ref_fts_ms, 95):.2f} | {ref_sum:.2f} |"
+        )
+    rate = report.ingest_n / report.ingest_s if report.ingest_s else 0.0
+    per_k = report.file_bytes / max(1, report.total_memories) * 1000
+    lines += [
+        "",
+        "ref sum = query embedding + numpy exact cosine top-100 (rows @ query) + raw FTS5 "
+        "bm25 top-100: the engine's two legs done plainly on the same matrix and the same "
+        "indexed text, one table per scope. The engine also filters by scope and layer, fuses "
+        "the legs, loads and scores the fused candidates (strength, anchor cues) and checks "
+        "the archive. First query: the first recall in a scope after opening the file (it "
+        "loads the scope's vectors and text postings).",
+        "",
+        "## Ingest and footprint, hashing embedder",
+        "",
+        "| metric | value | target |",
+        "|---|---:|---:|",
+        f"| remember_many throughput | {rate:,.0f} memories/s | >= {TARGET_INGEST_PER_S:g} "
+        f"({verdict(rate >= TARGET_INGEST_PER_S)}) |",
+        f"| file size per 1,000 memories | {per_k / 1e6:.2f} MB | - |",
+        f"| file size total | {report.file_bytes / 1e6:,.1f} MB | - |",
+        f"| peak RSS after ingest | {report.rss_after_ingest:,.0f} MB | - |",
+        f"| peak RSS after recall (the engine's caches of every scope queried) | "
+        f"{report.rss_after_recall:,.0f} MB | - |",
+        f"| peak RSS after the reference copies | {report.rss_after_reference:,.0f} MB | - |",
+    ]
+    if report.model:
+        m = report.model
+        lines += [
+            "",
+            f"## Default embedder (multilingual e5 small, 4-bit; {m['memories']:.0f} memories, "
+            f"{m['queries']:.0f} queries, 1 thread)",
+            "",
+            "Wall and CPU time; the model's share measured by calling it alone on the same "
+            "texts.",
+            "",
+            "| metric | wall | CPU |",
+            "|---|---:|---:|",
+            f"| model load + first query | {m['load_ms']:,.0f} ms | - |",
+            f"| remember_many per memory ({m['ingest_per_s']:.1f} memories/s) | "
+            f"{m['ingest_ms']:.1f} ms | {m['ingest_cpu_ms']:.1f} ms |",
+            f"| the model alone, per passage | {m['embed_ms']:.1f} ms | "
+            f"{m['embed_cpu_ms']:.1f} ms |",
+            f"| recall p50 / p95 | {m['recall_p50']:.1f} / {m['recall_p95']:.1f} ms | "
+            f"{m['recall_cpu_p50']:.1f} / {m['recall_cpu_p95']:.1f} ms |",
+            f"| the model alone, per query p50 / p95 | {m['embed_p50']:.1f} / "
+            f"{m['embed_p95']:.1f} ms | {m['embed_cpu_p50']:.1f} / {m['embed_cpu_p95']:.1f} ms |",
+            f"| recall without the model, p50 (CPU) | - | {m['engine_cpu_p50']:.1f} ms |",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", default="10000,100000", help="scope sizes, comma separated")
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--noise-scopes", type=int, default=50)
+    p.add_argument("--noise-size", type=int, default=200)
+    p.add_argument("--model-memories", type=int, default=300)
+    p.add_argument("--model-queries", type=int, default=50)
+    p.add_argument("--no-model", action="store_true", help="skip the default-embedder run")
+    p.add_argument("--quick", action="store_true", help="2k and 10k scopes, 10 noise scopes")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--out", default="bench/results/scale.md")
+    p.add_argument("--keep", help="build the store in this directory and keep it")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.sizes, args.noise_scopes = "2000,10000", 10
+    args.sizes = sorted(int(s) for s in args.sizes.split(","))
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    report = Report(load=[os.getloadavg()[0]])
+    with tempfile.TemporaryDirectory(prefix="engramdb-scale-") as tmp:
+        workdir = Path(args.keep or tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        for stale in workdir.glob("*.db*"):
+            stale.unlink()
+        started = time.perf_counter()
+        print(f"hashing embedder: sizes {args.sizes}, {args.noise_scopes} noise scopes", flush=True)
+        run_hashing(args, workdir, report)
+        if not args.no_model:
+            print("default embedder ...", flush=True)
+            run_model(args, workdir, report)
+        print(f"done in {time.perf_counter() - started:.0f} s\n")
+    report.load.append(os.getloadavg()[0])
+    text = render(args, report)
+    print(text)
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+        print(f"written to {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,188 @@
+"""Sleep benchmark: decay recompute per 10k memories, and a full sleep (sync, decay, tidy,
+govern) on a 100k-memory store with a realistic mix. Prints figures; it is not a test.
+
+    .venv/bin/python bench/sleep.py               # 100k memories (about 2-3 minutes)
+    .venv/bin/python bench/sleep.py --size 20000  # quicker
+
+The store is built through the public API (``remember_many`` with the hashing embedder, which
+times the engine, not a model) over two simulated years on a frozen clock: 1,000 memories a
+week, and each week a sample of earlier memories is used (``store.record_uses``, the call a
+tracked recall makes). The mix: events, facts, preferences, lessons, rules, procedures,
+emotions, identity, pending items with due dates and temp memories with an expiry; English and
+Chinese; people, places and topics drawn with a Zipf skew. Then:
+
+- decay recompute: the weight of 10k memories (compute only, and read + compute);
+- full sleep: the first one (archives what two years of disuse weakened) and a second one a
+  day later (steady state);
+- recall latency over the 100k store with archive wake-up on and off (``track=False``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import engramdb
+from engramdb import Draft
+from engramdb.dynamics.strength import weight
+from engramdb.recall.presets import PRESETS
+from engramdb.store.base import ListFilter
+from engramdb.testing import FrozenClock
+
+START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
+TARGET_FULL_SLEEP_S = 30.0
+WEEK = 1000            # memories written per simulated week
+USES_PER_WEEK = 150    # earlier memories used per simulated week
+SCOPE = {"user": "bench", "agent": "sleep"}
+
+FIRST = ("Alice Bob Carol David Emma Frank Grace Henry Isabel Jack Karen Liam Maria Noah Olivia "
+         "Peter Quinn Rachel Samuel Tara Umar Victor Wendy Xavier Yusuf Zoe Hannah Oscar Lena "
+         "Marco Sofia Tomas Priya Ravi Chen Mei Kenji Yuki Ahmed Fatima").split()
+PLACES = ("Berlin Paris London Madrid Lisbon Rome Vienna Prague Oslo Dublin Amsterdam Zurich "
+          "Munich Athens Istanbul Cairo Nairobi Toronto Seattle Boston Chicago Lima Sydney Tokyo "
+          "Seoul Singapore Mumbai Dubai Shanghai Harbin").split()
+TOPICS = ("budget roadmap hiring launch contract invoice release security audit onboarding "
+          "pricing design review database backup outage deadline conference workshop holiday "
+          "wedding birthday apartment garden marathon concert exhibition insurance taxes visa "
+          "ice sculptures").split()
+CN_PEOPLE = "小王 小李 老张 小陈 阿杰 小美 老刘 小周".split()
+CN_PLACES = "北京 上海 广州 深圳 杭州 成都 哈尔滨 西安".split()
+CN_TOPICS = "冰雕 火锅 预算 面试 婚礼 搬家 体检 签证".split()
+EN = {
+    "event": "Met {p} in {pl} to talk about the {t}",
+    "fact": "{p} works on the {t} from {pl}",
+    "preference": "{p} prefers to discuss the {t} in the morning",
+    "lesson": "Lesson from the {t}: check with {p} before {pl} trips",
+    "rule": "Always copy {p} on anything about the {t}",
+    "procedure": "To file the {t}: ask {p}, then upload it in {pl}",
+    "emotion": "Felt proud after the {t} with {p}",
+    "identity": "My colleague {p} is based in {pl}",
+    "pending": "Send {p} the {t} notes",
+}
+ZH = "和{p}在{pl}聊{t}"
+
+
+class Zipf:
+    """Pick from a list with probability ~ 1/rank."""
+
+    def __init__(self, items: list[str], rng: random.Random) -> None:
+        self.items, self.rng = items, rng
+        weights = [1.0 / (i + 1) for i in range(len(items))]
+        total = sum(weights)
+        self.cum = [sum(weights[: i + 1]) / total for i in range(len(items))]
+
+    def __call__(self) -> str:
+        return self.items[min(bisect.bisect(self.cum, self.rng.random()), len(self.items) - 1)]
+
+
+KINDS = (["event"] * 45 + ["fact"] * 20 + ["preference"] * 8 + ["pending"] * 6 + ["temp"] * 5
+         + ["emotion"] * 4 + ["lesson"] * 3 + ["rule"] * 3 + ["procedure"] * 3
+         + ["identity"] * 3)
+
+
+def draft(n: int, now: datetime, rng: random.Random, pick: dict[str, Zipf]) -> Draft:
+    kind = rng.choice(KINDS)
+    chinese = rng.random() < 0.15
+    p, pl, t = ((pick["cp"](), pick["cpl"](), pick["ct"]()) if chinese
+                else (pick["p"](), pick["pl"](), pick["t"]()))
+    text = (ZH if chinese else EN["fact" if kind == "temp" else kind]).format(p=p, pl=pl, t=t)
+    extra: dict[str, object] = {}
+    if kind == "temp":
+        kind, extra["expires_at"] = "fact", now + timedelta(days=rng.uniform(0.5, 30))
+    if kind == "pending":
+        extra["due_at"] = now + timedelta(days=rng.uniform(1, 60))
+    return Draft(content=f"{text} (#{n})", kind=kind, at=now - timedelta(days=rng.uniform(0, 3)),
+                 people=[p], places=[pl], topics=[t],
+                 importance=round(rng.uniform(0.2, 0.9), 2), **extra)  # type: ignore[arg-type]
+
+
+def build(mem: engramdb.Memory, clock: FrozenClock, size: int, seed: int) -> float:
+    rng = random.Random(seed)
+    pick = {"p": Zipf(FIRST, rng), "pl": Zipf(PLACES, rng), "t": Zipf(TOPICS, rng),
+            "cp": Zipf(CN_PEOPLE, rng), "cpl": Zipf(CN_PLACES, rng), "ct": Zipf(CN_TOPICS, rng)}
+    ids: list[str] = []
+    scope = mem.scope(**SCOPE)
+    started = time.perf_counter()
+    for lo in range(0, size, WEEK):
+        now = clock.now()
+        drafts = [draft(n, now, rng, pick) for n in range(lo, min(size, lo + WEEK))]
+        ids += [r.memory.id for r in scope.remember_many(drafts, batch=256)]
+        used = sorted({rng.choice(ids[-20 * WEEK:]) for _ in range(USES_PER_WEEK)})
+        mem.store.record_uses(engramdb.Scope(**SCOPE), used, now, 60.0)
+        clock.advance(days=7)
+    return time.perf_counter() - started
+
+
+def decay_per_10k(mem: engramdb.Memory, clock: FrozenClock) -> tuple[float, float]:
+    started = time.perf_counter()
+    records = list(mem.store.list(engramdb.Scope(**SCOPE),
+                                  ListFilter(layers=(engramdb.Layer.CORE,), limit=10_000)))
+    read = time.perf_counter() - started
+    started = time.perf_counter()
+    for rec in records:
+        weight(rec, clock.now(), mem.decay_params)
+    compute = time.perf_counter() - started
+    scale = 10_000 / max(len(records), 1)
+    return compute * scale, (read + compute) * scale
+
+
+def recall_ms(mem: engramdb.Memory, queries: list[str], rounds: int = 6) -> dict[str, list[float]]:
+    """Milliseconds per recall with and without wake-up, interleaved (each query runs under
+    both presets in turn, the order alternating, so neither gets the other's warm caches)."""
+    times: dict[str, list[float]] = {"default": [], "no_wake": []}
+    for n in range(rounds):
+        for q in queries:
+            for preset in sorted(times, reverse=bool(n % 2)):
+                started = time.perf_counter()
+                mem.recall(q, k=10, track=False, preset=preset, **SCOPE)
+                times[preset].append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    PRESETS["no_wake"] = replace(PRESETS["default"], name="no_wake", wake_slots=0)
+    clock = FrozenClock(START)
+    with tempfile.TemporaryDirectory(prefix="engramdb-sleep-") as tmp:
+        mem = engramdb.open(Path(tmp) / "sleep.db", embedder="hashing", clock=clock)
+        built = build(mem, clock, args.size, args.seed)
+        print(f"built {args.size:,} memories over {args.size // WEEK} simulated weeks "
+              f"in {built:.1f}s ({args.size / built:,.0f}/s)")
+        compute, total = decay_per_10k(mem, clock)
+        print(f"decay recompute per 10k memories: {compute * 1000:.0f} ms compute, "
+              f"{total * 1000:.0f} ms read + compute")
+        for label in ("first full sleep", "second full sleep, a day later"):
+            started = time.perf_counter()
+            report = mem.sleep(**SCOPE)
+            spent = time.perf_counter() - started
+            ok = "ok" if spent <= TARGET_FULL_SLEEP_S else "OVER"
+            print(f"{label}: {spent:.2f}s (target <= {TARGET_FULL_SLEEP_S:.0f}s: {ok})")
+            for p in report.phases:
+                counts = ", ".join(f"{k} {n:,}" for k, n in p.counts().items()) or "no change"
+                print(f"  {p.phase:7s} {p.seconds:7.2f}s  examined {p.examined:,}: {counts}")
+            clock.advance(days=1)
+        print(f"layers after: {mem.stats(**SCOPE).by_layer}")
+        queries = ["that trip with Priya to Tokyo", "what did Ravi say about the budget",
+                   "和小王去哈尔滨看冰雕", "Emma in Berlin last year", "the security audit",
+                   "how is work going", "Kenji and the marathon in Seoul", "老张在上海的预算"]
+        for preset, times in recall_ms(mem, queries).items():
+            times.sort()
+            p95 = times[int(0.95 * (len(times) - 1))]
+            label = "with wake-up" if preset == "default" else "without wake-up"
+            print(f"recall k=10 over {args.size:,}, {label:15s}: p50 "
+                  f"{statistics.median(times):.1f} ms, p95 {p95:.1f} ms")
+        mem.close()
+
+
+if __name__ == "__main__":
+    main()

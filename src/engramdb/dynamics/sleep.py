@@ -1,0 +1,85 @@
+"""The sleep cycle: maintenance phases over one scope, each callable alone, and their report.
+
+Phases, in order: sync -> decay -> tidy -> govern. Consolidation (merging duplicates, gists)
+is not built yet: a full sleep reports it as skipped, and asking for it alone is an error.
+Every change a phase makes is a saved version with actor "sleep" and its reason, so
+``history(id)`` shows it; nothing is ever deleted, and forgotten memories are never touched
+(every phase reads the core layer only)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..errors import Invalid
+from ..model import Scope
+from ..store.base import Store
+from .decay import decay_pass
+from .lifecycle import tidy_pass
+from .passes import Pass, PhaseReport
+from .strength import DecayParams
+
+PHASES = ("sync", "decay", "tidy", "govern")
+NOT_BUILT = {"consolidate": "not implemented yet (merging duplicates and gists come later)"}
+
+
+@dataclass
+class SleepReport:
+    user: str
+    agent: str
+    at: datetime
+    phases: list[PhaseReport] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    def phase(self, name: str) -> PhaseReport:
+        for report in self.phases:
+            if report.phase == name:
+                return report
+        raise KeyError(f"phase {name!r} did not run")
+
+    @property
+    def changes(self) -> int:
+        return sum(sum(p.counts().values()) for p in self.phases)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"user": self.user, "agent": self.agent, "at": self.at.isoformat(),
+                "phases": [p.to_dict() for p in self.phases], "skipped": dict(self.skipped)}
+
+
+def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
+              phase: str | None = None) -> SleepReport:
+    """Run every phase (``phase=None``) or one of them, and report what changed."""
+    names = PHASES if phase is None else (check_phase(phase),)
+    run = Pass(store, scope, now, params)
+    report = SleepReport(scope.user, scope.agent, now,
+                         skipped=dict(NOT_BUILT) if phase is None else {})
+    for name in names:
+        started = time.perf_counter()
+        result = _RUNNERS[name](run)
+        result.seconds = time.perf_counter() - started
+        report.phases.append(result)
+    return report
+
+
+def check_phase(name: object) -> str:
+    if isinstance(name, str) and name in PHASES:
+        return name
+    if isinstance(name, str) and name in NOT_BUILT:
+        raise Invalid(f"sleep phase {name!r} is {NOT_BUILT[name]}; phases: {', '.join(PHASES)}")
+    raise Invalid(f"unknown sleep phase {name!r} (one of {', '.join(PHASES)})")
+
+
+def sync(run: Pass) -> PhaseReport:
+    return PhaseReport("sync", note="nothing to flush: a tracked recall writes its uses at once")
+
+
+def govern(run: Pass) -> PhaseReport:
+    return PhaseReport("govern", note="nothing to prune: association links are not stored yet")
+
+
+_RUNNERS: dict[str, Callable[[Pass], PhaseReport]] = {
+    "sync": sync, "decay": decay_pass, "tidy": tidy_pass, "govern": govern,
+}

@@ -1,0 +1,161 @@
+"""Waking archived memories: a query whose cues match an archived memory on at least two kinds
+(person, place, topic, time) returns it, marked as woken, next to the core hits.
+
+Cues come from the archived memories' own anchors (``people``, ``places``, ``topics``) named in
+the query, and from a time the query names (text/timeexpr.py) that holds the memory's ``at``.
+Each cue kind scores how much of its best anchor the query names (1 = all of it; a kind counts
+from one half); the wake score is their sum. A strong cue (wake score >= 2: two kinds named in
+full) promotes the memory back to core when the recall is tracked; a weak one (two kinds, one of
+them only in part) wakes it without promoting. A tracked recall also counts as a use of every
+memory it returns, woken ones included (the reconsolidation bonus). ``recall(track=False)``
+still returns woken memories, marked as woken, but changes nothing: no use, no promotion.
+
+A woken hit is scored like a fused one, as if each fully named cue kind were a first-ranked
+leg: ``wake_score / (rrf_k + 1)``, times the strength factor. It competes with the core hits
+for the k slots, and at most ``preset.wake_slots`` (2) of them go to woken memories."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from ..dynamics.strength import DecayParams, weight
+from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
+from ..store.base import ListFilter, Store
+from ..text import is_cjk, normalize, tokenize
+from ..text.timeexpr import Window, time_window
+from .presets import Preset
+
+MIN_KINDS = 2          # cue kinds needed to wake
+STRONG = 2.0           # wake score that promotes
+HALF = 0.5             # part of an anchor the query must name for its kind to count
+DEPTH = 10             # archived candidates looked at, by anchor
+IN_WINDOW = 50         # archived candidates looked at, by the time the query names
+_KINDS = (("person", "people"), ("place", "places"), ("topic", "topics"))
+_CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+@dataclass(frozen=True)
+class Cue:
+    kind: str      # person | place | topic | time
+    anchor: str    # the anchor named, or the time window
+    match: float   # the part of the anchor the query names, 0.5 to 1
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a query offers as cues: its text, its tokens and the time it names."""
+
+    text: str
+    tokens: frozenset[str]
+    window: Window | None
+
+    @classmethod
+    def of(cls, text: str, tokens: list[str], now: datetime) -> Query:
+        return cls(normalize(text), frozenset(tokens), time_window(text, now))
+
+    def search_terms(self) -> list[str]:
+        """Its tokens, plus every 2- to 4-character run of its Chinese text: a name the
+        segmenter splits in the query ("和小王去" -> "小", "王去") still finds the anchor."""
+        grams = [run[i : i + n] for run in _CJK_RUN.findall(self.text)
+                 for n in (2, 3, 4) for i in range(len(run) - n + 1)]
+        return list(dict.fromkeys([*sorted(self.tokens), *grams]))
+
+
+def cues(record: Record, query: Query) -> list[Cue]:
+    """The best cue of each kind that the query gives for this memory."""
+    found = []
+    for kind, attr in _KINDS:
+        scored = [(anchor_match(a, query), a) for a in getattr(record, attr)]
+        best = max(scored, default=(0.0, ""))
+        if best[0] >= HALF:
+            found.append(Cue(kind, best[1], best[0]))
+    if query.window and query.window[0] <= record.at < query.window[1]:
+        start, end = query.window
+        found.append(Cue("time", f"{start.date()}..{end.date()}", 1.0))
+    return found
+
+
+def anchor_match(anchor: str, query: Query) -> float:
+    """How much of ``anchor`` the query names: Chinese by substring, other text by tokens."""
+    cjk, parts = _anchor_parts(anchor)
+    if cjk:
+        if normalize(anchor) in query.text:
+            return 1.0
+        return sum(p in query.text for p in parts) / len(parts) if parts else 0.0
+    return len(parts & query.tokens) / len(parts) if parts else 0.0
+
+
+@lru_cache(maxsize=65536)
+def _anchor_parts(anchor: str) -> tuple[bool, frozenset[str]]:
+    """Is the anchor Chinese, and its words (stop words only if it has nothing else)."""
+    parts = frozenset(tokenize(anchor)) or frozenset(tokenize(anchor, keep_stopwords=True))
+    return is_cjk(anchor), parts
+
+
+def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Preset,
+         kinds: tuple[str, ...], now: datetime, params: DecayParams) -> list[Hit]:
+    """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``."""
+    archived = (Layer.ARCHIVED,)
+    if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
+                                      None) is None:
+        return []  # nothing archived in this scope: no search at all
+    query = Query.of(text, tokens, now)
+    found = store.search_text(scope, query.search_terms(), {"anchors": 1.0}, DEPTH, archived)
+    records = store.get_many(scope, [mid for mid, _ in found])
+    if query.window:  # one anchor and the time: the anchor alone may rank low
+        flt = ListFilter(layers=archived, since=query.window[0], until=query.window[1],
+                         limit=IN_WINDOW, newest_first=True)
+        records.update((r.id, r) for r in store.list(scope, flt))
+    hits = []
+    for rec in records.values():
+        if kinds and rec.kind.value not in kinds:
+            continue
+        named = cues(rec, query)
+        if len({c.kind for c in named}) >= MIN_KINDS:
+            hits.append(_woken_hit(rec, named, preset, now, params))
+    hits.sort(key=lambda h: (-h.score, h.memory.id))
+    for rank, hit in enumerate(hits, start=1):
+        hit.explanation.legs["wake"].rank = rank
+    return hits[: preset.wake_slots]
+
+
+def _woken_hit(rec: Record, named: list[Cue], preset: Preset, now: datetime,
+               params: DecayParams) -> Hit:
+    score = sum(c.match for c in named)
+    strength = weight(rec, now, params)
+    fused = score / (preset.rrf_k + 1)
+    factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
+    strong = score >= STRONG
+    what = ", ".join(f"{c.kind} {c.anchor}" + ("" if c.match == 1 else f" ({c.match:.0%})")
+                     for c in named)
+    note = (f"woken from the archive by {what} (wake score {score:.2f}): "
+            + ("a strong cue, promoted to core when tracked" if strong
+               else "a weak cue, not promoted"))
+    explanation = Explanation(
+        legs={"wake": LegScore(0, score)}, fused=fused, strength=strength,
+        terms={"rrf": fused, "strength_factor": factor, "wake_score": score,
+               "strong_cue": float(strong)},
+        final=fused * factor, notes=[note])
+    return Hit(memory=rec, score=fused * factor, explanation=explanation, woken=True)
+
+
+def promote(store: Store, scope: Scope, hits: list[Hit], now: datetime) -> list[str]:
+    """Bring the strongly woken hits back to core (a tracked recall does this); returns their
+    ids. Each hit's memory becomes the promoted record."""
+    promoted = []
+    for hit in hits:
+        if not hit.woken or not hit.explanation.terms.get("strong_cue"):
+            continue
+        current = store.get(scope, hit.memory.id)
+        if current is None or current.layer != Layer.ARCHIVED:
+            continue
+        new = current.replace(layer=Layer.CORE, overdue_since=None, updated_at=now,
+                              version=current.version + 1)
+        store.save(new, "wake", actor="recall", reason=hit.explanation.notes[0])
+        hit.memory = new
+        hit.explanation.notes.append("promoted to core")
+        promoted.append(new.id)
+    return promoted
