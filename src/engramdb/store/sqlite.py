@@ -502,7 +502,7 @@ class SQLiteStore:
     def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]:
         where, args = self._where(scope, flt)
         order = "DESC" if flt.newest_first else "ASC"
-        sql = f"SELECT * FROM memories WHERE {where} ORDER BY at {order}, id {order}"
+        sql = f"SELECT {_SELECT} FROM memories WHERE {where} ORDER BY at {order}, id {order}"
         if flt.limit is not None:
             sql += " LIMIT ? OFFSET ?"
             args += [flt.limit, flt.offset]
@@ -510,8 +510,10 @@ class SQLiteStore:
             sql += " LIMIT -1 OFFSET ?"
             args.append(flt.offset)
         with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
-        return (record_from_row(r) for r in rows)
+            cur = self._db.cursor()
+            cur.row_factory = None  # plain tuples, decoded by position (as get_many)
+            rows = cur.execute(sql, args).fetchall()
+        return (record_from_values(r) for r in rows)
 
     def count(self, scope: Scope, flt: ListFilter) -> int:
         where, args = self._where(scope, flt)
