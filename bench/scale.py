@@ -12,9 +12,8 @@ filters).
     .venv/bin/python bench/scale.py --quick         # 2k and 10k
     .venv/bin/python bench/scale.py --no-model      # skip the default-embedder run
 
-The hashing embedder times the engine, not a model; the default embedder (multilingual e5
-small, 4-bit) is measured separately on a small store, its per-memory and per-query cost
-reported on their own.
+The hashing embedder times the engine, not a model; the default embedder is measured
+separately on a small store, its per-memory and per-query cost reported on their own.
 """
 
 from __future__ import annotations
@@ -236,6 +235,7 @@ class Report:
     rss_after_reference: float = 0.0
     model: dict[str, float] = field(default_factory=dict)
     load: list[float] = field(default_factory=list)
+    model_id: str = ""
 
 
 def ingest(mem: engramdb.Memory, corpus: Corpus, user: str, n: int, start: int) -> float:
@@ -364,6 +364,7 @@ def run_model(args: argparse.Namespace, workdir: Path, report: Report) -> None:
             recall.append(clocked(lambda q=q: mem.recall(q, k=5, track=False, user="model",
                                                          agent="bench")))
             qembed.append(clocked(lambda q=q: mem.embedder.embed_batch([q], query=True)))
+        report.model_id = f"{mem.embedder.model_id}, {mem.embedder.dimensions} dimensions"
     rw, rc = [w for w, _ in recall], [c for _, c in recall]
     ew, ec = [w for w, _ in qembed], [c for _, c in qembed]
     report.model = {
@@ -386,15 +387,17 @@ def verdict(ok: bool) -> str:
 
 
 def render(args: argparse.Namespace, report: Report) -> str:
+    busy = ""
+    if max(report.load) > 0.75 * (os.cpu_count() or 1):
+        busy = ("; other processes were busy on this machine, so wall times may be inflated: "
+                "the CPU column is this process's own time")
     lines = [
         "# engramdb scale benchmark",
         "",
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
         f"numpy {np.__version__}, SQLite {sqlite3.sqlite_version}, {os.cpu_count()} CPUs, "
         f"BLAS threads 1, seed {args.seed}, {args.queries} queries, k=5, track=False; "
-        f"load average {' -> '.join(f'{x:.1f}' for x in report.load)} (start -> end: above "
-        f"the CPU count, other processes shared the CPUs and wall times are inflated; the CPU "
-        f"column is this process's own time).",
+        f"load average {' -> '.join(f'{x:.1f}' for x in report.load)} (start -> end{busy}).",
         f"Store: {report.total_memories:,} memories in one file ({args.noise_scopes} noise "
         f"scopes x {args.noise_size} + scopes of {', '.join(f'{s:,}' for s in args.sizes)}).",
         "",
@@ -445,8 +448,10 @@ def render(args: argparse.Namespace, report: Report) -> str:
         m = report.model
         lines += [
             "",
-            f"## Default embedder (multilingual e5 small, 4-bit; {m['memories']:.0f} memories, "
-            f"{m['queries']:.0f} queries, 1 thread)",
+            f"## Default embedder ({m['memories']:.0f} memories, {m['queries']:.0f} queries, "
+            f"1 thread)",
+            "",
+            f"`{report.model_id}`",
             "",
             "Wall and CPU time; the model's share measured by calling it alone on the same "
             "texts.",

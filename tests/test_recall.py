@@ -90,3 +90,23 @@ def test_explanation_is_complete_and_printable(me):  # type: ignore[no-untyped-d
     assert d["legs"]["bm25"]["rank"] == 1
     assert abs(d["final"] - hit.score) < 1e-6
     assert "bm25#1" in str(hit.explanation)
+
+
+def test_the_top_k_is_the_prefix_of_a_full_ranking(mem):  # type: ignore[no-untyped-def]
+    """Recall stops loading candidates once no other can reach the top k: that must never
+    change the answer."""
+    import random
+
+    rng = random.Random(3)
+    words = "berlin oslo cat dog tea coffee java rust kafka garden party trip wang li".split()
+    people = ["Wang", "Li", "Ana", "Tom"]
+    me = mem.scope(user="prune")
+    me.remember_many([Draft(" ".join(rng.choices(words, k=6)), people=[rng.choice(people)],
+                            importance=rng.random()) for _ in range(300)])
+    for _ in range(30):
+        query = " ".join(rng.choices(words + ["wang", "li"], k=3))
+        full = me.recall(query, k=1000, track=False)
+        for k in (1, 5, 20):
+            top = me.recall(query, k=k, track=False)
+            assert [(h.memory.id, h.score) for h in top] == [
+                (h.memory.id, h.score) for h in full[:k]]

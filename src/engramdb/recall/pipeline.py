@@ -89,17 +89,38 @@ class Recaller:
             for rank, (mid, score) in enumerate(ranked.get(leg.name, []), start=1):
                 fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
                 seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
-        records = self.store.get_many(scope, list(fused))
-        hits = [self._blend(records[mid], fused[mid], seen[mid], plan, preset, now)
-                for mid in fused if mid in records and self._allowed(records[mid], plan, now)]
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params)
-        hits.extend(h for h in woken[:k] if self._allowed(h.memory, plan, now))
+        hits = [h for h in woken[:k] if self._allowed(h.memory, plan, now)]
+        hits += self._best_candidates(scope, plan, preset, k, now, fused, seen, hits)
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         if not hits:
             return Hits([], abstained=True, note="nothing in memory matches this query",
                         plan=plan.to_dict())
         return Hits(hits[:k], plan=plan.to_dict())
+
+    def _best_candidates(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int,
+                         now: datetime, fused: dict[str, float],
+                         seen: dict[str, dict[str, LegScore]], pool: list[Hit]) -> list[Hit]:
+        """Load and score candidates best-fused first, in growing batches, and stop once k
+        hits beat what any remaining candidate could reach: the blend only scales the fused
+        score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
+        the result is exactly that of scoring every candidate."""
+        ceiling = (1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + 1e-9)
+        order = sorted(fused, key=lambda mid: (-fused[mid], mid))
+        hits: list[Hit] = []
+        done, step = 0, max(2 * k, 16)
+        while done < len(order):
+            batch = order[done : done + step]
+            done, step = done + len(batch), step * 2
+            records = self.store.get_many(scope, batch)
+            hits += [self._blend(records[m], fused[m], seen[m], plan, preset, now)
+                     for m in batch if m in records and self._allowed(records[m], plan, now)]
+            scores = sorted((h.score for h in [*pool, *hits]), reverse=True)
+            reachable = fused[order[done]] * ceiling if done < len(order) else 0.0
+            if len(scores) >= k and reachable < scores[k - 1]:
+                break
+        return hits
 
     @staticmethod
     def _allowed(record: Record, plan: QueryPlan, now: datetime) -> bool:
