@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -12,6 +10,7 @@ import pytest
 
 import engramdb
 from engramdb import Action, Conflict, Draft, Invalid, Kind, NotFound
+from helpers import dump, not_rejected
 
 WHEN = datetime(2025, 6, 1, 9, 30, tzinfo=UTC)
 BEIJING = timezone(timedelta(hours=8))
@@ -20,31 +19,6 @@ BEIJING = timezone(timedelta(hours=8))
 @pytest.fixture
 def me(mem):  # type: ignore[no-untyped-def]
     return mem.scope(user="alice", agent="noah")
-
-
-def dump(path: str) -> dict[str, list[str]]:
-    """Every row of every table (memories, events, FTS, vectors...), read with plain sqlite3."""
-    db = sqlite3.connect(path)
-    try:
-        names = [r[0] for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {n: sorted(repr(row) for row in db.execute(f'SELECT * FROM "{n}"'))
-                for n in names}
-    finally:
-        db.close()
-
-
-def not_rejected(call: Callable[[Any], object], values: list[Any], match: str = "") -> list[Any]:
-    """The values for which ``call`` did not raise Invalid (with ``match`` in its message)."""
-    missed = []
-    for value in values:
-        try:
-            call(value)
-        except Invalid as exc:
-            if match in str(exc):
-                continue
-        missed.append(value)
-    return missed
 
 
 def lexical_ids(me: Any, query: str) -> list[str]:

@@ -5,34 +5,20 @@ from __future__ import annotations
 import math
 import os
 import sqlite3
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import engramdb
 from engramdb import ConfigError, Draft, Invalid, StoreError
 from engramdb.testing import HashingEmbedder
+from helpers import not_rejected
 
 
 @pytest.fixture
 def me(mem):  # type: ignore[no-untyped-def]
     return mem.scope(user="alice", agent="noah")
-
-
-def not_rejected(call: Callable[[Any], object], values: list[Any], match: str = "") -> list[Any]:
-    """The values for which ``call`` did not raise Invalid (with ``match`` in its message)."""
-    missed = []
-    for value in values:
-        try:
-            call(value)
-        except Invalid as exc:
-            if match in str(exc):
-                continue
-        missed.append(value)
-    return missed
 
 
 def assert_nothing_written(me) -> None:  # type: ignore[no-untyped-def]

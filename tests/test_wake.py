@@ -3,27 +3,15 @@ ones do not; at most 2 woken in k; recall(track=False) changes nothing."""
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from engramdb.text.timeexpr import time_window
+from helpers import dump
 
 WORK = ["The quarterly report is due on Friday", "My manager asked for the budget slides",
         "I work at Acme as an engineer", "The team moved to the new office"]
-
-
-def dump(path: str) -> dict[str, list[str]]:
-    """Every row of every table, read with plain sqlite3 (as in test_api.py)."""
-    db = sqlite3.connect(path)
-    try:
-        names = [r[0] for r in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {n: sorted(repr(row) for row in db.execute(f'SELECT * FROM "{n}"'))
-                for n in names}
-    finally:
-        db.close()
 
 
 def archived_trip(mem, clock, content, people, places, topics):  # type: ignore[no-untyped-def]

@@ -1,0 +1,34 @@
+"""Helpers shared by the tests."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from engramdb import Invalid
+
+
+def dump(path: str) -> dict[str, list[str]]:
+    """Every row of every table (memories, events, FTS, vectors...), read with plain sqlite3."""
+    db = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {n: sorted(repr(row) for row in db.execute(f'SELECT * FROM "{n}"'))
+                for n in names}
+    finally:
+        db.close()
+
+
+def not_rejected(call: Callable[[Any], object], values: list[Any], match: str = "") -> list[Any]:
+    """The values for which ``call`` did not raise Invalid (with ``match`` in its message)."""
+    missed = []
+    for value in values:
+        try:
+            call(value)
+        except Invalid as exc:
+            if match in str(exc):
+                continue
+        missed.append(value)
+    return missed
