@@ -47,7 +47,7 @@ def test_content_over_the_default_limit_is_invalid(me):  # type: ignore[no-untyp
 def test_content_limit_is_a_setting(tmp_path, clock):  # type: ignore[no-untyped-def]
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
                        max_content_bytes=100) as mem:
-        mem.remember("a" * 100)
+        mem.remember("word " * 19 + "words")  # 100 bytes ("a" * 100 is junk: quality gate)
         with pytest.raises(Invalid, match="over the limit of 100 bytes"):
             mem.remember("a" * 101)
         with pytest.raises(Invalid, match="over the limit"):

@@ -589,3 +589,17 @@ def test_snapshot_bad_input(cli: Run, cli_json: Callable[..., Any], tmp_path: Pa
     notes.write_text("hello\n", encoding="utf-8")
     assert "not a JSONL export" in cli("restore-snapshot", str(notes), code=4).stderr
     assert cli_json("status", "--user", "alice")["total"] == 1
+
+
+def test_remember_junk_says_what_failed_and_history_shows_the_chain(
+        cli: Run, cli_json: Callable[..., Any]) -> None:
+    out = cli("remember", "aaaaaaaaaaaa").stdout
+    assert out.startswith("reject ") and "failed=repeated_char (nothing stored)" in out
+    first = remember(cli_json, "Li lives in Lisbon")
+    second = cli_json("remember", "Li moved to Berlin")
+    assert (second["action"], second["rule"]) == ("supersede", "slot_new_value")
+    versions = cli_json("history", first)
+    assert [v["memory"]["id"] for v in versions] == [first, first, second["memory"]["id"]]
+    assert [v["current"] for v in versions] == [False, False, True]
+    table = cli("history", first).stdout
+    assert "supersede" in table and "1*" in table

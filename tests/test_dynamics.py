@@ -42,7 +42,7 @@ def record(kind: Kind = Kind.EVENT, priority: Priority = Priority.P3,
     ("emotion", "P1", 365, 0.3), ("fact", "P2", 90, 0.1), ("event", "P3", 14, 0.0),
 ])
 def test_unused_strength_halves_in_its_half_life(mem, clock, kind, priority, days, floor):  # type: ignore[no-untyped-def]
-    rec = mem.remember(f"a {kind} to keep", kind=kind).memory
+    rec = mem.remember(f"a {kind} to keep", kind=kind, importance=0.5).memory  # no surprise gate
     assert rec.priority.value == priority
     assert mem.explain(rec.id).weight == 1.0
     clock.advance(days=days)

@@ -27,7 +27,7 @@ from rich.text import Text
 import engramdb
 from engramdb.clock import parse_time
 from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
-from engramdb.model import Hit, Hits, Record, Stats, Version, WriteResult
+from engramdb.model import Action, Hit, Hits, Record, Stats, Version, WriteResult
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES: dict[type[EngramError], int] = {
@@ -196,6 +196,9 @@ def explain_hit(rank: int, hit: Hit) -> Text:
 
 def versions_table(versions: list[Version]) -> Table:
     table = Table()
+    chain = len({v.memory.id for v in versions}) > 1  # a supersession chain: name each link
+    if chain:
+        table.add_column("memory", no_wrap=True)
     table.add_column("version", justify="right")
     table.add_column("op")
     table.add_column("at", no_wrap=True)
@@ -205,8 +208,10 @@ def versions_table(versions: list[Version]) -> Table:
     table.add_column("kind")
     table.add_column("content", ratio=1, overflow="fold")
     for v in versions:
-        table.add_row(str(v.version), v.op, when(v.at), Text(v.who), Text(v.reason or ""),
-                      v.memory.layer.value, v.memory.kind.value, short(v.memory.content))
+        cells = [f"{v.version}*" if v.current else str(v.version), v.op, when(v.at),
+                 Text(v.who), Text(v.reason or ""), v.memory.layer.value, v.memory.kind.value,
+                 short(v.memory.content)]
+        table.add_row(*([f"…{v.memory.id[-6:]}"] if chain else []), *cells)
     return table
 
 
@@ -227,8 +232,10 @@ def stats_table(stats: Stats) -> Table:
 
 def show_write(result: WriteResult) -> None:
     rec = result.memory
+    failed = result.evidence.get("failed") if result.action == Action.REJECT else None
     out().print(Text(f"{result.action.value} {rec.id} kind={rec.kind.value} "
-                     f"rule={result.rule}" + (f" uri={rec.uri}" if rec.uri else "")))
+                     f"rule={result.rule}" + (f" uri={rec.uri}" if rec.uri else "")
+                     + (f" failed={','.join(failed)} (nothing stored)" if failed else "")))
 
 
 # ---------------------------------------------------------------- input helpers

@@ -34,7 +34,7 @@ from .recall.presets import get_preset
 from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
-from .write.guard import check_content, content_hash, storable
+from .write.guard import check_content, content_hash, quality_failures, storable
 from .write.prepare import (
     build_record,
     check_anchors,
@@ -45,6 +45,13 @@ from .write.prepare import (
     parse_kind,
 )
 from .write.rollback import rolled_back
+from .write.supersede import (
+    Judgement,
+    gated_importance,
+    judge,
+    neighbours,
+    supersession_chain,
+)
 
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
@@ -64,7 +71,8 @@ class Memory:
         self.default_scope = Scope(self.config.user, self.config.agent)
         store.bind_embedder(embedder.model_id, embedder.dimensions)
         self.decay_params = params_from(self.config)
-        self._recaller = Recaller(store, self._embed_query, self.decay_params)
+        self._recaller = Recaller(store, self._embed_query, self.decay_params,
+                                  getattr(embedder, "relevance_floor", None))
 
     # ---------------------------------------------------------------- plumbing
 
@@ -135,7 +143,7 @@ class Memory:
                 raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
-            return [self._write(rec, vec, draft.kind is not None)
+            return [self._write(rec, vec, draft.kind is not None, draft.importance is not None)
                     for rec, vec, draft in zip(records, vectors, drafts, strict=True)]
 
     def _embed_in_batches(self, texts: list[str], batch: int,
@@ -149,7 +157,11 @@ class Memory:
             return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
         return np.vstack(parts)
 
-    def _write(self, rec: Record, vector: np.ndarray, kind_given: bool) -> WriteResult:
+    def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
+               importance_given: bool = True) -> WriteResult:
+        failed = quality_failures(rec.content, rec.kind)
+        if failed:  # nothing is stored; the record returned is the one that was refused
+            return WriteResult(Action.REJECT, "quality_gate", rec, {"failed": failed})
         if rec.uri:
             existing = self.store.get_by_uri(rec.scope, rec.uri)
             if existing is not None:
@@ -158,12 +170,45 @@ class Memory:
         for dup in self.store.find_by_hash(rec.scope, rec.kind.value, rec.content_hash):
             if rec.uri is not None and dup.uri != rec.uri:
                 continue  # the same words under another URI (or none): the URI must be kept
+            if dup.invalid_at is not None:
+                continue  # a superseded value said again is current again (write/supersede.py)
             if rec.kind != Kind.EVENT or dup.at == rec.at:
                 self.store.record_uses(rec.scope, [dup.id], rec.recorded_at, USE_DEBOUNCE_S)
                 return WriteResult(Action.NOOP, "exact_duplicate", self._reload(dup),
                                    {"duplicate_of": dup.id})
-        self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
-        return WriteResult(Action.ADD, "new_memory", rec)
+        if rec.kind == Kind.EVENT:  # events never supersede nor merge: the log keeps them all
+            self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
+            return WriteResult(Action.ADD, "new_memory", rec)
+        nearby = neighbours(self.store, rec, vector)
+        return self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
+
+    def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,
+               surprise_: float) -> WriteResult:
+        """Carry out a write/supersede.py judgement (inside the caller's transaction)."""
+        old = j.target
+        evidence = {**j.evidence, "surprise": round(surprise_, 4)}
+        if j.action == Action.NOOP and old is not None:
+            self.store.record_uses(rec.scope, [old.id], rec.recorded_at, USE_DEBOUNCE_S)
+            return WriteResult(Action.NOOP, j.rule, self._reload(old), evidence)
+        if j.action == Action.UPDATE and old is not None:
+            new = old.replace(content=rec.content, content_hash=rec.content_hash,
+                              at=max(old.at, rec.at), updated_at=rec.recorded_at,
+                              version=old.version + 1)
+            self.store.save(new, "update", index_text(new), vector, actor=ACTOR, reason=j.rule)
+            return WriteResult(Action.UPDATE, j.rule, new,
+                               {**evidence, "previous_version": old.version})
+        if old is not None and not importance_given:
+            rec = rec.replace(importance=max(rec.importance, old.importance))
+        elif not importance_given:
+            rec = rec.replace(importance=gated_importance(rec.importance, surprise_))
+        if j.action == Action.SUPERSEDE and old is not None and j.rule == "slot_older_value":
+            rec = rec.replace(invalid_at=old.at, superseded_by=old.id)
+        self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason=j.rule)
+        if j.action == Action.SUPERSEDE and old is not None and j.rule != "slot_older_value":
+            gone = old.replace(invalid_at=rec.at, superseded_by=rec.id,
+                               updated_at=rec.recorded_at, version=old.version + 1)
+            self.store.save(gone, "supersede", actor=ACTOR, reason=f"{j.rule}: {rec.id}")
+        return WriteResult(j.action, j.rule, rec, evidence)
 
     def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:
         if old.content_hash == rec.content_hash:
@@ -327,8 +372,8 @@ class Memory:
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
         kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
-        plan = plan_query(query, kinds_t)
         now = self._now()
+        plan = plan_query(query, kinds_t, now)
         hits = self._recaller.recall(scope, plan, get_preset(preset or self.config.preset), k, now)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
@@ -374,10 +419,18 @@ class Memory:
 
     def history(self, id_or_uri: str, *, user: str | None = None,
                 agent: str | None = None) -> list[Version]:
+        """Every version of the memory, oldest first, and, when it is a link of a supersession
+        chain (Lisbon -> Berlin -> Oslo), every version of every link, oldest link first. The
+        version that holds now is marked ``current``."""
         scope = self._scope(user, agent)
-        rec = self._get(scope, id_or_uri)
-        return [Version(e.version, e.op, e.at, e.snapshot, e.actor, e.reason)
-                for e in self.store.events(scope, rec.id) if e.snapshot is not None]
+        out: list[Version] = []
+        for rec in supersession_chain(self.store, scope, self._get(scope, id_or_uri)):
+            versions = [Version(e.version, e.op, e.at, e.snapshot, e.actor, e.reason)
+                        for e in self.store.events(scope, rec.id) if e.snapshot is not None]
+            if versions and rec.current:
+                versions[-1].current = True
+            out.extend(versions)
+        return out
 
     def boot(self, budget: int | None = None, *, user: str | None = None,
              agent: str | None = None) -> Boot:

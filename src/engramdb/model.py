@@ -163,7 +163,12 @@ class Draft:
 
 @dataclass
 class WriteResult:
-    """What a write did (``action``), which rule decided it, and the memory it concerns."""
+    """What a write did (``action``), which rule decided it, and the memory it concerns.
+
+    ``evidence`` says why (write/supersede.py): for SUPERSEDE the old id, slot and values; for a
+    near-duplicate NOOP the similarities; the surprise of a fact. A REJECT (rule
+    "quality_gate", ``evidence["failed"]`` lists the criteria) stored nothing: its memory is the
+    refused record, whose id names nothing in the store."""
 
     action: Action
     rule: str
@@ -263,7 +268,9 @@ class Hits(list[Hit]):
 class Version:
     """One version of a record, read from the event log: what it was (``memory``), what made
     it (``op``), who (the memory's scope and, where known, an ``actor`` such as "user",
-    "sleep" or "import") and why (``reason``, where known)."""
+    "sleep" or "import") and why (``reason``, where known). ``current``: this is the value that
+    holds now (the newest version of the chain's current record); ``Memory.history`` lists a
+    whole supersession chain, oldest first, so exactly one version of a live chain is current."""
 
     version: int
     op: str
@@ -271,6 +278,7 @@ class Version:
     memory: Record
     actor: str | None = None
     reason: str | None = None
+    current: bool = False
 
     @property
     def who(self) -> str:
@@ -286,6 +294,7 @@ class Version:
             "agent": self.memory.agent,
             "actor": self.actor,
             "reason": self.reason,
+            "current": self.current,
             "memory": self.memory.to_dict(),
         }
 

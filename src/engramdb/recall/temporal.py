@@ -1,0 +1,72 @@
+"""Reading with time: which memories a query about a time, the present or the past may return.
+
+Routing (one per query, shown in the plan):
+- ``window``: the query names a time (text/timewindow.py) and the window is applied. An event
+  or emotion is in it when its ``at`` is; any other kind (a fact, a preference...) holds from
+  its ``at`` until it was superseded (``invalid_at``, open while current), and is in the window
+  when that span meets it: "where did Li live in 2024" finds the fact that held in 2024,
+  superseded or not. A fact's ``at`` is when it was written unless the writer said otherwise,
+  so a fact written today is not found by a window in the past.
+- ``past``: no applied window, and the query asks about the past ("before", "used to",
+  "previously", 以前, 之前, 原来, 曾经...): superseded memories are kept and each is placed just
+  above the current value that replaced it (the newest former value first).
+- ``current``: present-tense and neutral questions: superseded memories are not returned.
+
+A window is applied when it names its year ("in May 2023", "2023年5月", "on 8 May 2023",
+"before 2024") or is read from the clock in a way that is right for a live agent ("yesterday",
+"last week", "去年", "三天前"). A month or day without a year ("in March", "5月8日") is loose:
+the latest one is only a guess, so it is shown in the plan and not applied."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Kind, Record
+from ..text.timewindow import TimeWindow
+
+POINT_KINDS = frozenset({Kind.EVENT, Kind.EMOTION})
+_PAST = re.compile(
+    r"\bdid\b[^?.!]*\buse\s+to\b"
+    r"|\b(?:before|used\s+to|previous(?:ly)?|formerly|former|earlier|originally|"
+    r"no\s+longer|anymore|in\s+the\s+past)\b|以前|之前|原来|原先|曾经|过去|从前|先前",
+    re.IGNORECASE)
+_NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+present|today)\b"
+                  r"|现在|目前|如今|当前|最近", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Routing:
+    mode: str     # window | past | current
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"mode": self.mode, "reason": self.reason}
+
+
+def route(query: str, window: TimeWindow | None) -> Routing:
+    if window is not None and not window.loose:
+        how = "names its year" if window.anchored else "read from the clock"
+        return Routing("window", f"the query names a time ({window.expr!r}, {how}): "
+                                 f"only memories {window.label()}")
+    past = _PAST.search(query)
+    if past:
+        return Routing("past", f"the query asks about the past ({past.group(0)!r}): former "
+                               "values first, each above the value that replaced it")
+    now = _NOW.search(query)
+    why = f"present tense ({now.group(0)!r})" if now else "no past marker (neutral)"
+    return Routing("current", f"{why}: only current values, superseded ones left out")
+
+
+def in_window(record: Record, window: TimeWindow) -> bool:
+    """Does the record fall in the window: its moment (events) or the span it held (facts)?"""
+    if record.kind in POINT_KINDS:
+        return window.contains(record.at)
+    return window.overlaps(record.at, record.invalid_at)
+
+
+def why_out(record: Record, window: TimeWindow) -> str:
+    if record.kind in POINT_KINDS:
+        return f"at {record.at.date()} is outside the window"
+    until = record.invalid_at.date() if record.invalid_at else "now"
+    return f"held {record.at.date()}..{until}, outside the window"

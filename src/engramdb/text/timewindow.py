@@ -1,0 +1,233 @@
+"""The time window a query names, for recall: [start, end) in UTC, and whether it is anchored.
+
+Understood, in English and Chinese, most specific first:
+- a day: "2023-05-08", "8 May 2023", "May 8, 2023", "2023年5月8日" (anchored); "5月8日" (the
+  latest such day not after now);
+- a month: "May 2023", "2023-05", "2023年5月" (anchored); "去年三月" (March of last year);
+- a year: "2023", "2023年" (anchored);
+- words relative to now: today/今天, yesterday/昨天, the day before yesterday/前天, "last Friday"
+  (the latest Friday before today), 上周五 (Friday of last week), this or last
+  week/month/year (本周/上周, 这个月/上个月, 今年/去年/前年), "N days/weeks/months/years ago"
+  (三天前, 两周前), and a bare month ("in March", "三月": the latest March not after now);
+- "before"/"after"/"since"/"until" a day, month or year ("before May 2023", "2023年5月之前",
+  "2024年以后"): an open-ended window.
+
+``anchored`` is True when the window names its calendar year itself; False when it is read
+from the clock ("last week", "in March"). Recall treats the two differently (pipeline.py).
+No time expression: None."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from .timeexpr import (
+    _AGO,
+    _RELATIVE,
+    MONTHS,
+    _add_months,
+    _month_window,
+    _number,
+    _relative,
+    _start_of,
+)
+from .timeexpr import _ago as _ago_window
+
+EARLIEST = datetime(1, 1, 1, tzinfo=UTC)
+LATEST = datetime(9999, 12, 31, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    start: datetime
+    end: datetime
+    expr: str        # the words that named it
+    anchored: bool   # the words name the year themselves (not read from the clock)
+    loose: bool = False  # a month or day without a year ("in March"): the latest one is a guess
+
+    def contains(self, when: datetime) -> bool:
+        return self.start <= when < self.end
+
+    def overlaps(self, start: datetime, end: datetime | None) -> bool:
+        """Does [start, end) (end None: still open) meet this window?"""
+        return start < self.end and (end is None or end > self.start)
+
+    def label(self) -> str:
+        if self.start == EARLIEST:
+            return f"before {self.end.date()}"
+        if self.end == LATEST:
+            return f"since {self.start.date()}"
+        if self.end - self.start == timedelta(days=1):
+            return f"on {self.start.date()}"
+        return f"between {self.start.date()} and {self.end.date()}"
+
+    def to_dict(self) -> dict[str, object]:
+        return {"start": self.start.isoformat(), "end": self.end.isoformat(), "expr": self.expr,
+                "anchored": self.anchored, "loose": self.loose, "label": self.label()}
+
+
+_MON = "|".join([*MONTHS, *(m[:3] for m in MONTHS), "sept"])
+_YEAR = r"((?:19|20)\d\d)"
+_ZH_NUM = "(\\d{1,2}|十[一二]?|[一二两三四五六七八九])"
+_ZH_DAY = "(\\d{1,2}|三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])"
+_DAY_PATTERNS = (
+    ("iso", re.compile(rf"(?<![\d-]){_YEAR}-(\d{{1,2}})-(\d{{1,2}})(?![\d-])")),
+    ("dmy", re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MON})\.?,?\s+{_YEAR}\b",
+                       re.IGNORECASE)),
+    ("mdy", re.compile(rf"\b({_MON})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s*{_YEAR}\b",
+                       re.IGNORECASE)),
+    ("zh", re.compile(rf"(?:{_YEAR}\s*年\s*)?{_ZH_NUM}\s*月\s*{_ZH_DAY}\s*[日号]")),
+)
+_MONTH_PATTERNS = (
+    ("iso", re.compile(rf"(?<![\d-]){_YEAR}-(\d{{1,2}})(?![\d-])")),
+    ("en", re.compile(rf"\b({_MON})\.?,?\s+(?:of\s+)?{_YEAR}\b", re.IGNORECASE)),
+    ("zh", re.compile(rf"{_YEAR}\s*年\s*{_ZH_NUM}\s*月")),
+    ("zh-rel", re.compile(rf"(去年|今年|前年){_ZH_NUM}\s*月")),
+)
+_YEAR_ONLY = re.compile(rf"(?<![\d.\-]){_YEAR}(?:\s*年|\b)(?!-\d)")
+_TODAY = re.compile(r"\btoday\b|今天|今日", re.IGNORECASE)
+_DAY_BEFORE = re.compile(r"\b(?:the\s+)?day\s+before\s+yesterday\b"
+                         r"|(?<![一二两三四五六七八九十\d])前天")
+_BARE_MONTH = re.compile(rf"\bin\s+({_MON})\b|(?<![\d年]){_ZH_NUM}月份?"
+                         rf"(?![\d一二三四五六七八九十]*[日号])", re.IGNORECASE)
+_BEFORE_EN = re.compile(r"\b(before|until|till|prior\s+to|after|since)\s+(?:the\s+)?$",
+                        re.IGNORECASE)
+_PERIOD = re.compile(r"\b(?:days?|weeks?|weekends?|months?|years?|monday|tuesday|wednesday|"
+                     r"thursday|friday|saturday|sunday)\s+$", re.IGNORECASE)
+_BEFORE_ZH = re.compile(r"^\s*(之前|以前|前|之后|以后|后|以来)")
+_REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(_WEEKDAYS)})\b"
+                           r"|(?:上周|上星期|上个星期|上礼拜)([一二三四五六日天])", re.IGNORECASE)
+
+
+def parse_window(text: str, now: datetime) -> TimeWindow | None:
+    """The window of time ``text`` names, read against ``now``, or None."""
+    now = now.astimezone(UTC)
+    found = _explicit(text, now)
+    if found is not None:
+        window, span = found
+        return _open_ended(text, window, span)
+    return _relative_window(text, now)
+
+
+def _explicit(text: str, now: datetime) -> tuple[TimeWindow, tuple[int, int]] | None:
+    """A day, month or year the text names, with where it names it."""
+    for kind, pattern in _DAY_PATTERNS:
+        for m in pattern.finditer(text):
+            window = _day(kind, m, now)
+            if window is not None:
+                return window, m.span()
+    for kind, pattern in _MONTH_PATTERNS:
+        for m in pattern.finditer(text):
+            window = _month(kind, m, now)
+            if window is not None:
+                return window, m.span()
+    m = _YEAR_ONLY.search(text)
+    if m:
+        y = int(m.group(1))
+        start = datetime(y, 1, 1, tzinfo=UTC)
+        return TimeWindow(start, start.replace(year=y + 1), m.group(0), True), m.span()
+    return None
+
+
+def _day(kind: str, m: re.Match[str], now: datetime) -> TimeWindow | None:
+    g = m.groups()
+    if kind == "iso":
+        y, mo, d = int(g[0]), int(g[1]), int(g[2])
+    elif kind == "dmy":
+        y, mo, d = int(g[2]), _month_no(g[1]), int(g[0])
+    elif kind == "mdy":
+        y, mo, d = int(g[2]), _month_no(g[0]), int(g[1])
+    else:
+        mo, d = _number(g[1]), _zh_day(g[2])
+        y = int(g[0]) if g[0] else (now.year if (mo, d) <= (now.month, now.day) else now.year - 1)
+    try:
+        start = datetime(y, mo, d, tzinfo=UTC)
+    except ValueError:
+        return None
+    anchored = kind != "zh" or bool(g[0])
+    return TimeWindow(start, start + timedelta(days=1), m.group(0), anchored, loose=not anchored)
+
+
+def _month(kind: str, m: re.Match[str], now: datetime) -> TimeWindow | None:
+    g = m.groups()
+    if kind == "iso":
+        y, mo, anchored = int(g[0]), int(g[1]), True
+    elif kind == "en":
+        y, mo, anchored = int(g[1]), _month_no(g[0]), True
+    elif kind == "zh":
+        y, mo, anchored = int(g[0]), _number(g[1]), True
+    else:
+        y, mo, anchored = now.year + _REL_YEAR[g[0]], _number(g[1]), False
+    if not 1 <= mo <= 12:
+        return None
+    start = datetime(y, mo, 1, tzinfo=UTC)
+    return TimeWindow(start, _add_months(start, 1), m.group(0), anchored)
+
+
+def _open_ended(text: str, window: TimeWindow, span: tuple[int, int]) -> TimeWindow | None:
+    before = _BEFORE_EN.search(text[: span[0]])
+    after = _BEFORE_ZH.match(text[span[1] :])
+    word = (before.group(1) if before else after.group(1) if after else "").lower()
+    if not word:
+        return window
+    if before and _PERIOD.search(text[: before.start()]):
+        return None  # "the week before May 8": a span relative to the date, not understood
+    expr = f"{word} {window.expr}" if before else f"{window.expr}{word}"
+    if word in ("before", "until", "till", "之前", "以前", "前") or word.startswith("prior"):
+        return TimeWindow(EARLIEST, window.start, expr, window.anchored)
+    if word in ("since", "以来"):
+        return TimeWindow(window.start, LATEST, expr, window.anchored)
+    return TimeWindow(window.end, LATEST, expr, window.anchored)
+
+
+def _relative_window(text: str, now: datetime) -> TimeWindow | None:
+    day = _start_of("day", now)
+    for pattern, offset in ((_DAY_BEFORE, -2), (_TODAY, 0)):
+        m = pattern.search(text)
+        if m:
+            start = day + timedelta(days=offset)
+            return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
+    m = _LAST_WEEKDAY.search(text)
+    if m:
+        if m.group(1):  # "last Friday": the latest Friday before today
+            back = (day.weekday() - _WEEKDAYS.index(m.group(1).lower()) - 1) % 7 + 1
+            start = day - timedelta(days=back)
+        else:  # 上周五: the Friday of last week
+            start = day - timedelta(days=day.weekday() + 7 - _ZH_WEEKDAY[m.group(2)])
+        return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
+    for finder in (_relative, _ago_window):
+        window = finder(text, now)
+        if window is not None:
+            return TimeWindow(window[0], window[1], _relative_words(text), False)
+    m = _BARE_MONTH.search(text)
+    if m:
+        mo = _month_no(m.group(1)) if m.group(1) else _number(m.group(2))
+        if 1 <= mo <= 12:
+            start, end = _month_window(mo, None, now)
+            return TimeWindow(start, end, m.group(0), False, loose=True)
+    return None
+
+
+def _relative_words(text: str) -> str:
+    for pattern in (*(p for p, _, _ in _RELATIVE), _AGO):
+        m = pattern.search(text)
+        if m:
+            return m.group(0)
+    return "relative to now"
+
+
+def _month_no(word: str) -> int:
+    return next(i for i, name in enumerate(MONTHS, start=1) if name.startswith(word.lower()[:3]))
+
+
+def _zh_day(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    tens, _, ones = text.rpartition("十")
+    if "十" not in text:
+        return _number(text)
+    return (_number(tens) if tens else 1) * 10 + (_number(ones) if ones else 0)

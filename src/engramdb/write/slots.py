@@ -1,0 +1,162 @@
+"""Slots: which subject and attribute a fact is about ("Li" + residence, "user" + tech stack),
+extracted by rules, so that a new value of the same slot can supersede the old one.
+
+The rules are data (``RULES``): an attribute (or None: the attribute is the pattern's
+``attr`` group) and a regular expression with the groups ``subj`` (optional: ``DEFAULT_SUBJECT``)
+and ``val``. The first rule that matches wins; a text no rule matches has no slot."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..model import Kind
+from ..text.tokenize import is_cjk
+
+SLOT_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
+_BE = r"(?:(?:is|am|are)\s+)?"
+_NOW = r"(?:(?:now|currently|still|just|also)\s+)?"
+_NUM = r"v?(?P<val>\d+(?:\.\d+)*)"
+_ZH_NOW = r"(?:现在|目前|已经|如今|刚刚|刚|也|还)?"
+
+RULES: tuple[tuple[str | None, str], ...] = (
+    # English (matched on the normalised, lower-case text)
+    ("residence", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:lives?|living|resides?|residing|moved|moves"
+                  rf"|relocated|based)\s+(?:in|to)\s+(?P<val>.+)$"),
+    ("workplace", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:works?|working|employed|worked)\s+"
+                  rf"(?:at|in|for|by)\s+(?P<val>.+)$"),
+    ("port", rf"^(?P<subj>.+?)\s+{_NOW}(?:runs|listens|is running|is listening|is served|serves"
+             rf"|is)\s+{_NOW}on\s+port\s+{_NUM}"),
+    ("port", rf"^(?P<subj>.+?)(?:'s)?\s+port\s+(?:is\s+)?{_NOW}(?:set to\s+)?{_NUM}"),
+    ("version", rf"^(?:the\s+)?(?:latest|current|newest)\s+(?:release|version)"
+                rf"(?:\s+of\s+(?P<subj>.+?))?\s+is\s+{_NOW}{_NUM}"),
+    ("version", rf"^(?:(?P<subj>.+?)\s+)?(?:is\s+{_NOW}(?:at|on)\s+)?(?:release|version)\s+"
+                rf"{_NUM}"),
+    ("tech stack", rf"^(?P<subj>my|our|the user's)\s+(?:tech(?:nology)?\s+)?stack\s+is\s+{_NOW}"
+                   rf"(?P<val>.+)$"),
+    ("tech stack", rf"^(?P<subj>i|we)\s+{_NOW}(?:mainly\s+)?(?:use|am using|are using|code in"
+                   rf"|program in|develop in|switched to)\s+(?!a\s|an\s|the\s|to\s)(?P<val>.+)$"),
+    ("name", r"^(?P<subj>my|our)\s+name\s+is\s+(?P<val>.+)$"),
+    (None, rf"^(?P<subj>my|our|the user's|[\w-]+'s)\s+(?P<attr>[a-z][a-z ]{{1,30}}?)\s+"
+           rf"(?:is|are)\s+{_NOW}(?P<val>.+)$"),
+    # Chinese
+    ("residence", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:居住在|住在|搬到了|搬到|搬去了|搬去|搬家到"
+                  rf"|定居在|定居|移居到|移居)(?P<val>.+)$"),
+    ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:在|于)(?P<val>.+?)(?:工作|上班|任职)"),
+    ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}就职于(?P<val>.+)$"),
+    ("tech stack", rf"^(?P<subj>我们|我)的?技术栈{_ZH_NOW}(?:是|为|换成了|换成)(?P<val>.+)$"),
+    ("tech stack", rf"^(?P<subj>我们|我){_ZH_NOW}(?:主要)?(?:使用|在用|用)(?P<val>[a-z].*)$"),
+    ("port", rf"^(?P<subj>.+?){_ZH_NOW}(?:运行|跑|监听)在(?:端口)?{_NUM}"),
+    ("port", rf"^(?P<subj>.+?)的?端口(?:号)?{_ZH_NOW}(?:是|为|改为|改成)?{_NUM}"),
+    ("version", rf"^(?P<subj>.+?)的?(?:最新)?(?:发布)?版本(?:号)?{_ZH_NOW}(?:是|为)?{_NUM}"),
+    ("name", r"^(?P<subj>我)(?:叫|的名字是|名叫)(?P<val>.+)$"),
+)
+_COMPILED = tuple((attr, re.compile(pattern), is_cjk(pattern)) for attr, pattern in RULES)
+
+USER = "user"
+DEFAULT_SUBJECT = "project"  # "release 0.2.0" with no subject named
+USER_WORDS = frozenset({"i", "me", "my", "we", "us", "our", "the user", "user", "the user's",
+                        "我", "我们", "咱们", "本人"})
+ATTRIBUTE_SYNONYMS = {
+    "stack": "tech stack", "technology stack": "tech stack", "tech stack": "tech stack",
+    "city": "residence", "home": "residence", "address": "residence", "home city": "residence",
+    "employer": "workplace", "company": "workplace", "workplace": "workplace",
+    "release": "version", "latest version": "version", "latest release": "version",
+}
+_LEADING = re.compile(r"^(?:(?:the|our|my|your|a|an|yesterday|today|recently|now|so|and|but)"
+                      r"\s+)+")
+_TRAILING_EN = re.compile(
+    r"[,;!?]|\.(?:\s|$)|\s+(?:and|but|because|since|from|as of|these days|nowadays|now|today"
+    r"|yesterday|recently|last\s+\w+|this\s+\w+|\d+\s+\w+\s+ago)\b|\s+in\s+(?:\d{4}|january|february|march"
+    r"|april|may|june|july|august|september|october|november|december)\b")
+_TRAILING_ZH = re.compile(r"[，,。；;！!？?]|了$|(?:工作|上班|住)$")
+_ZH_DROP_FLAGS = ("t", "d", "p", "u", "c", "m", "q")
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+@dataclass(frozen=True)
+class Slot:
+    subject: str
+    attribute: str
+    value: str
+    rule: str  # the attribute's rule, e.g. "en:residence"
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.subject, self.attribute)
+
+    @property
+    def numbers(self) -> tuple[str, ...]:
+        return tuple(_NUMBER.findall(self.value))
+
+    def describe(self) -> str:
+        return f"{self.subject}/{self.attribute}"
+
+
+def _prepare(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    text = " ".join(text.lower().split())
+    text = re.sub(r"\b(i|we|you|they)'(m|re)\b",
+                  lambda m: f"{m[1]} {'am' if m[2] == 'm' else 'are'}", text)
+    return text.rstrip(" .!?。！？")
+
+
+def _subject(raw: str | None, chinese: bool) -> str | None:
+    if raw is None:
+        return DEFAULT_SUBJECT
+    raw = raw.strip()
+    if raw in USER_WORDS:
+        return USER
+    if chinese:
+        return _zh_subject(raw)
+    raw = re.sub(r"'s$", "", _LEADING.sub("", raw)).strip()
+    if raw in USER_WORDS:
+        return USER
+    if not raw or len(raw.split()) > 4 or not re.search(r"[a-z\d]", raw):
+        return None  # a clause, not a subject
+    return raw
+
+
+def _zh_subject(raw: str) -> str | None:
+    import jieba.posseg as pseg
+
+    from ..text.tokenize import _jieba
+
+    _jieba()
+    words = [(w.word, w.flag) for w in pseg.cut(raw)]
+    if any(word in USER_WORDS for word, _ in words):
+        return USER
+    kept = "".join(word for word, flag in words
+                   if word.strip() and not flag.startswith(_ZH_DROP_FLAGS))
+    return kept.lower() or None
+
+
+def _value(raw: str, chinese: bool) -> str:
+    cut = (_TRAILING_ZH if chinese else _TRAILING_EN).search(raw)
+    value = raw[: cut.start()] if cut else raw
+    value = re.sub(r"^(?:the|a|an)\s+", "", value.strip())
+    return value.strip()
+
+
+@lru_cache(maxsize=4096)
+def extract_slot(content: str) -> Slot | None:
+    """The slot ``content`` fills, or None when no rule recognises one."""
+    text = _prepare(content)
+    for attr, pattern, chinese in _COMPILED:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        groups = m.groupdict()
+        subject = _subject(groups.get("subj"), chinese)
+        value = _value(groups["val"], chinese)
+        attribute = attr or ATTRIBUTE_SYNONYMS.get(groups["attr"].strip(), groups["attr"].strip())
+        if subject and value:
+            return Slot(subject, ATTRIBUTE_SYNONYMS.get(attribute, attribute), value,
+                        f"{'zh' if chinese else 'en'}:{attribute}")
+    return None
+
+
+def slot_of(content: str, kind: Kind) -> Slot | None:
+    return extract_slot(content) if kind in SLOT_KINDS else None

@@ -1,0 +1,179 @@
+"""The write decisions past exact duplicates and URIs: slot-aware supersession, near-duplicates
+and surprise-gated importance. ``judge`` is pure: it reads a new record and its stored
+neighbours and names the action, the rule and the evidence; engine._write applies it.
+
+Rules (ids as they appear in ``WriteResult.rule``), first match wins, for a fact, preference or
+procedure whose slot (write/slots.py) is also the slot of a current stored one (the newest):
+- "slot_number_changed": a number in the value changed ("port 8420" -> "9000") -> SUPERSEDE
+- "slot_same_value": same value -> NOOP (the stored one is reinforced)
+- "slot_refined": the old text is contained in the new one -> UPDATE of the old (version + 1)
+- "slot_new_value": another value -> SUPERSEDE (the old gets invalid_at and superseded_by)
+- "slot_older_value": a new value whose ``at`` is before the current one's: stored as history,
+  superseded at once by the current one
+Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
+token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
+different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
+A memory with a URI is addressed by it: it neither supersedes nor merges, nor is merged into."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..model import Action, Kind, Layer, Record, Scope
+from ..store.base import ListFilter, Store
+from ..text import normalize, tokenize
+from .slots import SLOT_KINDS, Slot, slot_of
+
+NEIGHBOURS = 10            # candidates read from each of vector and text search
+NEAR_DUP_JACCARD = 0.8     # lexical: share of distinct tokens in common
+NEAR_DUP_COSINE = 0.9      # semantic: cosine of the two vectors
+SURPRISE_BASE = 0.7        # importance x (SURPRISE_BASE + SURPRISE_GAIN x surprise), clamped
+SURPRISE_GAIN = 0.6
+
+
+@dataclass
+class Neighbour:
+    record: Record
+    cosine: float
+
+
+@dataclass
+class Judgement:
+    action: Action
+    rule: str
+    target: Record | None = None            # the stored memory the decision concerns
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Nearby:
+    """What a write is judged against: the candidates and the top-1 cosine in the scope."""
+
+    candidates: list[Neighbour]
+    top_cosine: float = 0.0
+
+    @property
+    def surprise(self) -> float:
+        """1 - the highest cosine to a stored memory of the scope, in [0, 1]."""
+        return min(max(1.0 - self.top_cosine, 0.0), 1.0)
+
+
+def neighbours(store: Store, rec: Record, vector: np.ndarray) -> Nearby:
+    """The scope's core memories ``rec`` must be judged against. A record with a slot: the
+    nearest by vector and by words (the subject's name is a rare word, so BM25 finds its other
+    facts among many look-alikes). Without one: only those close enough to be near-duplicates
+    (loading fewer records keeps a batch of 10k writes fast)."""
+    layers = (Layer.CORE, Layer.ARCHIVED)  # an archived value can still be woken: judge it
+    hits = store.search_vector(rec.scope, vector, NEIGHBOURS, layers)
+    top = hits[0][1] if hits else 0.0
+    slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
+    scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
+    words = list(dict.fromkeys(tokenize(rec.content)))
+    if slotted and words:
+        for mid, _ in store.search_text(rec.scope, words, {"body": 1.0}, NEIGHBOURS, layers):
+            scored.setdefault(mid, float("nan"))
+    missing = [mid for mid, cos in scored.items() if cos != cos]
+    for mid, vec in store.vectors(rec.scope, missing).items():
+        scored[mid] = float(np.dot(vec, vector))
+    records = store.get_many(rec.scope, list(scored)) if scored else {}
+    return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
+                   for mid, cos in scored.items() if mid in records and mid != rec.id], top)
+
+
+def gated_importance(importance: float, surprise_: float) -> float:
+    return min(max(importance * (SURPRISE_BASE + SURPRISE_GAIN * surprise_), 0.0), 1.0)
+
+
+def judge(rec: Record, nearby: Nearby) -> Judgement:
+    slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
+    current = [n for n in nearby.candidates
+               if n.record.current and not n.record.erased and n.record.uri is None]
+    if slot is not None:
+        same = [n.record for n in current
+                if (s := slot_of(n.record.content, n.record.kind)) and s.key == slot.key]
+        if same:
+            old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
+            return _by_slot(rec, slot, old)
+    if rec.kind != Kind.EVENT and rec.uri is None:
+        dup = _near_duplicate(rec, slot, current)
+        if dup is not None:
+            return dup
+    return Judgement(Action.ADD, "new_memory")
+
+
+def _by_slot(rec: Record, slot: Slot, old: Record) -> Judgement:
+    old_slot = slot_of(old.content, old.kind)
+    assert old_slot is not None
+    evidence: dict[str, Any] = {"old_id": old.id, "slot": slot.describe(),
+                                "old_value": old_slot.value, "new_value": slot.value,
+                                "slot_rule": slot.rule}
+    if rec.at < old.at and normalize(old_slot.value) != normalize(slot.value):
+        return Judgement(Action.SUPERSEDE, "slot_older_value", old, evidence)
+    if old_slot.numbers != slot.numbers:
+        return Judgement(Action.SUPERSEDE, "slot_number_changed", old, evidence)
+    if normalize(old_slot.value) == normalize(slot.value):
+        return Judgement(Action.NOOP, "slot_same_value", old, evidence)
+    if normalize(old.content).rstrip(" .!?。！？") in normalize(rec.content):
+        return Judgement(Action.UPDATE, "slot_refined", old, evidence)
+    return Judgement(Action.SUPERSEDE, "slot_new_value", old, evidence)
+
+
+def _near_duplicate(rec: Record, slot: Slot | None, current: list[Neighbour]) -> Judgement | None:
+    words = set(tokenize(rec.content, keep_stopwords=True))
+    best: tuple[float, float, Record] | None = None
+    for n in current:
+        other = n.record
+        if other.kind != rec.kind or n.cosine < NEAR_DUP_COSINE or not _same_anchors(rec, other):
+            continue
+        other_slot = slot_of(other.content, other.kind)
+        if slot and other_slot and slot.key != other_slot.key:
+            continue  # "Li lives in Berlin" and "Li works in Berlin" are two facts
+        if _numbers(other.content) != _numbers(rec.content):
+            continue
+        theirs = set(tokenize(other.content, keep_stopwords=True))
+        jaccard = len(words & theirs) / len(words | theirs) if words | theirs else 0.0
+        if jaccard >= NEAR_DUP_JACCARD and (best is None or (jaccard, n.cosine) > best[:2]):
+            best = (jaccard, n.cosine, other)
+    if best is None:
+        return None
+    return Judgement(Action.NOOP, "near_duplicate", best[2],
+                     {"duplicate_of": best[2].id, "jaccard": round(best[0], 4),
+                      "cosine": round(best[1], 4)})
+
+
+def _same_anchors(a: Record, b: Record) -> bool:
+    """The same text about other people or places is another memory."""
+    return set(a.people) == set(b.people) and set(a.places) == set(b.places)
+
+
+def _numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+(?:\.\d+)*", normalize(text)))
+
+
+def supersession_chain(store: Store, scope: Scope, rec: Record) -> list[Record]:
+    """Every record linked to ``rec`` by ``superseded_by`` (both ways), oldest first; just
+    ``[rec]`` when it has no link. Finding predecessors reads the scope's superseded records of
+    the slot kinds once (history is rare; no index is kept for it)."""
+    if rec.kind not in SLOT_KINDS:
+        return [rec]
+    flt = ListFilter(kinds=tuple(k.value for k in SLOT_KINDS), layers=tuple(Layer))
+    before: dict[str, list[Record]] = {}
+    for other in store.list(scope, flt):
+        if other.superseded_by:
+            before.setdefault(other.superseded_by, []).append(other)
+    found: dict[str, Record] = {rec.id: rec}
+    todo = [rec]
+    while todo:
+        cur = todo.pop()
+        linked = list(before.get(cur.id, []))
+        if cur.superseded_by and (nxt := store.get(scope, cur.superseded_by)) is not None:
+            linked.append(nxt)
+        for other in linked:
+            if other.id not in found:
+                found[other.id] = other
+                todo.append(other)
+    return sorted(found.values(), key=lambda r: (r.at, r.recorded_at, r.id))

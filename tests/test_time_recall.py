@@ -1,0 +1,268 @@
+"""Reading with time, in English and Chinese: the window a query names, present and past
+questions over superseded facts, and honest abstention. The clock is frozen at Wednesday
+4 March 2026, 12:00 UTC, so every window below can be checked on a calendar."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+import engramdb
+from engramdb.model import Record
+from engramdb.testing import FrozenClock, HashingEmbedder
+from engramdb.text.timewindow import parse_window
+
+NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def d(y: int, m: int, day: int) -> datetime:
+    return datetime(y, m, day, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("query", "start", "end", "anchored"), [
+    ("what did I do yesterday", d(2026, 3, 3), d(2026, 3, 4), False),
+    ("我昨天做了什么", d(2026, 3, 3), d(2026, 3, 4), False),
+    ("the day before yesterday", d(2026, 3, 2), d(2026, 3, 3), False),
+    ("前天", d(2026, 3, 2), d(2026, 3, 3), False),
+    ("what happened last week", d(2026, 2, 23), d(2026, 3, 2), False),
+    ("上周发生了什么", d(2026, 2, 23), d(2026, 3, 2), False),
+    ("last month", d(2026, 2, 1), d(2026, 3, 1), False),
+    ("上个月", d(2026, 2, 1), d(2026, 3, 1), False),
+    ("this year", d(2026, 1, 1), d(2027, 1, 1), False),
+    ("今年", d(2026, 1, 1), d(2027, 1, 1), False),
+    ("last year", d(2025, 1, 1), d(2026, 1, 1), False),
+    ("去年", d(2025, 1, 1), d(2026, 1, 1), False),
+    ("what did Li do in May 2023", d(2023, 5, 1), d(2023, 6, 1), True),
+    ("李2023年5月做了什么", d(2023, 5, 1), d(2023, 6, 1), True),
+    ("on 8 May 2023", d(2023, 5, 8), d(2023, 5, 9), True),
+    ("on May 8, 2023", d(2023, 5, 8), d(2023, 5, 9), True),
+    ("2023-05-08", d(2023, 5, 8), d(2023, 5, 9), True),
+    ("2023年5月8日", d(2023, 5, 8), d(2023, 5, 9), True),
+    ("2024-03", d(2024, 3, 1), d(2024, 4, 1), True),
+    ("in 2024", d(2024, 1, 1), d(2025, 1, 1), True),
+    ("3 days ago", d(2026, 3, 1), d(2026, 3, 2), False),
+    ("三天前", d(2026, 3, 1), d(2026, 3, 2), False),
+    ("two weeks ago", d(2026, 2, 16), d(2026, 2, 23), False),
+    ("去年三月", d(2025, 3, 1), d(2025, 4, 1), False),
+    ("上周三", d(2026, 2, 25), d(2026, 2, 26), False),
+    ("上周日", d(2026, 3, 1), d(2026, 3, 2), False),
+    ("last Friday", d(2026, 2, 27), d(2026, 2, 28), False),
+    ("last Wednesday", d(2026, 2, 25), d(2026, 2, 26), False),
+    ("what did I do today", d(2026, 3, 4), d(2026, 3, 5), False),
+])
+def test_windows(query: str, start: datetime, end: datetime, anchored: bool) -> None:
+    clock = FrozenClock(NOW)
+    window = parse_window(query, clock.now())
+    assert window is not None
+    assert (window.start, window.end, window.anchored) == (start, end, anchored)
+
+
+def test_open_ended_windows() -> None:
+    before = parse_window("where did Li live before May 2023", NOW)
+    assert before is not None and before.end == d(2023, 5, 1) and before.label() == (
+        "before 2023-05-01")
+    zh = parse_window("2023年5月之前", NOW)
+    assert zh is not None and zh.end == d(2023, 5, 1)
+    after = parse_window("what changed after 2024", NOW)
+    assert after is not None and after.start == d(2025, 1, 1) and after.label() == (
+        "since 2025-01-01")
+    zh_after = parse_window("2024年以后", NOW)
+    assert zh_after is not None and (zh_after.start, zh_after.end) == (after.start, after.end)
+
+
+@pytest.mark.parametrize("query", ["where does Li live now", "I know now", "李现在住在哪",
+                                   "where did Li live before", "release 2.0.3", "port 8420",
+                                   "the week before May 8, 2023"])
+def test_no_window(query: str) -> None:
+    assert parse_window(query, NOW) is None
+
+
+def test_a_month_without_a_year_is_loose() -> None:
+    window = parse_window("where did we go in March", NOW)
+    assert window is not None and window.loose and window.start == d(2026, 3, 1)
+    assert parse_window("5月8日", NOW).start == d(2025, 5, 8)  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- recall
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock(NOW)
+
+
+def supersede(mem: engramdb.Memory, old: Record, new: Record) -> None:
+    """Mark ``old`` as replaced by ``new`` unless the write path already did."""
+    scope = old.scope
+    current = mem.store.get(scope, old.id)
+    assert current is not None
+    if current.invalid_at is None:
+        mem.store.save(current.replace(invalid_at=new.at, superseded_by=new.id,
+                                       version=current.version + 1), "supersede")
+
+
+@pytest.fixture
+def li(mem):  # type: ignore[no-untyped-def]
+    """Li lived in Lisbon (from 2024-01-10), then Berlin (from 2025-02-01), now Oslo
+    (from 2026-02-10)."""
+    rows = [("Li lives in Lisbon", "李住在里斯本", d(2024, 1, 10)),
+            ("Li lives in Berlin", "李住在柏林", d(2025, 2, 1)),
+            ("Li lives in Oslo", "李住在奥斯陆", d(2026, 2, 10))]
+    out: dict[str, list[Record]] = {"en": [], "zh": []}
+    for en, zh, at in rows:
+        for lang, text in (("en", en), ("zh", zh)):
+            rec = mem.remember(text, kind="fact", at=at, user=lang).memory
+            if out[lang]:
+                supersede(mem, out[lang][-1], rec)
+            out[lang].append(rec)
+    return out
+
+
+def contents(hits) -> list[str]:  # type: ignore[no-untyped-def]
+    return [h.memory.content for h in hits]
+
+
+def test_present_and_neutral_questions_get_the_current_value(mem, li):  # type: ignore[no-untyped-def]
+    for query in ("where does Li live now", "where does Li live"):
+        hits = mem.recall(query, k=5, track=False, user="en")
+        assert contents(hits) == ["Li lives in Oslo"]
+        assert hits.plan["routing"]["mode"] == "current"
+        assert hits.plan["filtered"]["superseded"] == 2
+    hits = mem.recall("李现在住在哪", k=5, track=False, user="zh")
+    assert contents(hits) == ["李住在奥斯陆"]
+    assert "现在" in hits.plan["routing"]["reason"]
+
+
+def test_know_is_not_now(mem, li):  # type: ignore[no-untyped-def]
+    hits = mem.recall("do you know where Li lives", k=5, track=False, user="en")
+    assert hits.plan["routing"]["reason"].startswith("no past marker (neutral)")
+    assert contents(hits) == ["Li lives in Oslo"]
+
+
+def test_past_questions_put_former_values_first(mem, li):  # type: ignore[no-untyped-def]
+    hits = mem.recall("where did Li live before", k=3, track=False, user="en")
+    assert contents(hits) == ["Li lives in Berlin", "Li lives in Lisbon", "Li lives in Oslo"]
+    assert hits.plan["routing"]["mode"] == "past"
+    assert any("former value" in n for n in hits[0].explanation.notes)
+    for query in ("李以前住在哪", "李之前住在哪里", "李原来住在哪"):
+        zh = mem.recall(query, k=3, track=False, user="zh")
+        assert contents(zh) == ["李住在柏林", "李住在里斯本", "李住在奥斯陆"], query
+    for query in ("where did Li use to live", "Li used to live where?"):
+        assert contents(mem.recall(query, k=3, track=False, user="en"))[0] == (
+            "Li lives in Berlin"), query
+    tools = mem.recall("what do I use to deploy", k=3, track=False, user="en")
+    assert tools.plan["routing"]["mode"] == "current"  # "use to" without "did": not the past
+
+
+def test_a_window_finds_the_fact_that_held_then(mem, li):  # type: ignore[no-untyped-def]
+    hits = mem.recall("where did Li live in 2024", k=5, track=False, user="en")
+    # Lisbon held 2024-01-10..2025-02-01 and Berlin from 2025-02-01: only Lisbon meets 2024.
+    assert contents(hits) == ["Li lives in Lisbon"]
+    assert hits.plan["window"]["label"] == "between 2024-01-01 and 2025-01-01"
+    assert hits.plan["routing"]["mode"] == "window"
+    # 2025: Berlin from February, Lisbon in January
+    zh = mem.recall("李去年住在哪", k=5, track=False, user="zh")
+    assert set(contents(zh)) == {"李住在柏林", "李住在里斯本"}
+
+
+def test_only_superseded_matches_abstain(mem, clock):  # type: ignore[no-untyped-def]
+    old = mem.remember("the service port is 8420", at=d(2026, 1, 5)).memory
+    new = mem.remember("we moved to 9000", at=d(2026, 2, 5)).memory
+    supersede(mem, old, new)
+    hits = mem.recall("service port", k=5, track=False, preset="lexical")
+    assert hits.abstained and not hits
+    assert "only superseded memories match" in hits.note and "2026-02-05" in hits.note
+
+
+@pytest.fixture
+def diary(mem):  # type: ignore[no-untyped-def]
+    rows = [("I went hiking in the Alps", d(2026, 3, 3)),          # yesterday
+            ("I went hiking near Bergen", d(2026, 3, 1)),          # last week (its Sunday)
+            ("I went hiking in Wales", d(2026, 2, 10)),            # last month
+            ("I went hiking in Yosemite", d(2023, 5, 8)),          # 8 May 2023
+            ("我去了杭州爬山", d(2026, 3, 3)),
+            ("我去了黄山爬山", d(2026, 2, 10))]
+    return {text: mem.remember(text, kind="event", at=at, user=_lang(text)).memory
+            for text, at in rows}
+
+
+def _lang(text: str) -> str:
+    return "en" if text.isascii() else "zh"
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("where did I go hiking yesterday", ["I went hiking in the Alps"]),
+    ("where did I go hiking last week", ["I went hiking near Bergen"]),
+    ("where did I go hiking last month", ["I went hiking in Wales"]),
+    ("where did I go hiking on 8 May 2023", ["I went hiking in Yosemite"]),
+    ("where did I go hiking in May 2023", ["I went hiking in Yosemite"]),
+    ("where did I go hiking before 2024", ["I went hiking in Yosemite"]),
+    ("我昨天去哪里爬山", ["我去了杭州爬山"]),
+    ("我上个月去哪里爬山", ["我去了黄山爬山"]),
+])
+def test_event_windows(mem, diary, query, expected):  # type: ignore[no-untyped-def]
+    hits = mem.recall(query, k=5, track=False, user=_lang(query))
+    assert contents(hits) == expected
+    assert hits.plan["window"]["applied"]
+    assert hits.plan["filtered"]["outside_window"] >= 1
+    assert any("in the window" in n for n in hits[0].explanation.notes)
+
+
+def test_an_empty_window_abstains_and_names_it(mem, diary):  # type: ignore[no-untyped-def]
+    hits = mem.recall("where did I go hiking in 2025", k=5, track=False, user="en")
+    assert hits.abstained and not hits
+    assert hits.note.startswith("nothing remembered between 2025-01-01 and 2026-01-01")
+    assert "the nearest related memory is from 2026-02-10" in hits.note
+    before = mem.recall("where did I go hiking before 2020", k=5, track=False, user="en")
+    assert before.abstained and before.note == (
+        "nothing remembered before 2020-01-01 matches this query; "
+        "the nearest related memory is from 2023-05-08")
+    zh = mem.recall("我三天前去哪里爬山", k=5, track=False, user="zh")  # 2026-03-01: nothing
+    assert zh.abstained and "on 2026-03-01" in zh.note
+
+
+def test_a_loose_month_is_noted_not_applied(mem, diary):  # type: ignore[no-untyped-def]
+    hits = mem.recall("where did I go hiking in May", k=5, track=False, user="en")
+    assert len(hits) == 4 and not hits.plan["window"]["applied"]
+    assert any("names no year" in n for n in hits.plan["notes"])
+
+
+def test_queries_without_time_are_unchanged(mem, diary):  # type: ignore[no-untyped-def]
+    hits = mem.recall("hiking", k=10, track=False, user="en")
+    assert len(hits) == 4 and "window" not in hits.plan
+    assert hits.plan["filtered"] == {}
+
+
+class FlooredEmbedder(HashingEmbedder):
+    relevance_floor = 0.5
+
+
+def test_relevance_floor_abstains_on_no_match(tmp_path, clock):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "m.db", embedder=FlooredEmbedder(), clock=clock) as mem:
+        mem.remember("the deploy key lives in the vault")
+        hits = mem.recall("zebra migration patterns", k=3, track=False)
+        assert hits.abstained and not hits
+        assert "relevance floor 0.500" in hits.note
+        assert mem.recall("deploy key", k=3, track=False)  # a word matches: no abstention
+
+
+def test_no_floor_means_never_abstain_on_dense(mem):  # type: ignore[no-untyped-def]
+    mem.remember("the deploy key lives in the vault")
+    hits = mem.recall("zebra migration patterns", k=3, track=False)
+    assert not hits.abstained and len(hits) == 1
+
+
+def test_clock_words_do_not_apply_to_history_written_later(mem):  # type: ignore[no-untyped-def]
+    """A conversation from 2023 imported today: its newest turn was written years after it
+    happened, so "last year" (2025 by the clock) cannot be placed and is not applied; a window
+    that names its year still is."""
+    mem.remember("Mel: we went camping in the mountains", kind="event", at=d(2023, 7, 1))
+    mem.remember("Mel: we painted a sunrise", kind="event", at=d(2023, 10, 1))
+    hits = mem.recall("what did Mel see camping last year", k=5, track=False)
+    assert not hits.abstained and hits[0].memory.content.startswith("Mel: we went camping")
+    assert not hits.plan["window"]["applied"] and hits.plan["routing"]["mode"] == "current"
+    assert any("history written later" in n for n in hits.plan["notes"])
+    dated = mem.recall("what did Mel do in October 2023", k=5, track=False)
+    assert dated.plan["window"]["applied"]
+    assert [h.memory.content for h in dated] == ["Mel: we painted a sunrise"]
