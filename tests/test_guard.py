@@ -93,6 +93,7 @@ def test_slot_rules(content, subject, attribute, value):  # type: ignore[no-unty
 
 
 @pytest.mark.parametrize("content", ["I like hiking in the Alps", "My sister plays the violin",
+                                     "My sister is a doctor", "Li's dog is very old",
                                      "Berlin is cold in winter", "我周末喜欢去吃火锅",
                                      "明天和Anna一起去Berlin开会"])
 def test_text_without_a_slot_has_none(content):  # type: ignore[no-untyped-def]

@@ -65,6 +65,12 @@ ATTRIBUTE_SYNONYMS = {
     "employer": "workplace", "company": "workplace", "workplace": "workplace",
     "release": "version", "latest version": "version", "latest release": "version",
 }
+# "my sister is a doctor" / "my sister is in Paris": a person, not an attribute with one value
+NOT_ATTRIBUTES = frozenset({
+    "sister", "brother", "mother", "father", "mom", "mum", "dad", "wife", "husband", "partner",
+    "son", "daughter", "friend", "best friend", "boss", "colleague", "cat", "dog", "kid", "kids",
+    "child", "children", "parents", "girlfriend", "boyfriend", "family", "neighbour", "neighbor",
+})
 _LEADING = re.compile(r"^(?:(?:the|our|my|your|a|an|yesterday|today|recently|now|so|and|but)"
                       r"\s+)+")
 _TRAILING_EN = re.compile(
@@ -152,6 +158,8 @@ def extract_slot(content: str) -> Slot | None:
         subject = _subject(groups.get("subj"), chinese)
         value = _value(groups["val"], chinese)
         attribute = attr or ATTRIBUTE_SYNONYMS.get(groups["attr"].strip(), groups["attr"].strip())
+        if attr is None and attribute in NOT_ATTRIBUTES:
+            continue
         if subject and value:
             return Slot(subject, ATTRIBUTE_SYNONYMS.get(attribute, attribute), value,
                         f"{'zh' if chinese else 'en'}:{attribute}")
