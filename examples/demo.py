@@ -55,6 +55,13 @@ def main() -> None:
                     uri="knowledge://user/diet")
         console.print(f"[bold]Remembered[/] {len(results)} turns in "
                       f"{time.perf_counter() - started:.1f}s into {args.db}\n")
+        for fact, when in (("Our stack is Java 8", "2026-01-10T19:30:00+00:00"),
+                           ("Our stack is Java 21", "2026-02-14T09:00:00+00:00"),
+                           ("Maya lives in Lisbon", "2026-01-10T19:30:00+00:00"),
+                           ("Maya lives in Berlin", "2026-05-02T18:45:00+00:00")):
+            r = me.remember(fact, kind="fact", at=datetime.fromisoformat(when))
+            console.print(f"remember {fact!r}: [bold]{r.action.value}[/] ({r.rule})")
+        console.print()
         for question in sample["questions"]:
             hits = me.recall(question, k=3)
             table = Table(title=question, show_lines=False, title_justify="left")

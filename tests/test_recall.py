@@ -110,3 +110,15 @@ def test_the_top_k_is_the_prefix_of_a_full_ranking(mem):  # type: ignore[no-unty
             top = me.recall(query, k=k, track=False)
             assert [(h.memory.id, h.score) for h in top] == [
                 (h.memory.id, h.score) for h in full[:k]]
+
+
+def test_matches_on_common_words_only_do_not_outrank_real_ones(me):  # type: ignore[no-untyped-def]
+    """Every turn names Maya; only two memories say where she lives. The turns' match on
+    'Maya' alone (an IDF near 0) is not ranked, so the anchor cue cannot lift them above."""
+    me.remember_many([Draft(f"Maya: note number {i} about work and weather", kind="event",
+                            people=["Maya"]) for i in range(12)])
+    lisbon = me.remember("Maya lives in Lisbon", kind="fact")
+    hits = me.recall("Where does Maya live?", k=3, track=False)
+    assert ids(hits)[0] == lisbon.memory.id
+    assert all(h.memory.id == lisbon.memory.id or "bm25" not in h.explanation.legs
+               for h in hits)

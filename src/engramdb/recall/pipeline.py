@@ -74,6 +74,7 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
 
 
 Ranked = list[tuple[str, float]]
+TEXT_NOISE = 0.01  # a text match under this share of the best match is noise
 REPLAY_GAP = timedelta(days=30)  # newest memory written this long after it happened: history
 
 
@@ -100,7 +101,8 @@ class Recaller:
         layers, depth = plan.layers, leg.depth
         if leg.name in ("bm25", "anchors"):
             fields = dict(leg.fields) or {"body": 1.0}
-            return self.store.search_text(scope, plan.tokens, fields, depth, layers)
+            found = self.store.search_text(scope, plan.tokens, fields, depth, layers)
+            return without_noise(found)
         if leg.name == "dense":
             return self.store.search_vector(scope, self.embed_query(plan.query), depth, layers)
         if leg.name == "uri":
@@ -281,6 +283,16 @@ def _count(plan: QueryPlan, reason: str, example: str) -> None:
     plan.filtered[reason] = plan.filtered.get(reason, 0) + 1
     if plan.filtered[reason] == 1:
         plan.notes.append(f"left out ({reason}), e.g. {example}")
+
+
+def without_noise(found: Ranked) -> Ranked:
+    """Drop text matches scoring under 1% of the best one: they matched only words found in
+    most memories (BM25 gives those an IDF near 0), and a rank in the fusion would give them
+    the weight of real evidence. In a tiny scope where every score is near 0, all stay."""
+    if not found:
+        return found
+    floor = found[0][1] * TEXT_NOISE
+    return [(mid, score) for mid, score in found if score >= floor]
 
 
 def anchor_cues(record: Record, plan: QueryPlan) -> list[str]:
