@@ -46,8 +46,6 @@ from .write.prepare import (
 )
 from .write.rollback import rolled_back
 from .write.supersede import (
-    NEIGHBOUR_LAYERS,
-    NEIGHBOURS,
     Judgement,
     gated_importance,
     judge,
@@ -145,14 +143,8 @@ class Memory:
                 raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
-            near = BatchNeighbours(self.store, scope, records, vectors)
-            results = []
-            for i, (rec, vec, draft) in enumerate(zip(records, vectors, drafts, strict=True)):
-                result = self._write(rec, vec, draft.kind is not None,
-                                     draft.importance is not None, near.hits(i))
-                near.written(result, vec)
-                results.append(result)
-            return results
+            return [self._write(rec, vec, draft.kind is not None, draft.importance is not None)
+                    for rec, vec, draft in zip(records, vectors, drafts, strict=True)]
 
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
@@ -166,8 +158,7 @@ class Memory:
         return np.vstack(parts)
 
     def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
-               importance_given: bool = True,
-               vector_hits: list[tuple[str, float]] | None = None) -> WriteResult:
+               importance_given: bool = True) -> WriteResult:
         failed = quality_failures(rec.content, rec.kind)
         if failed:  # nothing is stored; the record returned is the one that was refused
             return WriteResult(Action.REJECT, "quality_gate", rec, {"failed": failed})
@@ -188,7 +179,7 @@ class Memory:
         if rec.kind == Kind.EVENT:  # events never supersede nor merge: the log keeps them all
             self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
             return WriteResult(Action.ADD, "new_memory", rec)
-        nearby = neighbours(self.store, rec, vector, vector_hits)
+        nearby = neighbours(self.store, rec, vector)
         return self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
 
     def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,
@@ -540,44 +531,6 @@ class Memory:
         from .io.snapshot import restore_snapshot
 
         return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
-
-
-class BatchNeighbours:
-    """The nearest stored vectors of each write in a batch, found with one matrix product at
-    the start of the batch's transaction and kept current with what the batch itself writes:
-    the same answer as a vector search per write, without a pass over the scope per write."""
-
-    def __init__(self, store: Store, scope: Scope, records: list[Record],
-                 vectors: np.ndarray) -> None:
-        self.wanted = [i for i, r in enumerate(records) if r.kind != Kind.EVENT]
-        found = store.search_vector_many(scope, vectors[self.wanted], 2 * NEIGHBOURS,
-                                         NEIGHBOUR_LAYERS) if self.wanted else []
-        self.before = dict(zip(self.wanted, found, strict=True))
-        self.vectors = vectors
-        self.row: dict[str, int] = {}  # memory id -> its row in ``mine``: what the batch wrote
-        self.ids: list[str] = []
-        self.mine = np.zeros_like(vectors)
-
-    def hits(self, i: int) -> list[tuple[str, float]] | None:
-        if i not in self.before:
-            return None
-        # a memory the batch rewrote scores by its new vector; and one outside the batch's own
-        # best 2 x NEIGHBOURS cannot make the top NEIGHBOURS, so only those are merged
-        scores = {mid: s for mid, s in self.before[i] if mid not in self.row}
-        if self.ids:
-            sims = self.mine[: len(self.ids)] @ self.vectors[i]
-            best = np.argsort(-sims, kind="stable")[: 2 * NEIGHBOURS]
-            scores.update((self.ids[j], float(sims[j])) for j in best)
-        return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:NEIGHBOURS]
-
-    def written(self, result: WriteResult, vector: np.ndarray) -> None:
-        if result.action not in (Action.ADD, Action.SUPERSEDE, Action.UPDATE):
-            return
-        mid = result.memory.id
-        if mid not in self.row:
-            self.row[mid] = len(self.ids)
-            self.ids.append(mid)
-        self.mine[self.row[mid]] = vector
 
 
 class ScopedMemory:

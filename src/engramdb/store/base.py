@@ -128,12 +128,6 @@ class Store(Protocol):
         """(id, cosine) best first."""
         ...
 
-    def search_vector_many(
-        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
-    ) -> list[list[tuple[str, float]]]:
-        """``search_vector`` for each row of ``vectors`` (one pass over the scope)."""
-        ...
-
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
     def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:

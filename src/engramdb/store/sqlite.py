@@ -595,22 +595,6 @@ class SQLiteStore:
                 return kept[:limit]
             want *= 4
 
-    def search_vector_many(
-        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
-    ) -> list[list[tuple[str, float]]]:
-        allowed = {lay.value for lay in layers}
-        found = self._vectors.top_many(scope, vectors, 2 * limit)
-        layer_of = self._layers(scope, sorted({r for row in found for r, _ in row}))
-        out = []
-        for vector, row in zip(vectors, found, strict=True):
-            kept = sorted(((layer_of[r][0], s) for r, s in row
-                           if r in layer_of and layer_of[r][1] in allowed),
-                          key=lambda item: (-item[1], item[0]))
-            if len(kept) < limit and len(row) == 2 * limit:  # too many filtered: ask alone
-                kept = self.search_vector(scope, vector, limit, layers)
-            out.append(kept[:limit])
-        return out
-
     def _layers(self, scope: Scope, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
         """rowid -> (id, layer) of the scope's rows among ``rowids``."""
         out: dict[int, tuple[str, str]] = {}

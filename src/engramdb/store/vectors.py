@@ -89,23 +89,6 @@ class VectorCache:
         order = sorted(idx, key=lambda i: (-float(scores[i]), rowids[i]))
         return [(rowids[i], float(scores[i])) for i in order]
 
-    def top_many(self, scope: Scope, queries: np.ndarray,
-                 limit: int) -> list[list[tuple[int, float]]]:
-        """``top`` for many queries with one matrix product (a batch of writes)."""
-        with self._lock:
-            matrix = self._fresh(scope)
-            if not matrix.used or not len(queries):
-                return [[] for _ in range(len(queries))]
-            scores = np.asarray(queries, dtype=np.float32) @ matrix.view()
-            rowids = matrix.rowids
-        out = []
-        for row in scores:
-            n = min(limit, len(row))
-            idx = np.argpartition(-row, n - 1)[:n] if n < len(row) else np.arange(len(row))
-            order = sorted(idx, key=lambda i: (-float(row[i]), rowids[i]))
-            out.append([(rowids[i], float(row[i])) for i in order])
-        return out
-
     def _fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
             "SELECT vec_seq, vec_count FROM scope_state WHERE user = ? AND agent = ?",

@@ -62,19 +62,13 @@ class Nearby:
         return min(max(1.0 - self.top_cosine, 0.0), 1.0)
 
 
-NEIGHBOUR_LAYERS = (Layer.CORE, Layer.ARCHIVED)  # an archived value can be woken: judge it
-
-
-def neighbours(store: Store, rec: Record, vector: np.ndarray,
-               vector_hits: list[tuple[str, float]] | None = None) -> Nearby:
+def neighbours(store: Store, rec: Record, vector: np.ndarray) -> Nearby:
     """The scope's core memories ``rec`` must be judged against. A record with a slot: the
     nearest by vector and by words (the subject's name is a rare word, so BM25 finds its other
     facts among many look-alikes). Without one: only those close enough to be near-duplicates
-    (loading fewer records keeps a batch of 10k writes fast). ``vector_hits``: the vector
-    search's answer when the caller already has it (a batch searches all its writes at once)."""
-    layers = NEIGHBOUR_LAYERS
-    hits = (store.search_vector(rec.scope, vector, NEIGHBOURS, layers)
-            if vector_hits is None else vector_hits)
+    (loading fewer records keeps a batch of 10k writes fast)."""
+    layers = (Layer.CORE, Layer.ARCHIVED)  # an archived value can still be woken: judge it
+    hits = store.search_vector(rec.scope, vector, NEIGHBOURS, layers)
     top = hits[0][1] if hits else 0.0
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
     scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
