@@ -254,3 +254,26 @@ def test_two_writers_racing_the_same_content_end_with_one_memory(tmp_path, text)
     assert sorted(results) == sorted([Action.ADD, Action.NOOP])
     with engramdb.open(path, embedder="hashing", clock=clock) as m:
         assert m.count() == 1
+
+
+def test_a_batch_decides_exactly_as_one_write_at_a_time(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """remember_many finds each write's neighbours with one matrix product for the batch;
+    the decisions must be those of writing the same drafts one by one."""
+    import random
+
+    rng = random.Random(5)
+    names, cities = ["Li", "Ana", "Tom", "Wang"], ["Berlin", "Oslo", "Lisbon", "Rome"]
+    drafts = [Draft(rng.choice([f"{rng.choice(names)} lives in {rng.choice(cities)}",
+                                f"{rng.choice(names)} works in {rng.choice(cities)}",
+                                f"the service runs on port {rng.choice([80, 8080, 9000])}",
+                                f"we talked about {rng.choice(cities)} and the weather"]),
+                    kind="fact") for _ in range(80)]
+    outcomes = []
+    for batched in (True, False):
+        with engramdb.open(tmp_path / f"b{batched}.db", embedder="hashing", clock=clock) as mem:
+            me = mem.scope(user="u")
+            results = (me.remember_many(drafts) if batched
+                       else [me.remember(d.content, kind=d.kind) for d in drafts])
+            current = sorted(r.content for r in me.list(include_superseded=False))
+            outcomes.append(([(r.action, r.rule) for r in results], current))
+    assert outcomes[0] == outcomes[1]
