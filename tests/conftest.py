@@ -17,3 +17,8 @@ def clock() -> FrozenClock:
 def mem(tmp_path, clock):  # type: ignore[no-untyped-def]
     with engramdb.open(tmp_path / "memory.db", embedder="hashing", clock=clock) as m:
         yield m
+
+
+@pytest.fixture
+def me(mem):  # type: ignore[no-untyped-def]
+    return mem.scope(user="alice", agent="noah")

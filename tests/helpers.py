@@ -32,3 +32,8 @@ def not_rejected(call: Callable[[Any], object], values: list[Any], match: str = 
                 continue
         missed.append(value)
     return missed
+
+
+def lexical_ids(me: Any, query: str) -> list[str]:
+    """Ids found by the word legs only (the dense leg returns every memory in scope)."""
+    return [h.memory.id for h in me.recall(query, k=10, track=False, preset="lexical")]

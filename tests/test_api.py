@@ -10,20 +10,12 @@ import pytest
 
 import engramdb
 from engramdb import Action, Conflict, Draft, Invalid, Kind, NotFound
-from helpers import dump, not_rejected
+from helpers import dump, lexical_ids, not_rejected
 
 WHEN = datetime(2025, 6, 1, 9, 30, tzinfo=UTC)
 BEIJING = timezone(timedelta(hours=8))
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
-def lexical_ids(me: Any, query: str) -> list[str]:
-    """Ids found by the word legs only (the dense leg returns every memory in scope)."""
-    return [h.memory.id for h in me.recall(query, k=10, track=False, preset="lexical")]
 
 
 # ---------------------------------------------------------------- remember

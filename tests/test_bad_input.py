@@ -16,11 +16,6 @@ from engramdb.testing import HashingEmbedder
 from helpers import not_rejected
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 def assert_nothing_written(me) -> None:  # type: ignore[no-untyped-def]
     assert me.count(layer=["core", "archived", "deleted"]) == 0
     assert me.stats().events == 0

@@ -20,11 +20,6 @@ knowledge://user/home
 """
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 def contents(boot: Any) -> list[str]:
     return [m.content for m in boot.memories]
 

@@ -23,11 +23,6 @@ def path(tmp_path: Path) -> Path:
     return tmp_path / "memory.db"
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 def file_bytes(path: Path) -> bytes:
     """The database file and its WAL, as they are on disk."""
     wal = Path(f"{path}-wal")

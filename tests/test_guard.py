@@ -11,11 +11,6 @@ from engramdb.write.guard import quality_failures
 from engramdb.write.slots import extract_slot, slot_of
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 @pytest.mark.parametrize(("content", "failed"), [
     ("ok", "filler"),
     ("OK!", "filler"),

@@ -5,24 +5,17 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
-from typing import Any
 
 import numpy as np
 import pytest
 
 import engramdb
 from engramdb import Action, Conflict, Invalid, NotFound
+from helpers import lexical_ids
 
 UNKNOWN = "01JZZZZZZZZZZZZZZZZZZZZZZZ"
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
-def lexical_ids(me: Any, query: str) -> list[str]:
-    return [h.memory.id for h in me.recall(query, k=10, track=False, preset="lexical")]
 
 
 def test_history_says_who_what_and_why(me, clock):  # type: ignore[no-untyped-def]

@@ -11,11 +11,6 @@ from engramdb import Draft, Invalid
 from engramdb.recall.presets import PRESETS, Leg, Preset
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 def ids(hits) -> list[str]:  # type: ignore[no-untyped-def]
     return [h.memory.id for h in hits]
 

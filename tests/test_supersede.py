@@ -14,11 +14,6 @@ from engramdb.testing import FrozenClock
 from engramdb.write.supersede import SURPRISE_BASE, SURPRISE_GAIN
 
 
-@pytest.fixture
-def me(mem):  # type: ignore[no-untyped-def]
-    return mem.scope(user="alice", agent="noah")
-
-
 def current_contents(me) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(r.content for r in me.list(include_superseded=False))
 
