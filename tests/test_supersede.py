@@ -272,3 +272,43 @@ def test_a_batch_decides_exactly_as_one_write_at_a_time(tmp_path, clock):  # typ
             current = sorted(r.content for r in me.list(include_superseded=False))
             outcomes.append(([(r.action, r.rule) for r in results], current))
     assert outcomes[0] == outcomes[1]
+
+
+def test_batches_of_any_size_decide_as_one_write_at_a_time(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Crowded slots (many superseded ports, exact-tie vectors), events, URIs and Chinese, in
+    batches of several sizes: the same actions, rules, targets and current memories."""
+    import random
+
+    rng = random.Random(11)
+    names, cities = ["Li", "Ana", "Tom", "Wang"], ["Berlin", "Oslo", "Lisbon", "Rome"]
+
+    def draft() -> Draft:
+        roll = rng.random()
+        if roll < 0.3:
+            return Draft(f"the service runs on port {rng.randrange(8000, 8060)}", kind="fact")
+        if roll < 0.45:
+            return Draft(f"{rng.choice(names)} had lunch in {rng.choice(cities)}", kind="event")
+        if roll < 0.55:
+            return Draft(f"{rng.choice(names)} prefers {rng.choice(['tea', 'coffee'])}",
+                         kind="preference", uri=f"core://user/{rng.randrange(3)}")
+        if roll < 0.75:
+            who, city = rng.choice(["小王", "小李"]), rng.choice(["北京", "上海", "杭州"])
+            return Draft(f"{who}住在{city}", kind="fact")
+        return Draft(f"{rng.choice(names)} lives in {rng.choice(cities)}", kind="fact")
+
+    drafts = [draft() for _ in range(240)]
+    outcomes = []
+    for sizes in ((1,), (240,), (7, 50, 3)):
+        with engramdb.open(tmp_path / f"s{len(outcomes)}.db", embedder="hashing",
+                           clock=clock) as mem:
+            me = mem.scope(user="u")
+            results, i, n = [], 0, 0
+            while i < len(drafts):
+                size = sizes[n % len(sizes)]
+                results += me.remember_many(drafts[i : i + size])
+                i, n = i + size, n + 1
+            ids = {r.memory.id: k for k, r in enumerate(results)}
+            decided = [(r.action, r.rule, ids.get(r.memory.id)) for r in results]
+            current = sorted(r.content for r in me.list(include_superseded=False))
+            outcomes.append((decided, current))
+    assert outcomes[0] == outcomes[1] == outcomes[2]

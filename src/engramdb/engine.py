@@ -46,6 +46,7 @@ from .write.prepare import (
 )
 from .write.rollback import rolled_back
 from .write.supersede import (
+    BatchNeighbours,
     Judgement,
     gated_importance,
     judge,
@@ -55,6 +56,7 @@ from .write.supersede import (
 
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
+WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
 MAX_K = 1000
 Progress = Callable[[int, int], None]
 
@@ -143,8 +145,16 @@ class Memory:
                 raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
-            return [self._write(rec, vec, draft.kind is not None, draft.importance is not None)
-                    for rec, vec, draft in zip(records, vectors, drafts, strict=True)]
+            near = (BatchNeighbours(self.store, scope, records, vectors)
+                    if len(records) > 1 else None)
+            results = []
+            for i, (rec, vec, draft) in enumerate(zip(records, vectors, drafts, strict=True)):
+                result = self._write(rec, vec, draft.kind is not None,
+                                     draft.importance is not None, near, i)
+                if near is not None and result.action in WRITES_VECTOR:
+                    near.written(result.memory.id, vec)
+                results.append(result)
+            return results
 
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
@@ -158,7 +168,8 @@ class Memory:
         return np.vstack(parts)
 
     def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
-               importance_given: bool = True) -> WriteResult:
+               importance_given: bool = True, near: BatchNeighbours | None = None,
+               index: int = 0) -> WriteResult:
         failed = quality_failures(rec.content, rec.kind)
         if failed:  # nothing is stored; the record returned is the one that was refused
             return WriteResult(Action.REJECT, "quality_gate", rec, {"failed": failed})
@@ -179,7 +190,7 @@ class Memory:
         if rec.kind == Kind.EVENT:  # events never supersede nor merge: the log keeps them all
             self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
             return WriteResult(Action.ADD, "new_memory", rec)
-        nearby = neighbours(self.store, rec, vector)
+        nearby = neighbours(self.store, rec, vector, near, index)
         return self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
 
     def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,

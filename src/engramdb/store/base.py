@@ -125,7 +125,15 @@ class Store(Protocol):
     def search_vector(
         self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
-        """(id, cosine) best first."""
+        """(id, cosine) best first; each cosine computed for its pair alone, so the same
+        pair scores the same in any search."""
+        ...
+
+    def search_vector_many(
+        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[list[tuple[str, float]]]:
+        """``search_vector`` for each row of ``vectors`` (a batch of writes), in one pass
+        where the backend can: the same ids and the same scores, to the last bit."""
         ...
 
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]: ...

@@ -256,6 +256,17 @@ class StoreContract:
         both = store.search_vector(ALICE, unit(7), 10, [Layer.CORE, Layer.ARCHIVED])
         assert len(both) == 7
 
+    def test_a_batch_of_vector_searches_answers_as_one_search_each(self, store):  # type: ignore[no-untyped-def]
+        for n in range(1, 9):
+            store.insert(make_record(n), IndexText("x", ""), unit(n))
+        store.save(make_record(8, layer=Layer.ARCHIVED, version=2), "archive")
+        queries = np.stack([unit(2), unit(8), unit(5)])
+        for layers in ([Layer.CORE], [Layer.CORE, Layer.ARCHIVED]):
+            many = store.search_vector_many(ALICE, queries, 3, layers)
+            one = [store.search_vector(ALICE, q, 3, layers) for q in queries]
+            assert many == one  # the same ids and the same scores, to the last bit
+        assert store.search_vector_many(BOB, queries, 3, [Layer.CORE]) == [[], [], []]
+
     def test_vector_ties_are_broken_by_id(self, store):  # type: ignore[no-untyped-def]
         same = unit(5)
         for n in (4, 2, 3, 1):

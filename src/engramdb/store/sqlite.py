@@ -595,6 +595,21 @@ class SQLiteStore:
                 return kept[:limit]
             want *= 4
 
+    def search_vector_many(
+        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[list[tuple[str, float]]]:
+        allowed = {lay.value for lay in layers}
+        out = []
+        for i, found in enumerate(self._vectors.top_many(scope, vectors, limit)):
+            layer_of = self._layers(scope, [rowid for rowid, _ in found])
+            kept = sorted(((layer_of[r][0], s) for r, s in found
+                           if r in layer_of and layer_of[r][1] in allowed),
+                          key=lambda item: (-item[1], item[0]))
+            if len(kept) < limit and len(found) >= limit:  # layers filtered some: search deeper
+                kept = self.search_vector(scope, vectors[i], limit, layers)
+            out.append(kept[:limit])
+        return out
+
     def _layers(self, scope: Scope, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
         """rowid -> (id, layer) of the scope's rows among ``rowids``."""
         out: dict[int, tuple[str, str]] = {}

@@ -78,16 +78,20 @@ class VectorCache:
             columns = matrix.view()
             if not matrix.used:
                 return []
-            scores = np.asarray(query, dtype=np.float32) @ columns
-            rowids = matrix.rowids
-        n = min(limit, len(scores))
-        if n < len(scores):  # the best n, plus every row tied with the n-th (callers break ties)
-            cut = scores[np.argpartition(-scores, n - 1)[:n]].min()
-            idx = np.flatnonzero(scores >= cut)
-        else:
-            idx = np.arange(len(scores))
-        order = sorted(idx, key=lambda i: (-float(scores[i]), rowids[i]))
-        return [(rowids[i], float(scores[i])) for i in order]
+            query = np.asarray(query, dtype=np.float32)
+            return _best(query @ columns, columns, query, matrix.rowids, limit)
+
+    def top_many(self, scope: Scope, queries: np.ndarray,
+                 limit: int) -> list[list[tuple[int, float]]]:
+        """``top`` for each row of ``queries``, with one matrix product for them all."""
+        with self._lock:
+            matrix = self._fresh(scope)
+            if not matrix.used or not len(queries):
+                return [[] for _ in range(len(queries))]
+            columns = matrix.view()
+            queries = np.asarray(queries, dtype=np.float32)
+            return [_best(row, columns, query, matrix.rowids, limit)
+                    for row, query in zip(queries @ columns, queries, strict=True)]
 
     def _fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
@@ -143,3 +147,19 @@ class VectorCache:
         else:
             for pos, vector in zip(positions, block, strict=True):
                 matrix.data[:, pos] = vector
+
+
+def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: list[int],
+          limit: int) -> list[tuple[int, float]]:
+    """The best ``limit`` rows, plus every row tied with the last of them (callers break ties),
+    best first and by rowid among equals. The scores returned are computed again one pair at a
+    time: the same number whether the search ran for one query or a batch of them."""
+    n = min(limit, len(scores))
+    if n < len(scores):
+        cut = scores[np.argpartition(-scores, n - 1)[:n]].min()
+        idx = np.flatnonzero(scores >= cut)
+    else:
+        idx = np.arange(len(scores))
+    chosen = np.ascontiguousarray(columns[:, idx].T)
+    exact = [(rowids[i], float(np.dot(vec, query))) for i, vec in zip(idx, chosen, strict=True)]
+    return sorted(exact, key=lambda item: (-item[1], item[0]))

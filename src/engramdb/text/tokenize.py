@@ -60,6 +60,12 @@ def _cjk_words(run: str) -> list[str]:
 
 def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Search tokens of ``text``, in order, duplicates kept (BM25 counts them)."""
+    return list(_tokens(text, keep_stopwords))
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
+    """One write tokenizes the same text several times (guard, index, neighbours): cached."""
     out: list[str] = []
     for cjk, word in _RUN.findall(unicodedata.normalize("NFKC", text).lower()):
         if cjk:
@@ -69,4 +75,4 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
         if not keep_stopwords and word in EN_STOP:
             continue
         out.append(word if word.isdigit() else _stem(word))
-    return out
+    return tuple(out)

@@ -62,19 +62,29 @@ class Nearby:
         return min(max(1.0 - self.top_cosine, 0.0), 1.0)
 
 
-def neighbours(store: Store, rec: Record, vector: np.ndarray) -> Nearby:
+NEIGHBOUR_LAYERS = (Layer.CORE, Layer.ARCHIVED)  # an archived value can be woken: judge it
+CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cut to NEIGHBOURS
+
+
+def neighbours(store: Store, rec: Record, vector: np.ndarray,
+               batch: BatchNeighbours | None = None, index: int = 0) -> Nearby:
     """The scope's core memories ``rec`` must be judged against. A record with a slot: the
     nearest by vector and by words (the subject's name is a rare word, so BM25 finds its other
     facts among many look-alikes). Without one: only those close enough to be near-duplicates
-    (loading fewer records keeps a batch of 10k writes fast)."""
-    layers = (Layer.CORE, Layer.ARCHIVED)  # an archived value can still be woken: judge it
-    hits = store.search_vector(rec.scope, vector, NEIGHBOURS, layers)
+    (loading fewer records keeps a batch of 10k writes fast). ``batch``: a batch of writes
+    searched at once (``BatchNeighbours``), ``index`` this record's place in it."""
+    if batch is None:
+        found = store.search_vector(rec.scope, vector, CANDIDATES, NEIGHBOUR_LAYERS)
+    else:
+        found = batch.candidates(index, vector)
+    hits = sorted(found, key=lambda item: (-item[1], item[0]))[:NEIGHBOURS]
     top = hits[0][1] if hits else 0.0
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
     scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
     words = list(dict.fromkeys(tokenize(rec.content)))
     if slotted and words:
-        for mid, _ in store.search_text(rec.scope, words, {"body": 1.0}, NEIGHBOURS, layers):
+        for mid, _ in store.search_text(rec.scope, words, {"body": 1.0}, NEIGHBOURS,
+                                        NEIGHBOUR_LAYERS):
             scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]
     for mid, vec in store.vectors(rec.scope, missing).items():
@@ -82,6 +92,41 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray) -> Nearby:
     records = store.get_many(rec.scope, list(scored)) if scored else {}
     return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top)
+
+
+class BatchNeighbours:
+    """The vector candidates of every write in a batch, found with one matrix product over the
+    scope before the batch writes anything, plus what the batch itself writes on the way (a
+    memory outside the scope's best CANDIDATES before the batch cannot be among the best
+    NEIGHBOURS after it, unless the batch wrote it)."""
+
+    def __init__(self, store: Store, scope: Scope, records: list[Record],
+                 vectors: np.ndarray) -> None:
+        wanted = [i for i, r in enumerate(records) if r.kind != Kind.EVENT]
+        found = (store.search_vector_many(scope, vectors[wanted], CANDIDATES, NEIGHBOUR_LAYERS)
+                 if wanted else [])
+        self.before = dict(zip(wanted, found, strict=True))
+        self.vectors = vectors
+        self.row: dict[str, int] = {}  # memory id -> its row in ``mine``: what the batch wrote
+        self.ids: list[str] = []
+        self.mine = np.zeros_like(vectors)
+
+    def candidates(self, i: int, vector: np.ndarray) -> list[tuple[str, float]]:
+        """(id, cosine) of the stored memories nearest to write ``i`` now. Every cosine is
+        computed one pair at a time, as the store computes the ones it returns."""
+        scores = {mid: s for mid, s in self.before.get(i, []) if mid not in self.row}
+        if self.ids:
+            sims = self.mine[: len(self.ids)] @ vector
+            for j in np.argsort(-sims, kind="stable")[:CANDIDATES]:
+                scores[self.ids[j]] = float(np.dot(self.mine[j], vector))
+        return list(scores.items())
+
+    def written(self, memory_id: str, vector: np.ndarray) -> None:
+        """``memory_id`` now has ``vector`` (added, or rewritten by an update)."""
+        if memory_id not in self.row:
+            self.row[memory_id] = len(self.ids)
+            self.ids.append(memory_id)
+        self.mine[self.row[memory_id]] = vector
 
 
 def gated_importance(importance: float, surprise_: float) -> float:
