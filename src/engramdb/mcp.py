@@ -46,6 +46,7 @@ from .uri import DOMAINS
 log = logging.getLogger("engramdb.mcp")
 TIMES = ("at", "expires_at", "due_at", "since", "until")
 DEFAULT_PORT = 8765
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 # ---------------------------------------------------------------- the door: options, store
@@ -409,6 +410,9 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
     print(f"engramdb MCP server on {where}; scope {scope}", file=sys.stderr, flush=True)
+    if http and host not in LOOPBACK:
+        print(f"warning: {host} is not a loopback address and the MCP endpoint has no keys: "
+              "anyone who reaches it reads and writes this memory", file=sys.stderr, flush=True)
     try:
         if http:
             server.run("streamable-http", host=host, port=port)
