@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -43,8 +44,10 @@ def stdio(db: Path, *extra: str, env: dict[str, str] | None = None) -> Client:
     return Client(params, read_timeout_seconds=120)
 
 
-async def ok(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    """Call a tool that must succeed; return its structured content (text checked too)."""
+async def ok(client: Client, tool: str, *positional: str, **args: Any) -> dict[str, Any]:
+    """Call a tool that must succeed; return its structured content (text checked too).
+    Positional values (for task groups) are content, kind and user, in that order."""
+    args |= dict(zip(("content", "kind", "user"), positional, strict=False))
     r = await client.call_tool(tool, args)
     text = r.content[0].text if r.content else ""
     assert not r.is_error, f"{tool}{args}: {text}"
@@ -262,6 +265,17 @@ async def test_stdio_resources(tmp_path: Path) -> None:
         assert "Alice Chen" in boot.contents[0].text
 
 
+async def test_stdio_store_that_cannot_open_is_a_tool_error(tmp_path: Path) -> None:
+    cmd = command(tmp_path / "m.db")
+    cmd[cmd.index("hashing")] = "no-such-embedder"
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env={})
+    async with Client(params, read_timeout_seconds=120) as c:
+        assert len((await c.list_tools()).tools) == len(TOOLS)
+        for _ in range(2):  # still serving, and trying again on the next call
+            assert "config_error" in await fails(c, "status")
+        assert "Unknown tool" in await fails(c, "teleport")
+
+
 def test_stdout_carries_only_protocol(tmp_path: Path) -> None:
     """Raw JSON-RPC over the pipe: every stdout line is a protocol message, even while the
     store opens and a tool fails; the startup line and logs go to stderr."""
@@ -367,5 +381,11 @@ async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
         assert "invalid: content is" in await fails(c, "remember", content="界" * 22000)
         assert "invalid: uri" in await fails(c, "remember", content="x y z", uri="bad")
         assert await state(c) == before
-    async with Client(http_url, read_timeout_seconds=120) as again:  # still serving
-        assert (await ok(again, "status"))["total"] == 1
+    async with Client(http_url, read_timeout_seconds=120) as a, \
+            Client(http_url, read_timeout_seconds=120) as b:  # still serving, two at once
+        async with anyio.create_task_group() as tg:
+            for i in range(4):
+                tg.start_soon(ok, a, "remember", f"Alice visited museum number {i}", "event")
+                tg.start_soon(ok, b, "remember", f"我去了第{i}个博物馆", "event", "bob")
+        assert (await ok(a, "status"))["total"] == 5
+        assert (await ok(b, "status", user="bob"))["total"] == 5

@@ -67,12 +67,8 @@ class RememberArgs(Args):
         None, description="Nearby text that helps find it later (searched, not returned)")
 
 
-class DraftArgs(RememberArgs):
-    pass
-
-
 class RememberManyArgs(Args):
-    items: list[DraftArgs] = Field(min_length=1, max_length=MAX_ITEMS,
+    items: list[RememberArgs] = Field(min_length=1, max_length=MAX_ITEMS,
                                    description="Memories written in one transaction: one bad "
                                    "item rejects them all")
 
@@ -302,8 +298,3 @@ class SnapshotOut(Out):
         "restored")
     restored: dict[str, int] | None = Field(
         None, description="restore: {removed, restored, reembedded}")
-
-
-class ErrorOut(Out):
-    code: str
-    message: str
