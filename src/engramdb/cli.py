@@ -785,6 +785,31 @@ def restore_snapshot(
             out().print(Text(", ".join(f"{name} {n}" for name, n in counts.items())))
 
 
+@app.command("mcp")
+def mcp_cmd(
+    ctx: typer.Context,
+    http: Annotated[bool, typer.Option(
+        "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(metavar="HOST", help="With --http: the address to bind.")
+                    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", help="With --http: the port.")] = 8765,
+    scope_per_call: Annotated[bool, typer.Option(
+        "--scope-per-call", help="Let each tool call name its user and agent (else the "
+        "server's scope only); also ENGRAMDB_MCP_SCOPE_PER_CALL=1.")] = False,
+    snapshots: Annotated[str | None, typer.Option(
+        metavar="DIR", help="Folder of the snapshot tool; else $ENGRAMDB_SNAPSHOT_DIR, else "
+        "<db file>.snapshots/.", show_default=False)] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Serve this memory to agents over MCP (stdio by default; see docs/mcp.md)."""
+    from engramdb.mcp import Options, serve
+
+    d = door(ctx, db, user, agent, embedder, as_json)
+    serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots), http=http,
+          host=host, port=port)
+
+
 def main() -> None:
     app(prog_name="engramdb")
 
