@@ -178,13 +178,15 @@ class AttentionVerbs:
         """The scope's rules as an AGENTS.md text (learned ones under "## Learned rules")."""
         return render(rules_of(self, self._scope(user, agent)))  # type: ignore[arg-type]
 
-    def export_memory_md(self, *, user: str | None = None, agent: str | None = None) -> str:
-        """The scope's current memories as a zoned MEMORY.md (io/markdown.py)."""
+    def export_memory_md(self, *, uris: bool = False, user: str | None = None,
+                         agent: str | None = None) -> str:
+        """The scope's current memories as a zoned MEMORY.md (io/markdown.py); ``uris`` adds
+        each memory's URI as a trailing comment."""
         from ..io.markdown import render as render_md
 
         scope = self._scope(user, agent)
         records = self.store.list(scope, ListFilter(current_only=True))
-        return render_md(records, self._now(), scope)
+        return render_md(records, self._now(), scope, uris=uris)
 
     def migrate(self, path: str | os.PathLike[str], *, dry_run: bool = False,
                 backup: str | os.PathLike[str] | None = None, user: str | None = None,

@@ -11,7 +11,7 @@ log). Each entry is one line::
 
 The lifecycle tag comes first ([PERMANENT], [LONG], [CONTEXTUAL], [LOG], [TEMP] with
 [EXPIRY:date]); pending items carry [DUE:date] and, once past it, [OVERDUE]; events start with
-their date; the URI rides in a trailing HTML comment so a re-import addresses the same memory.
+their date; on request the URI rides in a trailing HTML comment.
 A memory's zone is ``metadata["zone"]`` when set (an import sets it), else its URI domain
 (project://) or kind decides."""
 
@@ -55,16 +55,19 @@ def tags(rec: Record, now: datetime) -> list[str]:
     return out
 
 
-def entry_line(rec: Record, now: datetime) -> str:
+def entry_line(rec: Record, now: datetime, uris: bool = False) -> str:
     text = " ".join(rec.content.split())  # one line per entry
     if rec.kind in DATED:
         text = f"{rec.at.date().isoformat()}: {text}"
-    uri = f" <!-- {rec.uri} -->" if rec.uri else ""
+    uri = f" <!-- {rec.uri} -->" if rec.uri and uris else ""
     return f"- {' '.join(tags(rec, now))} {text}{uri}"
 
 
-def render(records: Iterable[Record], now: datetime, scope: Scope | None = None) -> str:
-    """The MEMORY.md text of these memories (current ones; superseded ones are left out)."""
+def render(records: Iterable[Record], now: datetime, scope: Scope | None = None, *,
+           uris: bool = False) -> str:
+    """The MEMORY.md text of these memories (current ones; superseded ones are left out).
+    ``uris``: add each memory's URI as a trailing comment (a migration derives the same URIs
+    from the text anyway, so a re-import changes nothing either way)."""
     zones: dict[str, list[Record]] = {z: [] for z in ZONES}
     for rec in records:
         if rec.current and rec.content:
@@ -76,6 +79,6 @@ def render(records: Iterable[Record], now: datetime, scope: Scope | None = None)
     for zone in ZONES:
         lines.append(f"## {zone}")
         ordered = sorted(zones[zone], key=lambda r: (r.priority.value, r.at, r.id))
-        lines += [entry_line(r, now) for r in ordered]
+        lines += [entry_line(r, now, uris) for r in ordered]
         lines.append("")
     return "\n".join(lines)

@@ -218,6 +218,8 @@ def _tag(entry: Entry, name: str, value: str | None, reader: _Reader) -> None:
         if day is None:
             reader.problem(entry.line, f"[{name}:{value or ''}] is not a date (YYYY-MM-DD): "
                            f"imported without it")
+            if name == "DUE":
+                entry.checkbox = " "  # still a task, with no date
         elif name == "EXPIRY":
             entry.expiry = day
         else:

@@ -1,15 +1,19 @@
 """Migrating Markdown memory into engramdb: a MEMORY.md (zoned or a flat list), a folder of
-notes, dated journals (files named YYYY-MM-DD...). ``plan`` reads and decides without writing:
-each entry becomes a typed memory (kind, zone, URI, lifecycle, dates), exact and near
-duplicates are merged, and what could not be read is listed with its line. ``apply`` takes a
-snapshot of the scope first (the backup), then writes every planned memory in one
-transaction. The URIs are derived from the text, so migrating the same file twice changes
+notes, dated journals (files named YYYY-MM-DD...). ``build_plan`` reads and decides without
+writing: each entry becomes a typed memory (kind, zone, URI, lifecycle, dates), exact and near
+duplicates (same kind, same numbers, token Jaccard >= 0.8 or 85% of the shorter one's words
+in the longer one) are merged, keeping the fuller wording, and what could not be read is
+listed with its line. ``Memory.migrate`` takes a snapshot of the scope first (the backup),
+then writes every planned memory in one transaction. The URIs are derived from the text, so migrating the same file twice changes
 nothing the second time.
 
 Kinds: a zone heading decides (IDENTITY: identity or preference, PROJECTS: fact, RULES: rule,
 QUICKREF: fact, PENDING: pending, LESSONS: lesson, GROWTH: event); without one, cue words in
-English and Chinese do ("never/always/must/不要/必须" -> rule, "prefer/喜欢" -> preference...),
-and a dated entry with no other cue is an event."""
+English and Chinese do (in this order: an open task or a due date -> pending, "lesson/mistake/
+教训" -> lesson, "never/always/must/不要/必须" -> rule, a date -> event, "my name is/我叫" ->
+identity, "prefer/喜欢" -> preference, "project/项目" -> a project fact; else a fact). A label
+the zone makes redundant ("TODO:", "教训：") is dropped; an entry whose [EXPIRY:date] has
+passed is not imported (and reported)."""
 
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from .mdparse import Entry, Parsed, Problem, parse, parse_date
 
 TEMP_DAYS = 7  # a [TEMP] entry without an [EXPIRY:date] expires this long after the import
 NEAR_DUP = 0.8  # token Jaccard at which two entries of one kind are the same entry
+CONTAINED = 0.85  # or: this share of the shorter one's tokens (3 or more) is in the longer one
 PRIORITY_OF_TAG = {"PERMANENT": Priority.P0, "LONG": Priority.P1, "CONTEXTUAL": Priority.P2,
                    "LOG": Priority.P3}
 KIND_OF_ZONE = {"IDENTITY": Kind.IDENTITY, "PROJECTS": Kind.FACT, "RULES": Kind.RULE,
@@ -49,19 +54,26 @@ def _cues(words: str, zh: str) -> re.Pattern[str]:
     return re.compile(rf"\b(?:{words})\b|{zh}", re.IGNORECASE)
 
 
+LESSON_CUES = _cues(r"lesson|learned|learnt|mistake|turned out|next time",
+                    r"教训|经验|踩坑|下次|原来|吸取")
 CUES: list[tuple[Kind, str, re.Pattern[str]]] = [
-    (Kind.PENDING, "PENDING", _cues(r"todo|to-do|need to|remember to|follow up|deadline|due",
-                                    r"待办|记得|需要在|截止|之前要|要记得|跟进")),
+    (Kind.PENDING, "PENDING", _cues(r"todo|to-do|need to|remember to|follow up",
+                                    r"待办|记得|需要在|之前要|要记得|跟进")),
+    (Kind.LESSON, "LESSONS", LESSON_CUES),
     (Kind.RULE, "RULES", _cues(r"always|never|must|don't|do not|avoid|make sure|should not",
                                r"不要|别再|必须|务必|禁止|一定要|永远不|总是要|切勿")),
-    (Kind.LESSON, "LESSONS", _cues(r"lesson|learned|learnt|mistake|turned out|next time",
-                                   r"教训|经验|踩坑|下次|原来|吸取")),
+]
+PROFILE_CUES: list[tuple[Kind, str, re.Pattern[str]]] = [
     (Kind.IDENTITY, "IDENTITY", _cues(r"my name is|i am a|i'm a|i live in|i work (?:as|at)",
                                       r"我叫|我是|我的名字|我住在|我在.{1,12}工作")),
     (Kind.PREFERENCE, "IDENTITY", _cues(r"prefer|prefers|like|likes|love|hate|favou?rite",
                                         r"喜欢|偏好|讨厌|更爱|最爱|习惯用")),
     (Kind.FACT, "PROJECTS", _cues(r"project|repo|repository|codebase", r"项目|仓库|代码库")),
 ]
+# a label the zone makes redundant ("TODO:", "Lesson:", "教训：") is dropped from the text
+LABEL = re.compile(r"^(?:todo|to-do|lesson|lessons learned|learned|mistake|rule|notes?|notes?"
+                   r" to self|reminder|fyi|待办|教训|经验|踩坑|规则|备注|注意|提醒)\s*[:：\-–]\s*",
+                   re.IGNORECASE)
 
 
 @dataclass
@@ -169,7 +181,7 @@ def classify(entry: Entry) -> tuple[Kind, str]:
         return Kind.PENDING, "PENDING"
     if entry.zone is not None:
         kind = KIND_OF_ZONE[entry.zone]
-        if kind == Kind.IDENTITY and CUES[4][2].search(entry.text):
+        if kind == Kind.IDENTITY and PROFILE_CUES[1][2].search(entry.text):
             kind = Kind.PREFERENCE
         return kind, entry.zone
     if entry.checkbox == "x":
@@ -179,6 +191,9 @@ def classify(entry: Entry) -> tuple[Kind, str]:
             return kind, zone
     if entry.date is not None:
         return Kind.EVENT, "GROWTH"
+    for kind, zone, pattern in PROFILE_CUES:
+        if pattern.search(entry.text):
+            return kind, zone
     return Kind.FACT, "QUICKREF"
 
 
@@ -202,7 +217,12 @@ def plan_entry(entry: Entry, now: datetime, problems: list[Problem]) -> Planned 
                                 f" {entry.text[:40]!r} skipped"))
         return None
     kind, zone = classify(entry)
+    entry.text = LABEL.sub("", entry.text) or entry.text
     expires = entry.expiry
+    if expires is not None and expires <= now:
+        problems.append(Problem(entry.source, entry.line, f"expired on "
+                                f"{expires.date().isoformat()}: not imported"))
+        return None
     if entry.lifecycle == "TEMP" and expires is None:
         expires = now + timedelta(days=TEMP_DAYS)
     priority = PRIORITY_OF_TAG.get(entry.lifecycle or "")
@@ -239,6 +259,18 @@ def build_plan(path: str | Path, now: datetime, max_bytes: int) -> Plan:
     return plan
 
 
+def _near(a: set[str], b: set[str]) -> bool:
+    if not a or not b:
+        return False
+    common = len(a & b)
+    small = min(len(a), len(b))
+    return common / len(a | b) >= NEAR_DUP or (small >= 3 and common / small >= CONTAINED)
+
+
+def _numbers(text: str) -> set[str]:
+    return set(re.findall(r"\d+(?:\.\d+)*", text))
+
+
 def _merge(item: Planned, planned: list[Planned]) -> bool:
     """Fold ``item`` into an earlier planned memory that says the same; True if it did."""
     words = set(tokenize(item.entry.text))
@@ -249,8 +281,7 @@ def _merge(item: Planned, planned: list[Planned]) -> bool:
         if other.kind != item.kind:
             continue
         theirs = set(tokenize(other.entry.text))
-        union = words | theirs
-        if union and len(words & theirs) / len(union) >= NEAR_DUP:
+        if _near(words, theirs) and _numbers(item.entry.text) == _numbers(other.entry.text):
             other.merged.append(f"{item.entry.where} (near duplicate)")
             if len(item.entry.text) > len(other.entry.text):  # keep the fuller wording
                 other.entry.text = item.entry.text
