@@ -4,8 +4,8 @@ writing: each entry becomes a typed memory (kind, zone, URI, lifecycle, dates), 
 duplicates (same kind, same numbers, token Jaccard >= 0.8 or 85% of the shorter one's words
 in the longer one) are merged, keeping the fuller wording, and what could not be read is
 listed with its line. ``Memory.migrate`` takes a snapshot of the scope first (the backup),
-then writes every planned memory in one transaction. The URIs are derived from the text, so migrating the same file twice changes
-nothing the second time.
+then writes every planned memory in one transaction. The URIs are derived from the text, so
+migrating the same file twice changes nothing the second time.
 
 Kinds: a zone heading decides (IDENTITY: identity or preference, PROJECTS: fact, RULES: rule,
 QUICKREF: fact, PENDING: pending, LESSONS: lesson, GROWTH: event); without one, cue words in
