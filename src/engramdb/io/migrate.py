@@ -223,8 +223,9 @@ def plan_entry(entry: Entry, now: datetime, problems: list[Problem]) -> Planned 
         problems.append(Problem(entry.source, entry.line, f"expired on "
                                 f"{expires.date().isoformat()}: not imported"))
         return None
-    if entry.lifecycle == "TEMP" and expires is None:
-        expires = now + timedelta(days=TEMP_DAYS)
+    if entry.lifecycle == "TEMP" and expires is None:  # a day, as the tag would write it
+        day = (now + timedelta(days=TEMP_DAYS)).date()
+        expires = datetime(day.year, day.month, day.day, tzinfo=now.tzinfo)
     priority = PRIORITY_OF_TAG.get(entry.lifecycle or "")
     uri = entry.uri or uri_for(kind, zone, entry.text, entry.date)
     return Planned(entry, kind, zone, uri, priority, expires, entry.due, entry.date)
