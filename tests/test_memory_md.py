@@ -46,7 +46,8 @@ def test_export_puts_each_kind_in_its_zone_with_its_tags(me, clock):  # type: ig
     me.remember("Shipped Beacon 0.3", kind="event", at=datetime(2026, 2, 14, tzinfo=UTC))
     zones = zone_lines(me.export_memory_md())
     assert list(zones) == list(ZONES)
-    assert zones["IDENTITY"] == ["- [PERMANENT] 我叫李雷", "- [CONTEXTUAL] I prefer pytest over unittest"]
+    assert zones["IDENTITY"] == ["- [PERMANENT] 我叫李雷",
+                                 "- [CONTEXTUAL] I prefer pytest over unittest"]
     assert zones["PROJECTS"] == ["- [CONTEXTUAL] Billing runs on Temporal"]
     assert zones["RULES"] == ["- [LONG] Never push to main"]
     assert "- [TEMP] [EXPIRY:2026-03-08] Staging is frozen for the audit" in zones["QUICKREF"]
@@ -165,7 +166,7 @@ def test_a_zoned_export_migrates_back_to_the_same_memories(mem, clock):  # type:
     theirs = {(r.uri, r.kind, r.content, r.lifecycle, r.due_at, r.expires_at)
               for r in dst.list()}
     assert theirs == mine
-    assert dst.export_memory_md() .split("-->", 1)[1] == src.export_memory_md().split("-->", 1)[1]
+    assert dst.export_memory_md().split("-->", 1)[1] == src.export_memory_md().split("-->", 1)[1]
     # and into the scope it came from: nothing changes
     again = src.migrate(path, backup=Path(mem.store.location).parent / "b3.jsonl")
     assert set(again.actions) == {"noop"}
