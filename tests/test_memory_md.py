@@ -252,6 +252,14 @@ def test_learn_from_mistake_keeps_a_rule_once(me, tmp_path):  # type: ignore[no-
     assert "## Learned rules" in rendered and "(learned from: 周五部署出了事故)" in rendered
 
 
+def test_two_rules_that_start_alike_are_both_kept(me):  # type: ignore[no-untyped-def]
+    head = "Before deploying the billing service to production always check " * 2
+    a = me.learn_from_mistake("m1", head + "the queue depth")
+    b = me.learn_from_mistake("m2", head + "the error rate")
+    assert a.added and b.added and a.memory.uri != b.memory.uri
+    assert me.count(kind="rule") == 2
+
+
 @pytest.mark.parametrize(("mistake", "rule"), [("", "a rule"), ("m", ""), ("m", "!!!"),
                                                (None, "r"), ("m", 3)])
 def test_learn_refuses_bad_input(me, mistake, rule):  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ already says the same (compared case-, width- and punctuation-insensitively, bot
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +58,10 @@ def learn(mem: Memory, scope: Scope, mistake: str, rule: str) -> Learned:
     for rec in rules_of(mem, scope):
         if same_text(rec.content) == key:
             return Learned(rec, added=False)
-    result = mem.remember(rule, kind=Kind.RULE, uri=f"rule://learned/{slug(rule)}",
+    uri = f"rule://learned/{slug(rule)}"
+    if mem.store.get_by_uri(scope, uri) is not None:  # another rule that starts the same
+        uri += "-" + hashlib.sha1(key.encode()).hexdigest()[:6]
+    result = mem.remember(rule, kind=Kind.RULE, uri=uri,
                           metadata={"learned_from": mistake}, user=scope.user,
                           agent=scope.agent)
     return Learned(result.memory, added=result.action.value in ("add", "update", "supersede"))
