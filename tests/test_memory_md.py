@@ -266,3 +266,26 @@ def test_learn_refuses_bad_input(me, mistake, rule):  # type: ignore[no-untyped-
     with pytest.raises(Invalid):
         me.learn_from_mistake(mistake, rule)
     assert me.count() == 0
+
+
+def test_a_hand_written_zoned_file_in_chinese(me, tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "MEMORY.md"
+    path.write_text(
+        "# 我的记忆\n\n## 身份\n- [PERMANENT] 我叫王芳，是数据工程师\n- 喜欢用 Python 写脚本\n\n"
+        "## 规则\n- 不要在生产库上跑 DDL\n  （先在 staging 验证）\n\n"
+        "## 待办\n- [DUE:2026-03-05] 提交季度报告\n- [DUE:2026-02-20] 续签 VPN 证书\n\n"
+        "## 教训\n- 迁移前先备份\n\n## 成长\n- 2026-02-01: 第一次做技术分享\n",
+        encoding="utf-8")
+    plan = me.migrate(path, backup=tmp_path / "b.jsonl")
+    assert plan.problems == []
+    got = {r.content: r for r in me.list()}
+    assert got["我叫王芳，是数据工程师"].kind.value == "identity"
+    assert got["我叫王芳，是数据工程师"].lifecycle.value == "permanent"
+    assert got["喜欢用 Python 写脚本"].kind.value == "preference"
+    assert got["不要在生产库上跑 DDL （先在 staging 验证）"].kind.value == "rule"
+    assert got["迁移前先备份"].kind.value == "lesson"
+    assert got["第一次做技术分享"].at == datetime(2026, 2, 1, tzinfo=UTC)
+    zones = zone_lines(me.export_memory_md())
+    assert zones["PENDING"] == ["- [CONTEXTUAL] [DUE:2026-02-20] [OVERDUE] 续签 VPN 证书",
+                                "- [CONTEXTUAL] [DUE:2026-03-05] 提交季度报告"]
+    assert zones["GROWTH"] == ["- [LOG] 2026-02-01: 第一次做技术分享"]

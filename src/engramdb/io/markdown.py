@@ -12,7 +12,8 @@ log). Each entry is one line::
 The lifecycle tag comes first ([PERMANENT], [LONG], [CONTEXTUAL], [LOG], [TEMP] with
 [EXPIRY:date]); pending items carry [DUE:date] and, once past it, [OVERDUE]; events start with
 their date; on request the URI rides in a trailing HTML comment.
-A memory's zone is ``metadata["zone"]`` when set (an import sets it), else its URI domain
+Within a zone, entries go by priority, then due date (else date), then id. A memory's zone is
+``metadata["zone"]`` when set (an import sets it), else its URI domain
 (project://) or kind decides."""
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def render(records: Iterable[Record], now: datetime, scope: Scope | None = None,
                   f"at={now.isoformat(timespec='seconds')} -->", ""]
     for zone in ZONES:
         lines.append(f"## {zone}")
-        ordered = sorted(zones[zone], key=lambda r: (r.priority.value, r.at, r.id))
+        ordered = sorted(zones[zone], key=lambda r: (r.priority.value, r.due_at or r.at, r.id))
         lines += [entry_line(r, now, uris) for r in ordered]
         lines.append("")
     return "\n".join(lines)
