@@ -21,6 +21,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from engramdb.dynamics.sleep import PHASES
 from engramdb.mcp import VERBS
 
 pytestmark = pytest.mark.anyio
@@ -116,7 +117,7 @@ async def test_stdio_every_tool_round_trip(tmp_path: Path) -> None:
         assert "Alice" in [m["content"] for m in boot["memories"]] and "Alice" in boot["_text"]
         assert (await ok(c, "explain", id="core://user/name"))["half_life_days"] is None
         sleep = await ok(c, "sleep")
-        assert [p["phase"] for p in sleep["phases"]] == ["sync", "decay", "tidy", "govern"]
+        assert [p["phase"] for p in sleep["phases"]] == list(PHASES)
         assert (await ok(c, "sleep", phase="decay"))["phases"][0]["phase"] == "decay"
         stats = await ok(c, "status")
         assert (stats["user"], stats["agent"], stats["total"]) == ("alice", "noah", 5)

@@ -146,7 +146,8 @@ def test_phases_run_in_order_and_report(mem, clock):  # type: ignore[no-untyped-
     clock.advance(days=60)
     report = mem.sleep()
     assert isinstance(report, SleepReport)
-    assert [p.phase for p in report.phases] == list(PHASES) == ["sync", "decay", "tidy", "govern"]
+    assert [p.phase for p in report.phases] == list(PHASES) == ["sync", "decay", "tidy", "lessons",
+                                                                   "govern"]
     assert "not implemented" in report.skipped["consolidate"]
     assert sorted(report.phase("decay").ids("archived")) == sorted(ids)
     assert report.phase("decay").counts() == {"archived": 3}

@@ -24,6 +24,8 @@ from .model import (
     Boot,
     Draft,
     Explanation,
+    Goal,
+    GoalStatus,
     Hit,
     Hits,
     Kind,
@@ -42,8 +44,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority",
-    "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
+    "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory",
+    "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version",
+    "WriteResult",
     "__version__", "errors", "open", "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 

@@ -611,11 +611,11 @@ def status(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = 
 def sleep(
     ctx: typer.Context,
     phase: Annotated[str | None, typer.Option(
-        metavar="NAME", help="Run one phase only: sync, decay, tidy, govern.")] = None,
+        metavar="NAME", help="Run one phase only: sync, decay, tidy, lessons, govern.")] = None,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
 ) -> None:
-    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), govern."""
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons, govern."""
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         report = mem.sleep(phase)
@@ -666,10 +666,18 @@ def export(
         "--all-scopes", help="Every user and agent, not only the current scope.")] = False,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="FORMAT", help="jsonl (lossless), memory-md (the zoned MEMORY.md) "
+        "or agents-md (the rules, AGENTS.md style).")] = "jsonl",
+    uris: Annotated[bool, typer.Option(
+        "--uris", help="memory-md: add each memory's URI as a comment.")] = False,
 ) -> None:
     """Export memories, their vectors and event logs as JSONL (lossless; `import` reads it)."""
     d = door(ctx, db, user, agent, embedder, as_json)
     to_stdout = file is None or file == "-"
+    if fmt != "jsonl":
+        export_markdown(d, fmt, None if to_stdout else str(file), uris, all_scopes)
+        return
     with guarded(d), open_memory(d) as mem:
         if to_stdout:
             n = mem.export(sys.stdout, all_scopes=all_scopes)
@@ -680,6 +688,27 @@ def export(
             emit({"exported": n, "path": file})
         else:
             err().print(Text(f"exported {n} memories" + ("" if to_stdout else f" to {file}")))
+
+
+def export_markdown(d: Door, fmt: str, file: str | None, uris: bool, all_scopes: bool) -> None:
+    if fmt not in ("memory-md", "agents-md"):
+        raise typer.BadParameter("one of jsonl, memory-md, agents-md", param_hint="--format")
+    if all_scopes:
+        raise typer.BadParameter("--all-scopes is for jsonl only", param_hint="--all-scopes")
+    with guarded(d), open_memory(d) as mem:
+        text = mem.export_memory_md(uris=uris) if fmt == "memory-md" else mem.agents_md()
+        if file is None:
+            typer.echo(text, nl=False)
+            return
+        try:
+            Path(file).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise typer.BadParameter(f"cannot write {file}: {exc.strerror}",
+                                     param_hint="FILE") from None
+        if d.json:
+            emit({"format": fmt, "path": file, "characters": len(text)})
+        else:
+            err().print(Text(f"wrote {fmt} ({len(text):,} characters) to {file}"))
 
 
 def export_to_file(mem: engramdb.Memory, file: str, all_scopes: bool) -> int:
@@ -808,6 +837,241 @@ def mcp_cmd(
     d = door(ctx, db, user, agent, embedder, as_json)
     serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots), http=http,
           host=host, port=port)
+# ---------------------------------------------------------------- attention: goals, procedures,
+# focus, learned rules, MEMORY.md (attention/verbs.py)
+
+goal_app = typer.Typer(help="The goal stack: start, pause, resume, done, note, list.",
+                       no_args_is_help=True)
+procedure_app = typer.Typer(help="Procedures: steps with trigger words and a confidence.",
+                            no_args_is_help=True)
+app.add_typer(goal_app, name="goal")
+app.add_typer(procedure_app, name="procedure")
+Texts = Annotated[list[str] | None, typer.Option(metavar="TEXT")]
+GoalId = Annotated[str | None, typer.Argument(
+    metavar="[ID]", help="A goal id; default the active goal.", show_default=False)]
+
+
+def show_goal(goal: Any, d: Door) -> None:
+    if d.json:
+        emit(goal.to_dict())
+        return
+    out().print(Text(f"{goal.status.value:<7} {goal.id}  {goal.title}"))
+    for name in ("constraints", "open_loops", "evidence"):
+        for item in getattr(goal, name):
+            out().print(Text(f"        {name.rstrip('s').replace('_', ' ')}: {item}"))
+
+
+@goal_app.command("start")
+def goal_start(
+    ctx: typer.Context,
+    title: Annotated[str, typer.Argument(metavar="TITLE", help="What the goal is.")],
+    constraint: Texts = None, loop: Texts = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Start a goal (--constraint, --loop repeatable); the active one pauses under it."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        show_goal(mem.goal_start(title, constraints=constraint, open_loops=loop), d)
+
+
+@goal_app.command("pause")
+def goal_pause(ctx: typer.Context, goal_id: GoalId = None, db: Db = None, user: User = None,
+               agent: Agent = None, embedder: EmbedderName = None,
+               as_json: AsJson = False) -> None:
+    """Pause the active goal (or ID)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        show_goal(mem.goal_pause(goal_id), d)
+
+
+@goal_app.command("resume")
+def goal_resume(
+    ctx: typer.Context, goal_id: Annotated[str, typer.Argument(metavar="ID")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Make a paused goal active again."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        show_goal(mem.goal_resume(goal_id), d)
+
+
+@goal_app.command("done")
+def goal_done(ctx: typer.Context, goal_id: GoalId = None, evidence: Texts = None,
+              db: Db = None, user: User = None, agent: Agent = None,
+              embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """Complete the active goal (or ID), with --evidence; its parent goal resumes."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        show_goal(mem.goal_done(goal_id, evidence=evidence), d)
+
+
+@goal_app.command("note")
+def goal_note(ctx: typer.Context, goal_id: GoalId = None, evidence: Texts = None,
+              loop: Texts = None, close: Texts = None, constraint: Texts = None,
+              db: Db = None, user: User = None, agent: Agent = None,
+              embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """Add --evidence, --loop or --constraint to a goal, or --close an open loop."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        show_goal(mem.goal_note(goal_id, evidence=evidence, open_loops=loop, close_loops=close,
+                                constraints=constraint), d)
+
+
+@goal_app.command("list")
+def goal_list(ctx: typer.Context, status: Texts = None, db: Db = None, user: User = None,
+              agent: Agent = None, embedder: EmbedderName = None,
+              as_json: AsJson = False) -> None:
+    """List goals, oldest first (--status active|paused|done, repeatable)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        goals = mem.goals(status)
+        if d.json:
+            emit([g.to_dict() for g in goals])
+            return
+        for goal in goals:
+            show_goal(goal, d)
+        if not goals:
+            err().print(Text("no goals"))
+
+
+def show_procedure(proc: Any) -> None:
+    out().print(Text(f"{proc.title}  ({proc.uri}, confidence {proc.confidence:.2f}, "
+                     f"{proc.successes} ok / {proc.failures} failed)"))
+    out().print(Text(f"  triggers: {', '.join(proc.triggers)}"))
+    for i, step in enumerate(proc.steps, 1):
+        out().print(Text(f"  {i}. {step}"))
+
+
+@procedure_app.command("add")
+def procedure_add(
+    ctx: typer.Context,
+    title: Annotated[str, typer.Argument(metavar="TITLE", help="What the procedure does.")],
+    step: Texts = None, trigger: Texts = None,
+    confidence: Annotated[float | None, typer.Option(metavar="0..1")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Add or replace a procedure: --step and --trigger are repeatable (in order)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        proc = mem.add_procedure(title, step or [], trigger or [], confidence=confidence)
+        emit(proc.to_dict()) if d.json else show_procedure(proc)
+
+
+@procedure_app.command("list")
+def procedure_list(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+                   embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """List the procedures."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        procs = mem.procedures()
+        if d.json:
+            emit([p.to_dict() for p in procs])
+            return
+        for proc in procs:
+            show_procedure(proc)
+
+
+@procedure_app.command("outcome")
+def procedure_outcome(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI")],
+    result: Annotated[str, typer.Argument(metavar="success|failure")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Record that following a procedure worked (success) or not (failure)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    if result not in ("success", "failure"):
+        raise typer.BadParameter("must be success or failure", param_hint="RESULT")
+    with guarded(d), open_memory(d) as mem:
+        proc = mem.procedure_outcome(id_or_uri, result == "success")
+        emit(proc.to_dict()) if d.json else show_procedure(proc)
+
+
+@app.command()
+def focus(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="What the agent faces now.")],
+    k: Annotated[int, typer.Option("-k", metavar="N", help="Memories at most.")] = 5,
+    audit: Annotated[bool, typer.Option("--audit", help="Print every candidate's score "
+                                        "breakdown, the excluded ones too.")] = False,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """The attention workspace: active goal, triggered procedures, chosen memories."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        ws = mem.focus(query, k=k)
+        if d.json:
+            emit(ws.to_dict())
+            return
+        out().print(Text(ws.render() or "nothing in focus"))
+        if audit:
+            for s in ws.audit:
+                parts = " ".join(f"{n}={v:.2f}" for n, v in s.terms.items())
+                mark = "IN " if s.included else "OUT"
+                out().print(Text(f"{mark} {s.score:+.3f} {short(s.memory.content, 60)} | "
+                                 f"{parts} | {s.reason}"))
+
+
+@app.command()
+def learn(
+    ctx: typer.Context,
+    mistake: Annotated[str, typer.Argument(metavar="MISTAKE", help="What went wrong.")],
+    rule: Annotated[str, typer.Argument(metavar="RULE", help="The rule that avoids it.")],
+    file: Annotated[str | None, typer.Option(
+        metavar="FILE", help="Also append the rule to this AGENTS.md-style file.")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Learn a rule from a mistake, once (a rule saying the same is not added again)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        learned = mem.learn_from_mistake(mistake, rule, file=file)
+        if d.json:
+            emit(learned.to_dict())
+            return
+        said = "learned" if learned.added else "already known"
+        out().print(Text(f"{said}: {learned.memory.content} ({learned.memory.uri})"))
+        if file:
+            out().print(Text(f"{file}: {'appended' if learned.file_added else 'already there'}"))
+
+
+@app.command()
+def migrate(
+    ctx: typer.Context,
+    path: Annotated[str, typer.Argument(metavar="PATH", help="A MEMORY.md, a Markdown file or "
+                                        "a folder of notes and dated journals.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write "
+                                          "nothing.")] = False,
+    backup: Annotated[str | None, typer.Option(
+        metavar="FILE", help="Where the snapshot taken first goes (default: next to the "
+        "database).")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Import Markdown memory as typed memories with URIs and lifecycles (backup first)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        plan = mem.migrate(path, dry_run=dry_run, backup=backup)
+        if d.json:
+            emit(plan.to_dict())
+            return
+        if dry_run:
+            for item in plan.planned:
+                merged = f" (+{len(item.merged)} merged)" if item.merged else ""
+                out().print(Text(f"{item.entry.where:<24} {item.zone:<9} {item.kind.value:<10} "
+                                 f"{short(item.entry.text, 70)}{merged}"))
+        for problem in plan.problems:
+            err().print(Text(f"problem: {problem}"))
+        if plan.backup:
+            err().print(Text(f"backup: {plan.backup}"))
+        actions = ", ".join(f"{k} {n}" for k, n in plan.actions.items())
+        out().print(Text(("dry run: " if dry_run else "") + plan.summary()
+                         + (f"; {actions}" if actions else "")))
 
 
 def main() -> None:

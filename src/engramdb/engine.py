@@ -9,6 +9,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .attention.verbs import AttentionVerbs
 from .clock import Clock, SystemClock, aware
 from .config import Config
 from .dynamics.sleep import SleepReport, run_sleep
@@ -61,7 +62,7 @@ MAX_K = 1000
 Progress = Callable[[int, int], None]
 
 
-class Memory:
+class Memory(AttentionVerbs):
     """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""
 
     def __init__(self, store: Store, embedder: Embedder, *, clock: Clock | None = None,
@@ -367,7 +368,9 @@ class Memory:
         untouched. One event about the scope stays ("drop_scope", memory_id "*", no content)
         as the audit trail. Returns how many memories were removed."""
         scope = self._scope(user, agent)
-        return self.store.drop_scope(scope, self._now(), actor=ACTOR, reason=reason)
+        with self.store.transaction():
+            self.store.drop_goals(scope)
+            return self.store.drop_scope(scope, self._now(), actor=ACTOR, reason=reason)
 
     # ---------------------------------------------------------------- reads
 
@@ -549,7 +552,12 @@ class ScopedMemory:
 
     _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
-              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay")
+              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay",
+              # attention (attention/verbs.py)
+              "goal_start", "goal_pause", "goal_resume", "goal_done", "goal_note", "goals",
+              "active_goal", "add_procedure", "procedures", "procedure_outcome",
+              "triggered_procedures", "focus", "learn_from_mistake", "agents_md",
+              "export_memory_md", "migrate")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory

@@ -333,3 +333,40 @@ class Stats:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+class GoalStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    DONE = "done"
+
+
+@dataclass
+class Goal:
+    """One goal of a scope's goal stack (attention/goals.py). At most one goal of a scope is
+    active. ``parent``: the goal that was active when this one started (it was paused for it,
+    and resumes when this one is done). ``open_loops``: questions or tasks still open;
+    ``evidence``: what was found or done towards it."""
+
+    id: str
+    user: str
+    agent: str
+    title: str
+    status: GoalStatus
+    created_at: datetime
+    updated_at: datetime
+    constraints: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    open_loops: list[str] = field(default_factory=list)
+    parent: str | None = None
+    closed_at: datetime | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user, self.agent)
+
+    def replace(self, **changes: Any) -> Goal:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}

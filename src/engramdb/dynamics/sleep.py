@@ -1,7 +1,8 @@
 """The sleep cycle: maintenance phases over one scope, each callable alone, and their report.
 
-Phases, in order: sync -> decay -> tidy -> govern. Consolidation (merging duplicates, gists)
-is not built yet: a full sleep reports it as skipped, and asking for it alone is an error.
+Phases, in order: sync -> decay -> tidy -> lessons -> govern (lessons: dynamics/lessons.py).
+Consolidation (merging duplicates, gists) is not built yet: a full sleep reports it as
+skipped, and asking for it alone is an error.
 Every change a phase makes is a saved version with actor "sleep" and its reason, so
 ``history(id)`` shows it; nothing is ever deleted, and forgotten memories are never touched
 (every phase reads the core layer only)."""
@@ -18,11 +19,12 @@ from ..errors import Invalid
 from ..model import Scope
 from ..store.base import Store
 from .decay import decay_pass
+from .lessons import lessons_pass
 from .lifecycle import tidy_pass
 from .passes import Pass, PhaseReport
 from .strength import DecayParams
 
-PHASES = ("sync", "decay", "tidy", "govern")
+PHASES = ("sync", "decay", "tidy", "lessons", "govern")
 NOT_BUILT = {"consolidate": "not implemented yet (merging duplicates and gists come later)"}
 
 
@@ -81,5 +83,6 @@ def govern(run: Pass) -> PhaseReport:
 
 
 _RUNNERS: dict[str, Callable[[Pass], PhaseReport]] = {
-    "sync": sync, "decay": decay_pass, "tidy": tidy_pass, "govern": govern,
+    "sync": sync, "decay": decay_pass, "tidy": tidy_pass, "lessons": lessons_pass,
+    "govern": govern,
 }

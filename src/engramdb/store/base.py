@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..model import Layer, Record, Scope
+from ..model import Goal, GoalStatus, Layer, Record, Scope
 
 
 @dataclass(frozen=True)
@@ -147,3 +147,19 @@ class Store(Protocol):
     def event_count(self, scope: Scope) -> int: ...
 
     def scopes(self) -> list[Scope]: ...
+
+    # goals (the goal stack of attention/goals.py)
+
+    def put_goal(self, goal: Goal) -> None:
+        """Insert the goal, or replace the stored goal with the same scope and id."""
+        ...
+
+    def get_goal(self, scope: Scope, goal_id: str) -> Goal | None: ...
+
+    def list_goals(self, scope: Scope, statuses: Sequence[GoalStatus] = ()) -> list[Goal]:
+        """The scope's goals (of the given statuses; empty: all), oldest first."""
+        ...
+
+    def drop_goals(self, scope: Scope) -> int:
+        """Remove every goal of the scope; returns how many."""
+        ...

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ..errors import Conflict, EngramError, StoreError
-from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, Scope
 from .base import Event, IndexText, ListFilter
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -29,6 +29,12 @@ def make_record(n: int, scope: Scope = ALICE, **changes: object) -> Record:
         content_hash=f"h{n}",
     )
     return rec.replace(**changes)
+
+
+def make_goal(n: int, scope: Scope = ALICE, **changes: object) -> Goal:
+    goal = Goal(id=f"01GOAL{n:020d}", user=scope.user, agent=scope.agent, title=f"goal {n} 目标",
+                status=GoalStatus.PAUSED, created_at=T0 + timedelta(minutes=n), updated_at=T0)
+    return goal.replace(**changes)
 
 
 def unit(seed: int, dim: int = 8) -> np.ndarray:
@@ -496,3 +502,41 @@ class StoreContract:
         with pytest.raises(StoreError):
             store.bind_embedder("model-a", 16)
         assert store.embedder_info() == ("model-a", 8)
+
+    # ---------------------------------------------------------------- goals
+
+    def test_goal_roundtrip_and_replace(self, store):  # type: ignore[no-untyped-def]
+        goal = make_goal(1, constraints=["never touch prod", "不要推送到 main"],
+                         evidence=["log line 3"], open_loops=["why flaky?"], parent="01P",
+                         closed_at=T0 + timedelta(days=1), status=GoalStatus.DONE)
+        store.put_goal(goal)
+        assert store.get_goal(ALICE, goal.id) == goal
+        store.put_goal(goal.replace(title="renamed", evidence=[]))
+        assert store.get_goal(ALICE, goal.id) == goal.replace(title="renamed", evidence=[])
+        assert store.get_goal(BOB, goal.id) is None
+        assert store.get_goal(ALICE, "nope") is None
+
+    def test_goals_list_by_status_oldest_first(self, store):  # type: ignore[no-untyped-def]
+        store.put_goal(make_goal(2))
+        store.put_goal(make_goal(1, status=GoalStatus.ACTIVE))
+        store.put_goal(make_goal(3, status=GoalStatus.DONE))
+        store.put_goal(make_goal(4, BOB, status=GoalStatus.ACTIVE))
+        assert [g.id for g in store.list_goals(ALICE)] == [make_goal(n).id for n in (1, 2, 3)]
+        assert [g.id for g in store.list_goals(ALICE, [GoalStatus.ACTIVE])] == [make_goal(1).id]
+        assert len(store.list_goals(ALICE, [GoalStatus.PAUSED, GoalStatus.DONE])) == 2
+
+    def test_one_active_goal_per_scope(self, store):  # type: ignore[no-untyped-def]
+        store.put_goal(make_goal(1, status=GoalStatus.ACTIVE))
+        store.put_goal(make_goal(3, BOB, status=GoalStatus.ACTIVE))  # another scope: fine
+        with pytest.raises(Conflict):
+            store.put_goal(make_goal(2, status=GoalStatus.ACTIVE))
+        assert store.get_goal(ALICE, make_goal(2).id) is None
+        store.put_goal(make_goal(1, status=GoalStatus.ACTIVE, title="same goal again"))
+
+    def test_drop_goals_removes_exactly_that_scope(self, store):  # type: ignore[no-untyped-def]
+        store.put_goal(make_goal(1))
+        store.put_goal(make_goal(2))
+        store.put_goal(make_goal(3, BOB))
+        assert store.drop_goals(ALICE) == 2
+        assert store.list_goals(ALICE) == []
+        assert len(store.list_goals(BOB)) == 1

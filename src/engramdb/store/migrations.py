@@ -83,4 +83,24 @@ MIGRATIONS: tuple[Migration, ...] = (
         # them by time: both are index lookups, never a scan of the scope
         "CREATE INDEX memories_layer ON memories(user, agent, layer, at)",
     )),
+    Migration(6, "goals", (
+        # the goal stack of each scope (attention/goals.py); lists are JSON arrays of text
+        """CREATE TABLE goals (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            status TEXT NOT NULL,
+            parent TEXT,
+            constraints TEXT NOT NULL,
+            evidence TEXT NOT NULL,
+            open_loops TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            closed_at TEXT,
+            PRIMARY KEY (user, agent, id)
+        )""",
+        # at most one active goal per scope, whatever writes it
+        "CREATE UNIQUE INDEX goals_one_active ON goals(user, agent) WHERE status = 'active'",
+    )),
 )

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import Conflict, StoreError
-from ..model import Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, Scope
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
@@ -668,3 +668,66 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT user, agent FROM memories ORDER BY 1, 2")
             return [Scope(r[0], r[1]) for r in rows]
+
+    # ---------------------------------------------------------------- goals
+
+    def put_goal(self, goal: Goal) -> None:
+        try:
+            with self.transaction():
+                self._db.execute(
+                    "INSERT INTO goals (user, agent, id, title, status, parent, constraints, "
+                    "evidence, open_loops, created_at, updated_at, closed_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (user, agent, id) DO UPDATE SET title = excluded.title, "
+                    "status = excluded.status, parent = excluded.parent, "
+                    "constraints = excluded.constraints, evidence = excluded.evidence, "
+                    "open_loops = excluded.open_loops, created_at = excluded.created_at, "
+                    "updated_at = excluded.updated_at, closed_at = excluded.closed_at",
+                    (goal.user, goal.agent, goal.id, goal.title, goal.status.value, goal.parent,
+                     _json_list(goal.constraints), _json_list(goal.evidence),
+                     _json_list(goal.open_loops), ts(goal.created_at), ts(goal.updated_at),
+                     ts(goal.closed_at)))
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"goal {goal.id}: another goal of this scope is active "
+                           f"({exc})") from None
+
+    def get_goal(self, scope: Scope, goal_id: str) -> Goal | None:
+        row = self._db.execute(
+            f"SELECT {_GOAL_SELECT} FROM goals WHERE user = ? AND agent = ? AND id = ?",
+            (scope.user, scope.agent, goal_id)).fetchone()
+        return _goal_from_row(row) if row is not None else None
+
+    def list_goals(self, scope: Scope, statuses: Sequence[GoalStatus] = ()) -> list[Goal]:
+        sql = f"SELECT {_GOAL_SELECT} FROM goals WHERE user = ? AND agent = ?"
+        args: list[Any] = [scope.user, scope.agent]
+        if statuses:
+            sql += f" AND status IN ({', '.join('?' for _ in statuses)})"
+            args.extend(GoalStatus(s).value for s in statuses)
+        rows = self._db.execute(sql + " ORDER BY created_at, id", args).fetchall()
+        return [_goal_from_row(r) for r in rows]
+
+    def drop_goals(self, scope: Scope) -> int:
+        with self.transaction():
+            cur = self._db.execute("DELETE FROM goals WHERE user = ? AND agent = ?",
+                                   (scope.user, scope.agent))
+        return int(cur.rowcount)
+
+
+_GOAL_SELECT = ("user, agent, id, title, status, parent, constraints, evidence, open_loops, "
+                "created_at, updated_at, closed_at")
+
+
+def _json_list(items: list[str]) -> str:
+    return json.dumps(list(items), ensure_ascii=False)
+
+
+def _goal_from_row(row: sqlite3.Row) -> Goal:
+    created, updated = from_ts(row["created_at"]), from_ts(row["updated_at"])
+    assert created is not None and updated is not None
+    return Goal(
+        id=row["id"], user=row["user"], agent=row["agent"], title=row["title"],
+        status=GoalStatus(row["status"]), created_at=created, updated_at=updated,
+        constraints=json.loads(row["constraints"]), evidence=json.loads(row["evidence"]),
+        open_loops=json.loads(row["open_loops"]), parent=row["parent"],
+        closed_at=from_ts(row["closed_at"]),
+    )

@@ -1,0 +1,33 @@
+"""The lessons phase: LESSONS holds at most ``MAX_LESSONS`` current lessons. When there are
+more, the oldest (by ``at``) become rules: the same memory, kind "rule", with
+``metadata["promoted_from"] = "lesson"``, saved as a version (op "promote", actor "sleep"), so
+``history(id)`` shows when and why. A second sleep at once changes nothing."""
+
+from __future__ import annotations
+
+from ..model import Kind, Record
+from .passes import Change, Pass, PhaseReport
+
+MAX_LESSONS = 5
+
+
+def lessons_pass(run: Pass) -> PhaseReport:
+    report = PhaseReport("lessons")
+    lessons = sorted((r for r in run.core() if r.kind == Kind.LESSON and r.current),
+                     key=lambda r: (r.at, r.id))
+    report.examined = len(lessons)
+    oldest = {r.id for r in lessons[: max(0, len(lessons) - MAX_LESSONS)]}
+    keep = len(lessons) - len(oldest)
+
+    def decide(rec: Record) -> Change | None:
+        if rec.id not in oldest or rec.kind != Kind.LESSON:
+            return None
+        return ("lesson_to_rule", "promote",
+                f"LESSONS holds {len(lessons)} > {MAX_LESSONS}: the oldest become rules "
+                f"({keep} stay lessons)",
+                {"kind": Kind.RULE, "metadata": {**rec.metadata, "promoted_from": "lesson"}})
+
+    run.apply(sorted(oldest), decide, report)
+    if not oldest:
+        report.note = f"{len(lessons)} lessons, at most {MAX_LESSONS}: nothing to merge"
+    return report
