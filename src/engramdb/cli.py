@@ -721,7 +721,8 @@ def import_cmd(
 def boot(
     ctx: typer.Context,
     budget: Annotated[int | None, typer.Option(
-        metavar="N", help="At most this many tokens (estimated); the order decides what stays.",
+        metavar="N", help="At most this many tokens (the configured encoding); the order decides "
+        "what stays.",
     )] = None,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -52,6 +52,10 @@ from .write.supersede import (
     neighbours,
     supersession_chain,
 )
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
@@ -440,7 +444,7 @@ class Memory:
         ``missing``. The order and the rules are in boot.py."""
         from .boot import boot
 
-        return boot(self.store, self._scope(user, agent), budget)
+        return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | None = None, until: datetime | None = None,
@@ -532,13 +536,57 @@ class Memory:
 
         return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
 
+    # ---------------------------------------------------------------- working memory, context
+
+    def session(self, session_id: str, *, budget: int | None = None, keep: int | None = None,
+                offload_tokens: int | None = None, encoding: str | None = None,
+                summarizer: str | None = None, user: str | None = None,
+                agent: str | None = None) -> WorkingMemory:
+        """The working memory of one session, created on first use with the configured
+        settings (session_budget, session_keep, offload_tokens, encoding, summarizer); a
+        setting given here replaces the stored one. See working/session.py."""
+        from .working.open import open_session
+
+        return open_session(self, self._scope(user, agent), session_id, budget=budget,
+                            keep=keep, offload_tokens=offload_tokens, encoding=encoding,
+                            summarizer=summarizer)
+
+    def sessions(self, *, user: str | None = None, agent: str | None = None) -> list[str]:
+        """The ids of the scope's sessions, oldest first."""
+        return [s.id for s in self.store.sessions(self._scope(user, agent))]
+
+    def context(self, query: str, budget: int = 800, *, session: str | None = None,
+                k: int = 8, track: bool = True, encoding: str | None = None,
+                user: str | None = None, agent: str | None = None) -> Context:
+        """The block an agent puts in its prompt at the start of a turn: identity, rules, the
+        active goal, triggered procedures, relevant memories with dates, and with a session
+        its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
+        end. Layout and priorities: context.py, docs/context.md."""
+        from .context import assemble
+
+        scope = self._scope(user, agent)
+        return assemble(self, scope, query, budget, session=session, k=k, track=track,
+                        encoding=encoding, goal=self._context_goal(scope, query),
+                        procedures=self._context_procedures(scope, query))
+
+    def _context_goal(self, scope: Scope, query: str) -> list[str]:
+        """Extension point for the attention layer: the active goal's lines for context()
+        (its title, constraints, open loops). No goal stack yet: none."""
+        return []
+
+    def _context_procedures(self, scope: Scope, query: str) -> list[str]:
+        """Extension point for the attention layer: the procedures the query or the active
+        goal triggers, one line each, for context(). No procedures yet: none."""
+        return []
+
 
 class ScopedMemory:
     """A view of a Memory bound to one user and agent: the same verbs, no scope arguments."""
 
     _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
-              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay")
+              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay",
+              "session", "sessions", "context")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory
