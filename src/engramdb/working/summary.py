@@ -39,6 +39,7 @@ _NUMBER = re.compile(r"\d|[一二三四五六七八九十百千万亿两]+(?:个
 _CAPITAL = re.compile(r"(?<=[a-z,;:]\s)[A-Z][\w-]+|(?<=\s)[A-Z]{2,}\b")
 _CJK = re.compile("[\u4e00-\u9fff]")
 _NAME_FLAGS = ("nr", "ns", "nt", "nz")
+_NOT_NAMES = frozenset({"谢谢", "哈哈", "呵呵", "嘿嘿", "拜拜"})  # jieba tags these as names
 WEIGHTS = {"decision": 4, "date": 2, "name": 1, "number": 1}
 
 
@@ -114,4 +115,5 @@ def _zh_names(sentence: str) -> bool:
     from ..text.tokenize import _jieba
 
     _jieba()
-    return any(len(w.word) > 1 and w.flag.startswith(_NAME_FLAGS) for w in pseg.cut(sentence))
+    return any(len(w.word) > 1 and w.flag.startswith(_NAME_FLAGS) and w.word not in _NOT_NAMES
+               for w in pseg.cut(sentence))
