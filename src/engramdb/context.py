@@ -17,18 +17,22 @@ Layout (empty sections are left out; each starts with its ``## Title`` line):
 What fits is decided item by item in a fixed priority order, not the layout order: identity,
 rules, pinned turns, the goal, the latest turn, procedures, memories (best first), summary lines
 (newest first), the other recent turns (newest first). An item that does not fit is cut and the
-next one is tried. The Cut section lists as many cut items as fit (at most MAX_CUT_LINES), then
+next one is tried. When something is cut, the fill is redone with room kept for the Cut
+section (enough to name one item, at least 1/8 of the budget, at most 1/4). The Cut section
+lists as many cut items as fit (at most MAX_CUT_LINES), then
 "- and N more"; if not even "- N items" fits, the lowest-priority items kept give way to it.
 ``tokens`` is the exact count of ``text`` in the encoding, never above the budget (with a
 budget too small even for "- N items", ``text`` is empty and ``cut`` lists everything)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .boot import boot
+from .engine import MAX_K
 from .errors import Invalid, NotFound
 from .model import Kind, Record, Scope
 from .store.base import ListFilter
@@ -44,7 +48,8 @@ TITLES = {
 }
 LAYOUT = tuple(TITLES)
 MAX_CUT_LINES = 8
-LABEL_CHARS = 48
+LABEL_CHARS = 40
+_DATED = re.compile(r"^\[[^\]]*\] ")  # a memory's date: not part of its label
 
 
 @dataclass(frozen=True)
@@ -115,7 +120,6 @@ def assemble(memory: Memory, scope: Scope, query: str, budget: int, *,
 
 
 def _long_term(memory: Memory, scope: Scope, query: str, k: int, track: bool) -> list[Item]:
-    hits = memory.recall(query, k, track=track, user=scope.user, agent=scope.agent)
     known = boot(memory.store, scope).memories
     items = [Item("identity", f"- {r.content}", 10, i) for i, r in enumerate(known)]
     seen = {r.id for r in known}
@@ -124,7 +128,9 @@ def _long_term(memory: Memory, scope: Scope, query: str, k: int, track: bool) ->
         key=lambda r: (-r.importance, r.id))
     items += [Item("rules", f"- {r.content}", 20, i) for i, r in enumerate(rules)]
     seen |= {r.id for r in rules}
-    found = [h.memory for h in hits if h.memory.id not in seen]
+    wanted = min(k + len(seen), MAX_K)  # identity and rules are shown already: k besides them
+    hits = memory.recall(query, wanted, track=track, user=scope.user, agent=scope.agent)
+    found = [h.memory for h in hits if h.memory.id not in seen][:k]
     items += [Item("memories", memory_line(r), 60, i) for i, r in enumerate(found)]
     return items
 
@@ -160,13 +166,9 @@ def _session(memory: Memory, scope: Scope, session_id: str) -> list[Item]:
 def fit(items: list[Item], budget: int, encoding: str) -> Context:
     """Keep items in priority order while they fit; list the rest in the Cut section."""
     ordered = sorted(items, key=lambda x: (x.rank, x.order))
-    kept: list[Item] = []
-    cut: list[Item] = []
-    for item in ordered:
-        if count_tokens(render(kept + [item]), encoding) <= budget:
-            kept.append(item)
-        else:
-            cut.append(item)
+    kept, cut = _greedy(ordered, budget, encoding)
+    if cut:  # leave room for the Cut lines to name what was left out
+        kept, cut = _greedy(ordered, budget - _reserve(cut[0], budget, encoding), encoding)
     text = render(kept)
     while cut:
         text = _with_cut(kept, cut, budget, encoding)
@@ -182,6 +184,28 @@ def fit(items: list[Item], budget: int, encoding: str) -> Context:
                         for c in sorted(cut, key=lambda x: (x.rank, x.order))])
 
 
+def _reserve(first: Item, budget: int, encoding: str) -> int:
+    """Room for the Cut section: enough to name one item and count the rest, at least 1/8 of
+    the budget, at most 1/4."""
+    one = count_tokens(_block("cut", [_cut_line(first, encoding), "- and 99 more"]), encoding)
+    return min(budget // 4, max(budget // 8, one)) + 2  # 2: the blank line before it
+
+
+def _cut_line(c: Item, encoding: str) -> str:
+    return f"- {c.section}: {_label(c.line)} ({count_tokens(c.line, encoding)} tokens)"
+
+
+def _greedy(ordered: list[Item], limit: int, encoding: str) -> tuple[list[Item], list[Item]]:
+    kept: list[Item] = []
+    cut: list[Item] = []
+    for item in ordered:
+        if count_tokens(render(kept + [item]), encoding) <= limit:
+            kept.append(item)
+        else:
+            cut.append(item)
+    return kept, cut
+
+
 def render(kept: list[Item], cut_lines: Sequence[str] = ()) -> str:
     blocks = [_block(name, lines) for name in LAYOUT if (lines := _lines_of(kept, name))]
     if cut_lines:
@@ -193,8 +217,7 @@ def _with_cut(kept: list[Item], cut: list[Item], budget: int, encoding: str) -> 
     """The text with as many Cut lines as fit (the rest counted in a last line), or None
     when not even the count fits."""
     ordered = sorted(cut, key=lambda x: (x.rank, x.order))
-    lines = [f"- {c.section}: {_label(c.line)} ({count_tokens(c.line, encoding)} tokens)"
-             for c in ordered[:MAX_CUT_LINES]]
+    lines = [_cut_line(c, encoding) for c in ordered[:MAX_CUT_LINES]]
     for shown in range(len(lines), -1, -1):
         rest = len(ordered) - shown
         tail = [f"- and {rest} more" if shown else f"- {rest} items"] if rest else []
@@ -213,7 +236,7 @@ def _block(name: str, lines: list[str]) -> str:
 
 
 def _label(line: str) -> str:
-    text = " ".join(line.lstrip("- ").split())
+    text = " ".join(_DATED.sub("", line.lstrip("- ")).split())
     return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
