@@ -786,6 +786,9 @@ def restore_snapshot(
             out().print(Text(", ".join(f"{name} {n}" for name, n in counts.items())))
 
 
+from . import cli_session  # noqa: E402, F401 - registers `context` and `session ...` on app
+
+
 def main() -> None:
     app(prog_name="engramdb")
 

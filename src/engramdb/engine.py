@@ -540,14 +540,15 @@ class Memory:
 
     def session(self, session_id: str, *, budget: int | None = None, keep: int | None = None,
                 offload_tokens: int | None = None, encoding: str | None = None,
-                summarizer: str | None = None, user: str | None = None,
+                summarizer: str | None = None, create: bool = True, user: str | None = None,
                 agent: str | None = None) -> WorkingMemory:
         """The working memory of one session, created on first use with the configured
         settings (session_budget, session_keep, offload_tokens, encoding, summarizer); a
-        setting given here replaces the stored one. See working/session.py."""
+        setting given here replaces the stored one. ``create=False``: NotFound for a session
+        that does not exist. See working/session.py."""
         from .working.open import open_session
 
-        return open_session(self, self._scope(user, agent), session_id, budget=budget,
+        return open_session(self, self._scope(user, agent), session_id, create, budget=budget,
                             keep=keep, offload_tokens=offload_tokens, encoding=encoding,
                             summarizer=summarizer)
 

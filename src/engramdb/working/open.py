@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Invalid
+from ..errors import Invalid, NotFound
 from ..model import Scope
 from ..text.tokens import check_encoding
 from ..write.guard import storable
@@ -20,11 +20,13 @@ SUMMARIZERS = ("extractive", "llm")
 MAX_ID = 200
 
 
-def open_session(memory: Memory, scope: Scope, session_id: str,
+def open_session(memory: Memory, scope: Scope, session_id: str, create: bool = True,
                  **given: Any) -> WorkingMemory:
     check_session_id(session_id)
     changes = {k: v for k, v in given.items() if v is not None}
     stored = memory.store.session(scope, session_id)
+    if stored is None and not create:
+        raise NotFound(f"no session {session_id!r} for user={scope.user} agent={scope.agent}")
     base = stored.settings if stored else defaults(memory)
     settings = check_settings(replace(base, **changes))
     if stored is None:
