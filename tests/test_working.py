@@ -124,17 +124,33 @@ def test_repeated_folding_stops_at_the_kept_turns(me):  # type: ignore[no-untype
 
 
 def test_budget_smaller_than_the_kept_turns_degrades_without_cutting(me):  # type: ignore[no-untyped-def]
-    """Documented degradation: pinned and kept turns stay verbatim, the summary gives way,
-    and the window reports that it is over budget."""
-    wm = me.session("s1", budget=40, keep=4)
+    """Documented degradation: pinned and kept turns stay verbatim, the summary is not shown
+    while there is no room for it, and the window reports that it is over budget."""
+    wm = me.session("s1", budget=300, keep=2, offload_tokens=10_000)
     wm.add("user", PIN_EN, pin=True)
-    chat(wm, 6)
-    assert wm.over_budget and wm.tokens > 40
-    assert [t.seq for t in wm.window()] == [1, 10, 11, 12, 13]
-    assert wm.summary == ""
+    chat(wm, 12)
+    assert not wm.over_budget and "[Summary of earlier turns]" in wm.to_prompt()
+    heavy = wm.add("tool", report(60))   # about 900 tokens, kept verbatim (no offloading)
+    assert heavy.ref is None and wm.over_budget and wm.tokens > 300
+    assert [t.seq for t in wm.window()] == [1, 25, 26]
+    assert "[Summary" not in wm.to_prompt()   # no room: the summary is not shown...
+    assert "Step 11:" in wm.summary            # ...but kept, for when there is room again
     assert wm.to_dict()["over_budget"] is True
     wm.add("user", "Step 99: we decided to roll back to build 4400 on 2026-03-09.")
-    assert "Step 99" in wm.to_prompt() and PIN_EN in wm.to_prompt()
+    wm.add("assistant", "ok")
+    assert not wm.over_budget and wm.tokens <= 300
+    prompt = wm.to_prompt()
+    assert "[Summary of earlier turns]" in prompt and "Step 11:" in prompt
+    assert PIN_EN in prompt and "test_0059" not in prompt  # the report was folded
+
+
+def test_a_tiny_budget_keeps_pinned_and_kept_turns(me):  # type: ignore[no-untyped-def]
+    wm = me.session("s1", budget=1, keep=1)
+    wm.add("user", PIN_ZH, pin=True)
+    wm.add("user", "第一步：我们决定先修测试。")
+    wm.add("user", "第二步：然后发布。")
+    assert wm.over_budget
+    assert wm.to_prompt() == f"[Pinned]\nuser: {PIN_ZH}\n\n[Recent turns]\nuser: 第二步：然后发布。"
 
 
 def test_a_smaller_budget_given_later_folds_at_once(me):  # type: ignore[no-untyped-def]

@@ -9,8 +9,10 @@
   working/llm.py), repeatedly, until the window fits or only pinned and kept turns remain. The
   summary holds at most a third of the budget; past that, its lowest-value lines go.
 - Degradation, when the pinned and kept turns alone pass the budget: nothing is refused and
-  nothing pinned or kept is cut. The summary shrinks to what is left (possibly to nothing), the
-  window stays over budget, and ``over_budget`` says so (``show`` reports it too).
+  nothing pinned or kept is cut. The window shows only the summary lines that fit (possibly
+  none), the
+  window stays over budget, and ``over_budget`` says so (``show`` reports it too). The
+  stored summary keeps its lines: once the heavy kept turns are folded, they show again.
 - ``to_prompt()`` renders the window: the summary, the pinned turns, then the recent turns
   (layout below). ``tokens`` is the exact count of that text in the session's encoding.
 - ``end()`` closes the session and returns the hand-over: every turn, in order, with the
@@ -72,6 +74,7 @@ class WorkingMemory:
         self.scope = scope
         self._info = info
         self._turns = memory.store.turns(scope, info.id)
+        self._shown: str | None = None
 
     # ---------------------------------------------------------------- reading
 
@@ -104,12 +107,19 @@ class WorkingMemory:
         return [t for t in self._turns if t.pinned or not t.folded]
 
     def to_prompt(self) -> str:
-        return render(self._info.summary, self.window())
+        return render(self._shown_summary(), self.window())
+
+    def _shown_summary(self) -> str:
+        """The summary as the window shows it: whole, unless the pinned and kept turns leave
+        too little room (degraded), then its most valuable lines that fit."""
+        if self._shown is None:
+            self._shown = fit_summary(self._info.summary, self.window(), self.settings)
+        return self._shown
 
     def messages(self) -> list[dict[str, str]]:
         """The window as chat messages: the summary and pinned turns as one system message,
         then the recent turns with their roles."""
-        head = render(self._info.summary, [t for t in self.window() if t.pinned])
+        head = render(self._shown_summary(), [t for t in self.window() if t.pinned])
         out = [{"role": "system", "content": head}] if head else []
         return out + [{"role": t.role, "content": t.content} for t in self.window()
                       if not t.pinned]
@@ -169,7 +179,7 @@ class WorkingMemory:
                 store.fold_turns(self.scope, self.id, sorted(folded))
             store.save_session(self.scope, info)
         self._turns = [t if t.seq not in folded else _folded(t) for t in turns]
-        self._info = info
+        self._info, self._shown = info, None
         return turn
 
     def apply_settings(self, settings: Settings) -> None:
@@ -183,7 +193,7 @@ class WorkingMemory:
                 store.fold_turns(self.scope, self.id, sorted(folded))
             store.save_session(self.scope, info)
         self._turns = [t if t.seq not in folded else _folded(t) for t in self._turns]
-        self._info = info
+        self._info, self._shown = info, None
 
     def end(self) -> Handover:
         """Close the session (adding to it is then a Conflict) and return the hand-over."""
@@ -224,9 +234,6 @@ class WorkingMemory:
                     break
             lines = self._summarize(lines, batch, notes)
             folded.update(t.seq for t in batch)
-        while lines and (over := count_tokens(render("\n".join(lines), window()), s.encoding)
-                         - s.budget) > 0:  # degraded (see the docstring): the summary gives way
-            lines = trim(lines, count_tokens("\n".join(lines), s.encoding) - over, s.encoding)
         summary = "\n".join(lines)
         return folded, self._info.replace(summary=summary, notes=notes, updated_at=now)
 
@@ -245,6 +252,15 @@ class WorkingMemory:
     def _check_open(self) -> None:
         if self.ended:
             raise Conflict(f"session {self.id!r} has ended: start a new session to add turns")
+
+
+def fit_summary(summary: str, window: list[Turn], s: Settings) -> str:
+    """The summary lines that fit beside the window's turns: all of them unless degraded."""
+    lines = [x for x in summary.splitlines() if x.strip()]
+    while lines and (over := count_tokens(render("\n".join(lines), window), s.encoding)
+                     - s.budget) > 0:
+        lines = trim(lines, count_tokens("\n".join(lines), s.encoding) - over, s.encoding)
+    return "\n".join(lines)
 
 
 def render(summary: str, window: list[Turn]) -> str:

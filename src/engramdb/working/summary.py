@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from itertools import islice
 
 from ..text.tokens import count_tokens
 from .state import Turn
@@ -69,7 +70,8 @@ def summarize_turn(turn: Turn) -> list[str]:
     """The lines one folded turn adds to the summary (none for chatter)."""
     parts = sentences(turn.content)
     if turn.role == "tool" and parts:
-        kept = [parts[0]] + [p for p in parts[1:] if _NUMBER.search(p) and marks(p)][:3]
+        numbered = (p for p in parts[1:] if _NUMBER.search(p))
+        kept = [parts[0], *islice(numbered, 3)]
     else:
         kept = [p for p in parts if marks(p)]
     return [_line(turn.role, p) for p in dict.fromkeys(kept)]
