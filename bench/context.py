@@ -13,7 +13,8 @@ and then a decision is made ("DECISION 7: we decided to set the retry limit to 5
 - raw: no compression, no offloading (budget and offload threshold out of reach): the window
   is the whole transcript;
 - compression: budget 4,000 tokens, 6 recent turns kept, extractive summary; no offloading;
-- compression + offloading: the same, and turns above 1,000 tokens go to blobs.
+- compression + offloading: the same, and turns above 1,000 tokens go to blobs;
+- the same with a budget of 1,500 tokens, so that compression and offloading both act.
 
 For each: tokens in the window (cl100k_base, exact) after turns 10, 25, 50, 100, 150 and 200;
 the peak; whether both pinned constraints are in the window at the end; how many of the last
@@ -42,6 +43,8 @@ MODES = {
     "raw": {"budget": 10**9, "keep": 6, "offload_tokens": 10**9},
     "compression": {"budget": 4000, "keep": 6, "offload_tokens": 10**9},
     "compression + offloading": {"budget": 4000, "keep": 6, "offload_tokens": 1000},
+    "compression + offloading, budget 1,500": {"budget": 1500, "keep": 6,
+                                               "offload_tokens": 1000},
 }
 PINS = {
     "en": ("Never connect to the production database.",
@@ -189,15 +192,25 @@ def report(results: dict[tuple[str, str], Result], turns: int, seed: int,
         lines.append(f"| {lang} | {mode} | {r.pins_kept} | {r.last_decisions_window} | "
                      f"{r.last_decisions_context} | {r.context_tokens} | {r.folded} | "
                      f"{r.offloaded} | {r.add_ms:.1f} |")
-    lines += [
-        "",
-        "Raw: the window is the whole transcript. Compression alone cannot bring a window "
-        "holding recent tool reports under the budget (kept turns stay verbatim: the "
-        "documented degradation); with offloading each report stands as a one-line "
-        "reference and the window stays within 4,000 tokens.",
-        "",
-    ]
+    lines += ["", *notes(results), ""]
     return "\n".join(lines)
+
+
+def notes(results: dict[tuple[str, str], Result]) -> list[str]:
+    """What the table shows, read from the figures (not written in advance)."""
+    out = []
+    for (lang, mode), r in results.items():
+        budget = MODES[mode]["budget"]
+        if budget >= 10**9:
+            continue
+        fits = "stays within" if r.peak <= budget else "passes"
+        out.append(f"- {lang}, {mode}: the window {fits} its {budget:,}-token budget "
+                   f"(peak {r.peak:,}); {r.last_decisions_window} of the last 3 decisions "
+                   f"and {r.pins_kept} of 2 pinned constraints are in it at the end.")
+    out.append("- A window over its budget is the documented degradation: the 6 kept turns "
+               "stay verbatim even when one of them is a tool report of thousands of tokens "
+               "(no offloading), and the summary is not shown while there is no room for it.")
+    return out
 
 
 def main() -> None:

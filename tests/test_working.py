@@ -376,3 +376,54 @@ def test_a_failing_llm_falls_back_to_the_extractive_summary(me, llm):  # type: i
     assert "Step" in wm.summary
     assert wm.notes and "LLM summary failed" in wm.notes[0] and "extractive" in wm.notes[0]
     assert me.session("s1").notes == wm.notes  # stored
+
+
+def test_a_file_from_before_working_memory_gains_its_tables(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Schema migration 5 adds the session tables to an existing file, scope columns first."""
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        rec = mem.remember("I live in Berlin").memory
+    db = sqlite3.connect(path)
+    for table in ("wm_blobs", "wm_turns", "wm_sessions"):
+        db.execute(f"DROP TABLE {table}")
+    db.execute("DELETE FROM schema_migrations WHERE version = 5")
+    db.commit()
+    db.close()
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        assert mem.get(rec.id).content == "I live in Berlin"
+        mem.session("s1").add("user", "hello")
+        assert [t.content for t in mem.session("s1").turns()] == ["hello"]
+    db = sqlite3.connect(path)
+    assert 5 in [r[0] for r in db.execute("SELECT version FROM schema_migrations")]
+    for table in ("wm_sessions", "wm_turns", "wm_blobs"):
+        columns = [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+        assert columns[:2] == ["user", "agent"]
+    db.close()
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base", "estimate"])
+def test_the_cheap_bound_is_never_below_the_exact_count(encoding):  # type: ignore[no-untyped-def]
+    """Compaction skips the exact count when this bound fits: it must never under-count."""
+    import random
+    from datetime import UTC, datetime
+
+    from engramdb.working.session import render, surely_fits
+    from engramdb.working.state import Settings
+
+    rng = random.Random(3)
+    pieces = ["hello", " world", "\n", "  ", "我们决定", "。", "x=1;", "\t", "Ünïcode", "🙂",
+              "2026-03-05", "  \n\n", "'s", "DECISION 7:", "数据库"]
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    for _ in range(200):
+        window = []
+        for seq in range(1, rng.randint(2, 40)):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))).strip() or "x"
+            window.append(Turn(seq, rng.choice(["user", "developer", "tool"]), text, at,
+                               count_tokens(text, encoding), pinned=rng.random() < 0.2))
+        lines = [f"- user: {rng.choice(pieces)}{rng.choice(pieces)}"
+                 for _ in range(rng.randint(0, 3))]
+        exact = count_tokens(render("\n".join(lines), window), encoding)
+        below = Settings(max(1, exact - 1), 1, 1, encoding, "extractive")
+        assert not surely_fits(lines, window, below)  # never claims a fit it does not have

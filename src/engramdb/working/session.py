@@ -43,6 +43,8 @@ ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_TURN_BYTES = 16 * 1024 * 1024
 PREVIEW_CHARS = 120
 SUMMARY_SHARE = 3    # the summary holds at most budget // SUMMARY_SHARE tokens
+TURN_MARGIN = 8      # tokens a turn may add to its own count in the window ("developer: ", \n)
+HEADS_MARGIN = 40    # tokens of the three headers and the blank lines between parts
 SUMMARY_HEAD = "[Summary of earlier turns]"
 PINNED_HEAD = "[Pinned]"
 RECENT_HEAD = "[Recent turns]"
@@ -221,8 +223,8 @@ class WorkingMemory:
         def window() -> list[Turn]:
             return [t for t in turns if t.pinned or not (t.folded or t.seq in folded)]
 
-        while (over := count_tokens(render("\n".join(lines), window()), s.encoding)
-               - s.budget) > 0:
+        while not surely_fits(lines, window(), s) and (over := count_tokens(
+                render("\n".join(lines), window()), s.encoding) - s.budget) > 0:
             foldable = [t for t in window() if not t.pinned and t.seq not in kept]
             if not foldable:
                 break
@@ -252,6 +254,14 @@ class WorkingMemory:
     def _check_open(self) -> None:
         if self.ended:
             raise Conflict(f"session {self.id!r} has ended: start a new session to add turns")
+
+
+def surely_fits(lines: list[str], window: list[Turn], s: Settings) -> bool:
+    """A cheap bound, so that a window far under its budget is never counted whole: each
+    turn's own tokens plus a margin for its "role: " and line break, plus the headers."""
+    bound = (sum(t.tokens + TURN_MARGIN for t in window) + HEADS_MARGIN
+             + sum(count_tokens(x, s.encoding) + 1 for x in lines))
+    return bound <= s.budget
 
 
 def fit_summary(summary: str, window: list[Turn], s: Settings) -> str:
