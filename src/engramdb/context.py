@@ -15,9 +15,9 @@ Layout (empty sections are left out; each starts with its ``## Title`` line):
     ## Cut                what did not fit, one line each (at most MAX_CUT_LINES, then a count)
 
 What fits is decided item by item in a fixed priority order, not the layout order: identity,
-rules, pinned turns, the goal, the latest turn, procedures, memories (best first), summary lines
-(newest first), the other recent turns (newest first). An item that does not fit is cut and the
-next one is tried. When something is cut, the fill is redone with room kept for the Cut
+rules, pinned turns, the goal, the latest turn, procedures, memories (best first), the other
+recent turns (newest first), summary lines (newest first). An item that does not fit is cut and
+the next one is tried. When something is cut, the fill is redone with room kept for the Cut
 section (enough to name one item, at least 1/8 of the budget, at most 1/4). The Cut section
 lists as many cut items as fit (at most MAX_CUT_LINES), then
 "- and N more"; if not even "- N items" fits, the lowest-priority items kept give way to it.
@@ -152,14 +152,14 @@ def _session(memory: Memory, scope: Scope, session_id: str) -> list[Item]:
     wm = WorkingMemory(memory, scope, info)
     lines = [x for x in info.summary.splitlines() if x.strip()]
     n = len(lines)
-    items = [Item("summary", line, 70 + (n - i) / (n + 1), i) for i, line in enumerate(lines)]
+    items = [Item("summary", line, 80 + (n - i) / (n + 1), i) for i, line in enumerate(lines)]
     window = wm.window()
     recent = [t for t in window if not t.pinned]
     items += [Item("pinned", f"{t.role}: {t.content}", 25, t.seq) for t in window if t.pinned]
     for i, t in enumerate(recent):
         newest = i == len(recent) - 1
         items.append(Item("recent", f"{t.role}: {t.content}",
-                          40 if newest else 80 + (len(recent) - i) / (len(recent) + 1), t.seq))
+                          40 if newest else 70 + (len(recent) - i) / (len(recent) + 1), t.seq))
     return items
 
 
