@@ -125,4 +125,4 @@ def test_boot_is_scoped(mem, me):  # type: ignore[no-untyped-def]
     ("こんにちは", 5), ("안녕", 2),
 ])
 def test_token_estimate(text, tokens):  # type: ignore[no-untyped-def]
-    assert count_tokens(text) == tokens
+    assert count_tokens(text, encoding="estimate") == tokens

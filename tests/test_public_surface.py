@@ -10,11 +10,11 @@ import engramdb
 import engramdb.testing
 
 PUBLIC = [
-    "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory",
-    "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version",
-    "WriteResult",
-    "__version__", "errors", "open", "register_embedder",
+    "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
+    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
+    "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError",
+    "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
+    "register_embedder",
 ]
 
 

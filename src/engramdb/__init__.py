@@ -16,6 +16,7 @@ from typing import Any
 from . import errors
 from .clock import Clock
 from .config import Config, default_path
+from .context import Context
 from .embed.base import Embedder
 from .engine import Memory, ScopedMemory
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
@@ -39,15 +40,16 @@ from .model import (
     WriteResult,
 )
 from .registry import make_embedder, register_embedder
+from .working.session import WorkingMemory
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory",
-    "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version",
-    "WriteResult",
-    "__version__", "errors", "open", "register_embedder",
+    "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
+    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
+    "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError",
+    "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
+    "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 
 

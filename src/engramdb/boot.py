@@ -6,22 +6,24 @@ the memory at ``system://boot`` (one per line; blank lines and lines starting wi
 skipped), in list order. The first two groups are the core layer's current memories; a listed
 URI may also name an archived memory (it was asked for by name). Each memory comes once, the
 boot list itself never. A listed URI that is malformed or names no memory is skipped and
-reported in ``missing``. With a budget, memories are kept in that order while their estimated
-tokens (text/tokens.py) fit: the first that does not fit ends the list (``truncated``)."""
+reported in ``missing``. With a budget, memories are kept in that order while their tokens
+(text/tokens.py, the configured encoding) fit: the first that does not fit ends the list
+(``truncated``)."""
 
 from __future__ import annotations
 
 from .errors import Invalid
 from .model import Boot, Layer, Priority, Record, Scope
 from .store.base import ListFilter, Store
-from .text.tokens import count_tokens
+from .text.tokens import DEFAULT_ENCODING, count_tokens
 from .uri import validate_uri
 
 BOOT_URI = "system://boot"
 IDENTITY_PREFIXES = ("core://agent/", "core://user/")
 
 
-def boot(store: Store, scope: Scope, budget: int | None = None) -> Boot:
+def boot(store: Store, scope: Scope, budget: int | None = None,
+         encoding: str = DEFAULT_ENCODING) -> Boot:
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                or budget < 0):
         raise Invalid(f"budget must be a non-negative integer of tokens, got {budget!r}")
@@ -35,7 +37,7 @@ def boot(store: Store, scope: Scope, budget: int | None = None) -> Boot:
     kept: list[Record] = []
     tokens = 0
     for rec in ordered:
-        cost = count_tokens(rec.content)
+        cost = count_tokens(rec.content, encoding)
         if budget is not None and tokens + cost > budget:
             return Boot(kept, missing, tokens, truncated=True)
         kept.append(rec)

@@ -750,7 +750,8 @@ def import_cmd(
 def boot(
     ctx: typer.Context,
     budget: Annotated[int | None, typer.Option(
-        metavar="N", help="At most this many tokens (estimated); the order decides what stays.",
+        metavar="N", help="At most this many tokens (the configured encoding); the order decides "
+        "what stays.",
     )] = None,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
@@ -1072,6 +1073,7 @@ def migrate(
         actions = ", ".join(f"{k} {n}" for k, n in plan.actions.items())
         out().print(Text(("dry run: " if dry_run else "") + plan.summary()
                          + (f"; {actions}" if actions else "")))
+from . import cli_session  # noqa: E402, F401 - registers `context` and `session ...` on app
 
 
 def main() -> None:

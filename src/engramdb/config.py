@@ -38,6 +38,11 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+    encoding: str = "cl100k_base"      # token counting: cl100k_base, o200k_base, estimate
+    session_budget: int = 4000         # working memory: tokens in a session's window
+    session_keep: int = 6              # working memory: recent turns always kept verbatim
+    offload_tokens: int = 1000         # working memory: a turn above this goes to a blob
+    summarizer: str = "extractive"     # working memory: extractive, or llm (OpenAI-compatible)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -48,6 +53,21 @@ class Config:
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
+        self._check_working()
+
+    def _check_working(self) -> None:
+        from .text.tokens import ENCODINGS
+
+        if self.encoding not in ENCODINGS:
+            raise ConfigError(f"unknown token encoding {self.encoding!r}: use one of "
+                              f"{', '.join(ENCODINGS)}")
+        for name in ("session_budget", "session_keep", "offload_tokens"):
+            value = getattr(self, name)
+            low = 0 if name == "session_keep" else 1
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ConfigError(f"{name} must be an integer of at least {low}, got {value!r}")
+        if self.summarizer not in ("extractive", "llm"):
+            raise ConfigError(f"summarizer must be extractive or llm, got {self.summarizer!r}")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:

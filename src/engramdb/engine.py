@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -54,6 +54,10 @@ from .write.supersede import (
     neighbours,
     supersession_chain,
 )
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
@@ -454,7 +458,7 @@ class Memory(AttentionVerbs):
         ``missing``. The order and the rules are in boot.py."""
         from .boot import boot
 
-        return boot(self.store, self._scope(user, agent), budget)
+        return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | None = None, until: datetime | None = None,
@@ -546,6 +550,60 @@ class Memory(AttentionVerbs):
 
         return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
 
+    # ---------------------------------------------------------------- working memory, context
+
+    def session(self, session_id: str, *, budget: int | None = None, keep: int | None = None,
+                offload_tokens: int | None = None, encoding: str | None = None,
+                summarizer: str | None = None, create: bool = True, user: str | None = None,
+                agent: str | None = None) -> WorkingMemory:
+        """The working memory of one session, created on first use with the configured
+        settings (session_budget, session_keep, offload_tokens, encoding, summarizer); a
+        setting given here replaces the stored one. ``create=False``: NotFound for a session
+        that does not exist. See working/session.py."""
+        from .working.open import open_session
+
+        return open_session(self, self._scope(user, agent), session_id, create, budget=budget,
+                            keep=keep, offload_tokens=offload_tokens, encoding=encoding,
+                            summarizer=summarizer)
+
+    def sessions(self, *, user: str | None = None, agent: str | None = None) -> list[str]:
+        """The ids of the scope's sessions, oldest first."""
+        return [s.id for s in self.store.sessions(self._scope(user, agent))]
+
+    def context(self, query: str, budget: int = 800, *, session: str | None = None,
+                k: int = 8, track: bool = True, encoding: str | None = None,
+                user: str | None = None, agent: str | None = None) -> Context:
+        """The block an agent puts in its prompt at the start of a turn: identity, rules, the
+        active goal, triggered procedures, relevant memories with dates, and with a session
+        its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
+        end. Layout and priorities: context.py, docs/context.md."""
+        from .context import assemble
+
+        scope = self._scope(user, agent)
+        triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
+        return assemble(self, scope, query, budget, session=session, k=k, track=track,
+                        encoding=encoding, goal=self._context_goal(scope),
+                        procedures=_procedure_lines(triggered),
+                        shown=[t.procedure.id for t in triggered])
+
+    def _context_goal(self, scope: Scope) -> list[str]:
+        """The active goal's lines for context(): its title, constraints and open loops."""
+        goal = self.active_goal(user=scope.user, agent=scope.agent)
+        if goal is None:
+            return []
+        return ([f"- {goal.title}"] + [f"  - constraint: {c}" for c in goal.constraints]
+                + [f"  - open: {o}" for o in goal.open_loops])
+
+
+def _procedure_lines(triggered: Sequence[Any]) -> list[str]:
+    """A title line and the numbered steps of each triggered procedure."""
+    lines: list[str] = []
+    for t in triggered:
+        p = t.procedure
+        lines.append(f"- {p.title} (confidence {p.confidence:.2f})")
+        lines += [f"  {i}. {step}" for i, step in enumerate(p.steps, 1)]
+    return lines
+
 
 class ScopedMemory:
     """A view of a Memory bound to one user and agent: the same verbs, no scope arguments."""
@@ -557,7 +615,9 @@ class ScopedMemory:
               "goal_start", "goal_pause", "goal_resume", "goal_done", "goal_note", "goals",
               "active_goal", "add_procedure", "procedures", "procedure_outcome",
               "triggered_procedures", "focus", "learn_from_mistake", "agents_md",
-              "export_memory_md", "migrate")
+              "export_memory_md", "migrate",
+              # working memory and context (working/, context.py)
+              "session", "sessions", "context")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory

@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from ..model import Goal, GoalStatus, Layer, Record, Scope
+from ..working.state import Blob, SessionInfo, Turn
 
 
 @dataclass(frozen=True)
@@ -163,3 +164,30 @@ class Store(Protocol):
     def drop_goals(self, scope: Scope) -> int:
         """Remove every goal of the scope; returns how many."""
         ...
+    # working memory (working/, migration 5): sessions, their turns, offloaded blobs
+
+    def session(self, scope: Scope, session_id: str) -> SessionInfo | None: ...
+
+    def sessions(self, scope: Scope) -> list[SessionInfo]:
+        """Every session of the scope, oldest first."""
+        ...
+
+    def save_session(self, scope: Scope, info: SessionInfo) -> None:
+        """Create the session or replace its settings, summary, notes and end time."""
+        ...
+
+    def add_turn(self, scope: Scope, session_id: str, turn: Turn) -> None:
+        """Append a turn; its ``seq`` is new in the session (Conflict otherwise)."""
+        ...
+
+    def fold_turns(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> None:
+        """Mark these turns as compressed into the summary."""
+        ...
+
+    def turns(self, scope: Scope, session_id: str) -> list[Turn]:
+        """The session's turns in ``seq`` order, folded ones included."""
+        ...
+
+    def put_blob(self, scope: Scope, blob: Blob) -> None: ...
+
+    def blob(self, scope: Scope, ref: str) -> Blob | None: ...

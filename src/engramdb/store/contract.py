@@ -13,6 +13,7 @@ import pytest
 from ..errors import Conflict, EngramError, StoreError
 from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, Scope
 from .base import Event, IndexText, ListFilter
+from .contract_sessions import SessionContract
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 BODY = {"body": 1.0}      # search_text field weights
@@ -42,7 +43,7 @@ def unit(seed: int, dim: int = 8) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-class StoreContract:
+class StoreContract(SessionContract):
     """Mix-in of tests; needs a ``store`` fixture."""
 
     def test_insert_get_roundtrip(self, store):  # type: ignore[no-untyped-def]

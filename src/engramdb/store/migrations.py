@@ -104,3 +104,45 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE UNIQUE INDEX goals_one_active ON goals(user, agent) WHERE status = 'active'",
     )),
 )
+MIGRATIONS += (
+    Migration(5, "working_memory", (
+        # working memory (working/): a session's settings and running summary, its turns, and
+        # the blobs heavy turns were offloaded to; scope columns first, like every table
+        """CREATE TABLE wm_sessions (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            id TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            ended_at TEXT,
+            summary TEXT NOT NULL DEFAULT '',
+            notes TEXT NOT NULL DEFAULT '[]',
+            PRIMARY KEY (user, agent, id)
+        )""",
+        """CREATE TABLE wm_turns (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            content TEXT NOT NULL,
+            at TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            pinned INTEGER NOT NULL DEFAULT 0,
+            ref TEXT,
+            folded INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user, agent, session_id, seq)
+        )""",
+        """CREATE TABLE wm_blobs (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            ref TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            content TEXT NOT NULL,
+            tokens INTEGER NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (user, agent, ref)
+        )""",
+    )),
+)

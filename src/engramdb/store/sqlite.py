@@ -21,6 +21,7 @@ from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, 
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
+from .sqlite_sessions import SessionTables
 from .textindex import TextIndex
 from .vectors import VectorCache
 
@@ -114,7 +115,7 @@ def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:
     return json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False)
 
 
-class SQLiteStore:
+class SQLiteStore(SessionTables):
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 10000) -> None:
         self.location = str(path)
         self._memory = self.location == ":memory:"
@@ -366,6 +367,7 @@ class SQLiteStore:
                 f"WHERE {where})", args)
             self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
             self._vectors.drop_scope(scope)
+            self._drop_sessions(scope)
             self._db.execute(f"DELETE FROM events WHERE {where} AND memory_id != ?",
                              (*args, SCOPE_EVENT))  # earlier scope events stay: the audit trail
             removed = self._db.execute(f"DELETE FROM memories WHERE {where}", args).rowcount
