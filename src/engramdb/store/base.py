@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..model import Layer, Record, Scope
+from ..model import ApiKey, Layer, Record, Scope
 
 
 @dataclass(frozen=True)
@@ -139,3 +139,22 @@ class Store(Protocol):
     def event_count(self, scope: Scope) -> int: ...
 
     def scopes(self) -> list[Scope]: ...
+
+    # ---------------------------------------------------------------- API keys (HTTP door)
+
+    def insert_key(self, key: ApiKey, key_hash: str) -> None:
+        """Store a new key under the hash of its secret (a taken id or hash: Conflict)."""
+        ...
+
+    def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key whose secret hashes to ``key_hash``, revoked or not."""
+        ...
+
+    def list_keys(self, scope: Scope | None = None) -> list[ApiKey]:
+        """Every key (of ``scope`` alone when given), oldest first."""
+        ...
+
+    def revoke_key(self, key_id: str, at: datetime) -> ApiKey | None:
+        """Mark the key revoked at ``at`` (once: a revoked key keeps its first time); None
+        when no key has that id."""
+        ...

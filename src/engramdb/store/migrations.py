@@ -83,4 +83,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         # them by time: both are index lookups, never a scan of the scope
         "CREATE INDEX memories_layer ON memories(user, agent, layer, at)",
     )),
+    Migration(7, "api_keys", (
+        # HTTP API keys: the scope a key is bound to, its role, and the SHA-256 of its secret
+        # (the secret itself is shown once at creation and never stored)
+        """CREATE TABLE api_keys (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            id TEXT PRIMARY KEY,
+            key_hash TEXT NOT NULL UNIQUE,
+            role TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        )""",
+        "CREATE INDEX api_keys_scope ON api_keys(user, agent)",
+    )),
 )
