@@ -11,13 +11,14 @@
 | 409 | conflict | the write clashes with what is stored (engramdb.Conflict) |
 | 413 | too_large | the body is larger than ``Config.http_max_body_bytes`` |
 | 422 | invalid | a field missing, of a wrong type, unknown or out of range (engramdb.Invalid) |
-| 503 | store_error | the store cannot be used (engramdb.StoreError, ConfigError) |
+| 503 | store_error | the store cannot be used (StoreError, ConfigError, SQLite still busy) |
 | 500 | unexpected | a bug: logged with its traceback on the server's stderr |
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -81,6 +82,13 @@ def install(app: FastAPI) -> None:
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         code = HTTP_CODES.get(exc.status_code, "error")
         return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def store_busy(_: Request, exc: sqlite3.OperationalError) -> JSONResponse:
+        # e.g. "database is locked" after the busy timeout: the server's state, not the input
+        log.warning("store error: %s", exc)
+        return error_response(503, "store_error", f"the store is not available: {exc}",
+                              {"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
