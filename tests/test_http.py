@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -390,3 +391,24 @@ def test_two_workers_write_one_file_safely(tmp_path):  # type: ignore[no-untyped
     with engramdb.open(db, embedder="hashing") as mem:
         assert mem.count(user="alice", agent="noah") == 90
         assert len(mem.store.list_keys()) == 1
+
+
+def test_a_store_busy_past_its_timeout_is_503_and_writes_nothing(tmp_path):  # type: ignore[no-untyped-def]
+    db = tmp_path / "busy.db"
+    with engramdb.open(db, embedder="hashing", busy_timeout_ms=200) as mem:
+        secret = new_key(mem, "write")
+        with thread_server(mem) as base:
+            blocker = sqlite3.connect(db, isolation_level=None)
+            blocker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            try:
+                r = httpx.post(base + "/v1/memories", json={"content": "I like green tea"},
+                               headers=auth(secret), timeout=30)
+            finally:
+                blocker.execute("ROLLBACK")
+                blocker.close()
+            error(r, 503, "store_error")
+            assert r.headers["retry-after"] == "1"
+            assert mem.count(user="alice", agent="noah") == 0
+            ok = httpx.post(base + "/v1/memories", json={"content": "I like green tea"},
+                            headers=auth(secret), timeout=30)
+            assert ok.status_code == 200  # once the lock is gone, the same write goes through
