@@ -55,7 +55,7 @@ OUT = Path(__file__).parent / "results" / "http.md"
 CALL_SIZE = 1000
 
 
-def build(db: Path, size: int) -> tuple[str, list[str]]:
+def build(db: Path, size: int) -> tuple[str, list[str], int]:
     corpus = Corpus(seed=7)
     t = time.perf_counter()
     with engramdb.open(db, embedder="hashing") as mem:
@@ -66,7 +66,7 @@ def build(db: Path, size: int) -> tuple[str, list[str]]:
         stored = mem.count(user="bench", agent="bench")
     print(f"built {stored} memories in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     queries = [corpus.query() for _ in range(200)]
-    return secret, queries
+    return secret, queries, stored
 
 
 def pct(values: Sequence[float], q: float) -> float:
@@ -122,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        secret, queries = build(db, args.size)
+        secret, queries, stored = build(db, args.size)
         for workers in args.workers:
             with serve_process(db, workers=workers) as base:
                 load(base, secret, queries, 4, 10)  # every worker opens its caches
@@ -133,19 +133,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"p50 {res['p50']:.1f} ms, p95 {res['p95']:.1f} ms "
                           f"({res['n']} requests)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(args, rows), encoding="utf-8")
+    args.out.write_text(render(args, stored, rows), encoding="utf-8")
     print(f"written to {args.out}")
     return 0
 
 
-def render(args: argparse.Namespace, rows: list[tuple[int, int, dict[str, float]]]) -> str:
+def render(args: argparse.Namespace, stored: int,
+           rows: list[tuple[int, int, dict[str, float]]]) -> str:
     lines = [
         "# HTTP recall over loopback",
         "",
         f"`python bench/http.py` on {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. One scope of "
-        f"{args.size:,} synthetic memories (bench/scale.py corpus, English with some "
-        "Chinese), **hashing embedder** (times the server and the engine, not a model). "
+        f"{stored:,} memories ({args.size:,} synthetic ones written; the write guard keeps "
+        "repeats out) from the bench/scale.py corpus, English with some Chinese, **hashing "
+        "embedder** (times the server and the engine, not a model). "
         "`engramdb serve --workers N` in a subprocess; each client a thread with its own "
         "keep-alive httpx client sending `POST /v1/recall` (k=5) with a read key (pure "
         "reads). Clients share the machine with the server.",

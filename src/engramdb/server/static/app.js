@@ -171,7 +171,26 @@ async function open(id) {
     el("td", {}, `${v.user}/${v.agent}` + (v.actor ? ` (${v.actor})` : "")),
     el("td", {}, v.reason || ""), el("td", {}, v.memory.layer),
     el("td", { class: "content" }, v.memory.content))));
+  await showLinks(memory.id);
   $("detail").scrollIntoView();
+}
+
+// Links come from GET /v1/memories/{id}/links where the server has that route; the part stays
+// hidden on a server without it.
+async function showLinks(id) {
+  let data;
+  try {
+    data = await api("GET", `/v1/memories/${encodeURIComponent(id)}/links`);
+  } catch (err) {
+    $("links-part").hidden = true;
+    return;
+  }
+  $("links-part").hidden = false;
+  $("links").replaceChildren(...(data.links || []).map((l) => {
+    const other = l.source === id ? l.target : l.source;
+    return el("li", {}, `${l.relation} (${l.weight}) `,
+      el("a", { class: "open", onclick: () => guard(() => open(other)) }, other));
+  }));
 }
 
 async function save() {
