@@ -69,6 +69,20 @@ def build(db: Path, size: int) -> tuple[str, list[str], int]:
     return secret, queries, stored
 
 
+def in_process(db: Path, queries: list[str], n: int) -> dict[str, float]:
+    """The same recalls through the library in this process: the engine's share of the time."""
+    with engramdb.open(db, embedder="hashing") as mem:
+        mem.recall(queries[0], k=5, track=False, user="bench", agent="bench")
+        latencies = []
+        for i in range(n):
+            t = time.perf_counter()
+            mem.recall(queries[i % len(queries)], k=5, track=False, user="bench", agent="bench")
+            latencies.append(time.perf_counter() - t)
+    return {"rps": len(latencies) / sum(latencies), "p50": pct(latencies, 0.5) * 1000,
+            "p95": pct(latencies, 0.95) * 1000, "mean": statistics.fmean(latencies) * 1000,
+            "n": len(latencies)}
+
+
 def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
@@ -123,6 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         secret, queries, stored = build(db, args.size)
+        load_before = os.getloadavg()[0]
+        library = in_process(db, queries, args.requests)
+        print(f"library, in process: p50 {library['p50']:.1f} ms, p95 {library['p95']:.1f} ms")
         for workers in args.workers:
             with serve_process(db, workers=workers) as base:
                 load(base, secret, queries, 4, 10)  # every worker opens its caches
@@ -133,13 +150,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                           f"p50 {res['p50']:.1f} ms, p95 {res['p95']:.1f} ms "
                           f"({res['n']} requests)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(render(args, stored, rows), encoding="utf-8")
+    loads = (load_before, os.getloadavg()[0])
+    args.out.write_text(render(args, stored, library, loads, rows), encoding="utf-8")
     print(f"written to {args.out}")
     return 0
 
 
-def render(args: argparse.Namespace, stored: int,
-           rows: list[tuple[int, int, dict[str, float]]]) -> str:
+def render(args: argparse.Namespace, stored: int, library: dict[str, float],
+           loads: tuple[float, float], rows: list[tuple[int, int, dict[str, float]]]) -> str:
     lines = [
         "# HTTP recall over loopback",
         "",
@@ -150,11 +168,16 @@ def render(args: argparse.Namespace, stored: int,
         "embedder** (times the server and the engine, not a model). "
         "`engramdb serve --workers N` in a subprocess; each client a thread with its own "
         "keep-alive httpx client sending `POST /v1/recall` (k=5) with a read key (pure "
-        "reads). Clients share the machine with the server.",
+        "reads). Clients share the machine with the server. Load average (1 min) at the start "
+        f"and the end of the runs: {loads[0]:.1f} and {loads[1]:.1f} on {os.cpu_count()} "
+        "CPUs: other work was running; the figures move with it.",
         "",
         "| workers | clients | requests | recalls/s | p50 ms | p95 ms | mean ms |",
         "|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    lines.append(f"| library, in process (no HTTP) | 1 | {library['n']:.0f} | "
+                 f"{library['rps']:.0f} | {library['p50']:.1f} | {library['p95']:.1f} | "
+                 f"{library['mean']:.1f} |")
     for workers, clients, r in rows:
         lines.append(f"| {workers} | {clients} | {r['n']:.0f} | {r['rps']:.0f} | "
                      f"{r['p50']:.1f} | {r['p95']:.1f} | {r['mean']:.1f} |")
