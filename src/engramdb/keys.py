@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .clock import aware
 from .errors import EngramError, Invalid, NotFound
+from .ids import new_id
 from .model import ApiKey, Role, Scope
 from .write.guard import storable
 
@@ -81,7 +82,7 @@ class Keys:
         if not isinstance(name, str) or len(name) > MAX_NAME or not storable(name):
             raise Invalid(f"name must be text of at most {MAX_NAME} characters")
         now = aware(self.memory.clock.now(), "clock.now()")
-        key = ApiKey(id="k" + secrets.token_hex(6), user=scope.user, agent=scope.agent,
+        key = ApiKey(id="k" + new_id(now), user=scope.user, agent=scope.agent,
                      role=parse_role(role), name=name, created_at=now)
         secret = SECRET_PREFIX + secrets.token_urlsafe(32)
         self.store.insert_key(key, hash_secret(secret))

@@ -151,7 +151,7 @@ class Store(Protocol):
         ...
 
     def list_keys(self, scope: Scope | None = None) -> list[ApiKey]:
-        """Every key (of ``scope`` alone when given), oldest first."""
+        """Every key (of ``scope`` alone when given), by creation time, then id."""
         ...
 
     def revoke_key(self, key_id: str, at: datetime) -> ApiKey | None:
