@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint bench-locomo bench-scale clean
+.PHONY: demo test lint bench-locomo bench-scale bench-http clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,10 +13,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# the web page's browser test (tests/test_web.py) drives Debian's Chromium; none is downloaded
+$(CHROMIUM):
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/pytest
 
@@ -27,6 +33,9 @@ bench-locomo: $(STAMP)
 
 bench-scale: $(STAMP)
 	$(BIN)/python bench/scale.py
+
+bench-http: $(STAMP)
+	$(BIN)/python bench/http.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache

@@ -1075,6 +1075,104 @@ def migrate(
                          + (f"; {actions}" if actions else "")))
 from . import cli_session  # noqa: E402, F401 - registers `context` and `session ...` on app
 
+# ---------------------------------------------------------------- the HTTP door (docs/http.md)
+
+
+@app.command()
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option(metavar="HOST", help="Address to listen on.")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8765,
+    workers: Annotated[int, typer.Option(metavar="N", help="Worker processes, all on the "
+                                         "same file.")] = 1,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Serve the HTTP API (/v1), its docs (/docs) and the web page (/); needs API keys."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        make_parent(d.db)
+        from engramdb.server import serve as run_server
+
+        run_server(d.db, embedder=d.embedder, host=host, port=port, workers=workers)
+
+
+keys_app = typer.Typer(help="API keys for `engramdb serve`: create, list, revoke.",
+                       no_args_is_help=True)
+app.add_typer(keys_app, name="keys")
+
+
+def key_table(keys: list[engramdb.model.ApiKey]) -> Table:
+    table = Table()
+    for name in ("id", "user", "agent", "role", "name", "created", "revoked"):
+        table.add_column(name, no_wrap=name in ("id", "role", "created", "revoked"))
+    for k in keys:
+        table.add_row(k.id, Text(k.user), Text(k.agent), k.role.value, Text(k.name),
+                      when(k.created_at), when(k.revoked_at))
+    return table
+
+
+@keys_app.command("create")
+def keys_create(
+    ctx: typer.Context,
+    role: Annotated[str, typer.Option(metavar="ROLE", help="read, write or admin (any "
+                                      "scope).")] = "read",
+    name: Annotated[str, typer.Option(metavar="TEXT", help="A label, e.g. who holds it.")] = "",
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Create a key bound to --user/--agent; its secret is printed once, never stored."""
+    from engramdb.keys import Keys
+
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        make_parent(d.db)
+        with open_memory(d) as mem:
+            key, secret = Keys(mem).create(role=role, name=name)
+        if d.json:
+            emit({"key": key.to_dict(), "secret": secret})
+        else:
+            out().print(Text(f"key {key.id} role={key.role.value} user={key.user} "
+                             f"agent={key.agent}\n{secret}"))
+            err().print("This secret is shown once: store it now.")
+
+
+@keys_app.command("list")
+def keys_list(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+              embedder: EmbedderName = None, as_json: AsJson = False) -> None:
+    """Every key (of one scope when --user or --agent is given); never the secrets."""
+    from engramdb.keys import Keys
+
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        with open_memory(d) as mem:
+            keys = Keys(mem).list(user=d.user, agent=d.agent)
+        if d.json:
+            emit([k.to_dict() for k in keys])
+        else:
+            out().print(key_table(keys))
+
+
+@keys_app.command("revoke")
+def keys_revoke(
+    ctx: typer.Context,
+    key_id: Annotated[str, typer.Argument(metavar="KEY_ID", help="The id `keys list` shows.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Revoke a key for good: every later request with it gets 401."""
+    from engramdb.keys import Keys
+
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        with open_memory(d) as mem:
+            key = Keys(mem).revoke(key_id)
+        if d.json:
+            emit(key.to_dict())
+        else:
+            out().print(Text(f"revoked {key.id} (user={key.user} agent={key.agent})"))
+
 
 def main() -> None:
     app(prog_name="engramdb")

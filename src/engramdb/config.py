@@ -43,6 +43,10 @@ class Config:
     session_keep: int = 6              # working memory: recent turns always kept verbatim
     offload_tokens: int = 1000         # working memory: a turn above this goes to a blob
     summarizer: str = "extractive"     # working memory: extractive, or llm (OpenAI-compatible)
+    http_max_body_bytes: int = 1048576  # HTTP door: a larger request body is refused (413)
+    http_max_k: int = 100              # HTTP door: most hits one recall may ask for
+    http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
+    http_max_page: int = 500           # HTTP door: most memories one list page may carry
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -50,6 +54,10 @@ class Config:
             if not _number(value) or not 0 < value <= MAX_HALF_LIFE_DAYS:
                 raise ConfigError(f"{name} must be a number of days above 0 and at most "
                                   f"{MAX_HALF_LIFE_DAYS:g} (100 years), got {value!r}")
+        for name in ("http_max_body_bytes", "http_max_k", "http_max_batch", "http_max_page"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"{name} must be a positive integer, got {value!r}")
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")

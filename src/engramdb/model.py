@@ -370,3 +370,39 @@ class Goal:
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+class Role(StrEnum):
+    """What an API key may do: read (get, list, recall, history...), write (also remember,
+    update, forget, restore, sleep), admin (also act on any scope)."""
+
+    READ = "read"
+    WRITE = "write"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    """An HTTP API key as stored: its public id, the scope it is bound to, its role and name.
+    The secret itself is never stored, only its SHA-256 hash (engramdb/keys.py)."""
+
+    id: str
+    user: str
+    agent: str
+    role: Role
+    name: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.user, self.agent)
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "user": self.user, "agent": self.agent, "role": self.role.value,
+                "name": self.name, "created_at": self.created_at.isoformat(),
+                "revoked_at": self.revoked_at.isoformat() if self.revoked_at else None}

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..model import Goal, GoalStatus, Layer, Record, Scope
+from ..model import ApiKey, Goal, GoalStatus, Layer, Record, Scope
 from ..working.state import Blob, SessionInfo, Turn
 
 
@@ -191,3 +191,21 @@ class Store(Protocol):
     def put_blob(self, scope: Scope, blob: Blob) -> None: ...
 
     def blob(self, scope: Scope, ref: str) -> Blob | None: ...
+    # ---------------------------------------------------------------- API keys (HTTP door)
+
+    def insert_key(self, key: ApiKey, key_hash: str) -> None:
+        """Store a new key under the hash of its secret (a taken id or hash: Conflict)."""
+        ...
+
+    def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key whose secret hashes to ``key_hash``, revoked or not."""
+        ...
+
+    def list_keys(self, scope: Scope | None = None) -> list[ApiKey]:
+        """Every key (of ``scope`` alone when given), by creation time, then id."""
+        ...
+
+    def revoke_key(self, key_id: str, at: datetime) -> ApiKey | None:
+        """Mark the key revoked at ``at`` (once: a revoked key keeps its first time); None
+        when no key has that id."""
+        ...

@@ -11,7 +11,18 @@ import numpy as np
 import pytest
 
 from ..errors import Conflict, EngramError, StoreError
-from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..model import (
+    ApiKey,
+    Goal,
+    GoalStatus,
+    Kind,
+    Layer,
+    Lifecycle,
+    Priority,
+    Record,
+    Role,
+    Scope,
+)
 from .base import Event, IndexText, ListFilter
 from .contract_sessions import SessionContract
 
@@ -541,3 +552,34 @@ class StoreContract(SessionContract):
         assert store.drop_goals(ALICE) == 2
         assert store.list_goals(ALICE) == []
         assert len(store.list_goals(BOB)) == 1
+    # ---------------------------------------------------------------- API keys
+
+    def test_keys_are_found_by_hash_and_listed_by_scope(self, store):  # type: ignore[no-untyped-def]
+        a = ApiKey("k1", "alice", "noah", Role.WRITE, "laptop", T0)
+        b = ApiKey("k2", "bob", "noah", Role.ADMIN, "ops 运维", T0 + timedelta(seconds=1))
+        store.insert_key(a, "hash-a")
+        store.insert_key(b, "hash-b")
+        assert store.key_by_hash("hash-a") == a
+        assert store.key_by_hash("hash-b") == b
+        assert store.key_by_hash("hash-c") is None
+        assert store.list_keys() == [a, b]
+        assert store.list_keys(ALICE) == [a]
+        assert store.list_keys(Scope("carol", "noah")) == []
+
+    def test_a_key_id_or_hash_is_stored_once(self, store):  # type: ignore[no-untyped-def]
+        store.insert_key(ApiKey("k1", "alice", "noah", Role.READ, "", T0), "hash-a")
+        with pytest.raises(Conflict):
+            store.insert_key(ApiKey("k1", "bob", "noah", Role.READ, "", T0), "hash-b")
+        with pytest.raises(Conflict):
+            store.insert_key(ApiKey("k2", "bob", "noah", Role.READ, "", T0), "hash-a")
+        assert [k.id for k in store.list_keys()] == ["k1"]
+
+    def test_revoking_a_key_keeps_its_first_time(self, store):  # type: ignore[no-untyped-def]
+        store.insert_key(ApiKey("k1", "alice", "noah", Role.READ, "", T0), "hash-a")
+        later = T0 + timedelta(days=1)
+        revoked = store.revoke_key("k1", later)
+        assert revoked is not None and revoked.revoked_at == later and not revoked.active
+        again = store.revoke_key("k1", later + timedelta(days=1))
+        assert again is not None and again.revoked_at == later
+        assert store.key_by_hash("hash-a") == revoked
+        assert store.revoke_key("nope", later) is None

@@ -83,28 +83,6 @@ MIGRATIONS: tuple[Migration, ...] = (
         # them by time: both are index lookups, never a scan of the scope
         "CREATE INDEX memories_layer ON memories(user, agent, layer, at)",
     )),
-    Migration(6, "goals", (
-        # the goal stack of each scope (attention/goals.py); lists are JSON arrays of text
-        """CREATE TABLE goals (
-            user TEXT NOT NULL,
-            agent TEXT NOT NULL,
-            id TEXT NOT NULL,
-            title TEXT NOT NULL,
-            status TEXT NOT NULL,
-            parent TEXT,
-            constraints TEXT NOT NULL,
-            evidence TEXT NOT NULL,
-            open_loops TEXT NOT NULL,
-            created_at TEXT NOT NULL,
-            updated_at TEXT NOT NULL,
-            closed_at TEXT,
-            PRIMARY KEY (user, agent, id)
-        )""",
-        # at most one active goal per scope, whatever writes it
-        "CREATE UNIQUE INDEX goals_one_active ON goals(user, agent) WHERE status = 'active'",
-    )),
-)
-MIGRATIONS += (
     Migration(5, "working_memory", (
         # working memory (working/): a session's settings and running summary, its turns, and
         # the blobs heavy turns were offloaded to; scope columns first, like every table
@@ -144,5 +122,40 @@ MIGRATIONS += (
             at TEXT NOT NULL,
             PRIMARY KEY (user, agent, ref)
         )""",
+    )),
+    Migration(6, "goals", (
+        # the goal stack of each scope (attention/goals.py); lists are JSON arrays of text
+        """CREATE TABLE goals (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            status TEXT NOT NULL,
+            parent TEXT,
+            constraints TEXT NOT NULL,
+            evidence TEXT NOT NULL,
+            open_loops TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            closed_at TEXT,
+            PRIMARY KEY (user, agent, id)
+        )""",
+        # at most one active goal per scope, whatever writes it
+        "CREATE UNIQUE INDEX goals_one_active ON goals(user, agent) WHERE status = 'active'",
+    )),
+    Migration(7, "api_keys", (
+        # HTTP API keys: the scope a key is bound to, its role, and the SHA-256 of its secret
+        # (the secret itself is shown once at creation and never stored)
+        """CREATE TABLE api_keys (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            id TEXT PRIMARY KEY,
+            key_hash TEXT NOT NULL UNIQUE,
+            role TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        )""",
+        "CREATE INDEX api_keys_scope ON api_keys(user, agent)",
     )),
 )

@@ -17,7 +17,18 @@ from typing import Any
 import numpy as np
 
 from ..errors import Conflict, StoreError
-from ..model import Goal, GoalStatus, Kind, Layer, Lifecycle, Priority, Record, Scope
+from ..model import (
+    ApiKey,
+    Goal,
+    GoalStatus,
+    Kind,
+    Layer,
+    Lifecycle,
+    Priority,
+    Record,
+    Role,
+    Scope,
+)
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
@@ -715,6 +726,47 @@ class SQLiteStore(SessionTables):
         return int(cur.rowcount)
 
 
+    # ---------------------------------------------------------------- API keys
+
+    def insert_key(self, key: ApiKey, key_hash: str) -> None:
+        with self.transaction():
+            try:
+                self._db.execute(
+                    "INSERT INTO api_keys(user, agent, id, key_hash, role, name, created_at, "
+                    "revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (key.user, key.agent, key.id, key_hash, key.role.value, key.name,
+                     ts(key.created_at), ts(key.revoked_at)))
+            except sqlite3.IntegrityError as exc:
+                raise Conflict(f"cannot store key {key.id}: {exc}") from exc
+
+    def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?",
+                                   (key_hash,)).fetchone()
+        return _key_from_row(row) if row else None
+
+    def list_keys(self, scope: Scope | None = None) -> list[ApiKey]:
+        sql = f"SELECT {_KEY_COLUMNS} FROM api_keys"
+        args: tuple[str, ...] = ()
+        if scope is not None:
+            sql += " WHERE user = ? AND agent = ?"
+            args = (scope.user, scope.agent)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY created_at, id", args).fetchall()
+        return [_key_from_row(r) for r in rows]
+
+    def revoke_key(self, key_id: str, at: datetime) -> ApiKey | None:
+        with self.transaction():
+            self._db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at "
+                             "IS NULL", (ts(at), key_id))
+            row = self._db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE id = ?",
+                                   (key_id,)).fetchone()
+        return _key_from_row(row) if row else None
+
+
+_KEY_COLUMNS = "id, user, agent, role, name, created_at, revoked_at"
+
+
 _GOAL_SELECT = ("user, agent, id, title, status, parent, constraints, evidence, open_loops, "
                 "created_at, updated_at, closed_at")
 
@@ -733,3 +785,8 @@ def _goal_from_row(row: sqlite3.Row) -> Goal:
         open_loops=json.loads(row["open_loops"]), parent=row["parent"],
         closed_at=from_ts(row["closed_at"]),
     )
+def _key_from_row(row: Sequence[Any]) -> ApiKey:
+    id_, user, agent, role, name, created_at, revoked_at = tuple(row)
+    return ApiKey(id=id_, user=user, agent=agent, role=Role(role), name=name,
+                  created_at=from_ts(created_at),  # type: ignore[arg-type]
+                  revoked_at=from_ts(revoked_at))

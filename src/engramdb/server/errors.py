@@ -1,0 +1,97 @@
+"""The HTTP door's one error boundary: every failure leaves as
+``{"error": {"code": "...", "message": "..."}}`` with a status that says whose fault it is.
+
+| status | code | when |
+|---|---|---|
+| 400 | malformed_json | the body is not JSON (or not UTF-8) |
+| 401 | unauthorized | no key, an unknown key, a revoked key |
+| 403 | forbidden | the key's role is too low, or a non-admin key names another scope |
+| 404 | not_found | no such memory in the key's scope (another scope's id too), no such route |
+| 405 | method_not_allowed | a route that exists, called with another method |
+| 409 | conflict | the write clashes with what is stored (engramdb.Conflict) |
+| 413 | too_large | the body is larger than ``Config.http_max_body_bytes`` |
+| 422 | invalid | a field missing, of a wrong type, unknown or out of range (engramdb.Invalid) |
+| 503 | store_error | the store cannot be used (StoreError, ConfigError, SQLite still busy) |
+| 500 | unexpected | a bug: logged with its traceback on the server's stderr |
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from ..errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
+from ..keys import Forbidden, Unauthorized
+
+log = logging.getLogger("engramdb.server")
+
+STATUS: dict[type[EngramError], int] = {
+    Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409, Invalid: 422,
+    StoreError: 503, ConfigError: 503,
+}
+HTTP_CODES = {400: "malformed_json", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+              405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type"}
+
+
+def error_response(status: int, code: str, message: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
+                        headers=headers)
+
+
+def status_of(exc: EngramError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 500
+
+
+def describe(errors: list[Any]) -> tuple[str, str]:
+    """(code, message) for pydantic's validation errors, naming each field and what is wrong."""
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return "malformed_json", "the request body is not valid JSON"
+    parts = []
+    for e in errors[:5]:
+        where = ".".join(str(p) for p in e.get("loc", ()) if p not in ("body",)) or "body"
+        parts.append(f"{where}: {e.get('msg', 'invalid')}")
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    return "invalid", "; ".join(parts) + more
+
+
+def install(app: FastAPI) -> None:
+    """Register the boundary's handlers on ``app``."""
+
+    @app.exception_handler(EngramError)
+    async def engram_error(_: Request, exc: EngramError) -> JSONResponse:
+        status = status_of(exc)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return error_response(status, exc.code, str(exc), headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        code, message = describe(list(exc.errors()))
+        return error_response(400 if code == "malformed_json" else 422, code, message)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "error")
+        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def store_busy(_: Request, exc: sqlite3.OperationalError) -> JSONResponse:
+        # e.g. "database is locked" after the busy timeout: the server's state, not the input
+        log.warning("store error: %s", exc)
+        return error_response(503, "store_error", f"the store is not available: {exc}",
+                              {"Retry-After": "1"})
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(500, "unexpected", f"{type(exc).__name__}: the server failed; "
+                              "see its log")

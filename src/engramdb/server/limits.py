@@ -1,0 +1,92 @@
+"""The HTTP door's limits (all in ``Config``, see docs/http.md): body size, k, batch size and
+page size. Content size is the engine's own limit (``Config.max_content_bytes``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..config import Config
+from ..errors import Invalid
+
+
+@dataclass(frozen=True)
+class Limits:
+    body_bytes: int
+    k: int
+    batch: int
+    page: int
+
+    @classmethod
+    def from_config(cls, config: Config) -> Limits:
+        return cls(config.http_max_body_bytes, config.http_max_k, config.http_max_batch,
+                   config.http_max_page)
+
+    def check_k(self, k: int) -> int:
+        if not 1 <= k <= self.k:
+            raise Invalid(f"k must be from 1 to {self.k}, got {k}")
+        return k
+
+    def check_batch(self, n: int) -> int:
+        if not 1 <= n <= self.batch:
+            raise Invalid(f"a batch holds 1 to {self.batch} memories, got {n}")
+        return n
+
+    def check_page(self, limit: int) -> int:
+        if not 1 <= limit <= self.page:
+            raise Invalid(f"limit must be from 1 to {self.page}, got {limit}")
+        return limit
+
+
+class BodyLimit:
+    """ASGI middleware: a body larger than ``limit`` bytes gets 413 before any route reads it,
+    whether it says its length (Content-Length) or streams (chunked)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(send)
+            return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:  # read the whole body first (it is small): refuse it before any route runs
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": {"code": "too_large", "message":
+                          f"the request body is larger than {self.limit} bytes"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": body})

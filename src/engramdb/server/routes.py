@@ -1,0 +1,150 @@
+"""The versioned HTTP API (/v1): each route parses its input, calls one Memory verb on the
+caller's scope and returns the verb's own ``to_dict()``. No logic lives here: scope and role
+checks are in engramdb/keys.py (through auth.py), limits in limits.py, the rest in the engine.
+
+To add a route: a function taking ``c: Caller = Depends(reader)`` (or ``writer``) that calls
+``c.mem.<verb>(...)`` and returns ``ok(result.to_dict())``."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import JSONResponse, Response
+
+from ..model import Role
+from ..uri import validate_uri
+from .auth import Caller, reader, writer
+from .dto import BatchIn, RecallIn, RememberIn, RollbackIn, SleepIn, UpdateIn
+
+router = APIRouter(prefix="/v1")
+Read = Annotated[Caller, Depends(reader)]
+Write = Annotated[Caller, Depends(writer)]
+
+
+def ok(data: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status)
+
+
+@router.get("/me", summary="The key's id, role and the scope it acts on")
+def me(c: Read) -> JSONResponse:
+    key = c.grant.key.to_dict()
+    return ok({"key": key, "user": c.grant.scope.user, "agent": c.grant.scope.agent,
+               "role": c.grant.role.value,
+               "limits": {"k": c.limits.k, "batch": c.limits.batch, "page": c.limits.page,
+                          "body_bytes": c.limits.body_bytes}})
+
+
+# ---------------------------------------------------------------- memories
+
+
+@router.post("/memories", summary="Remember one memory; says what the write did and why")
+def create(body: RememberIn, c: Write) -> JSONResponse:
+    return ok(c.mem.remember_many([body.draft()])[0].to_dict())
+
+
+@router.post("/memories/batch", summary="Remember many memories in one transaction")
+def create_many(body: BatchIn, c: Write) -> JSONResponse:
+    c.limits.check_batch(len(body.items))
+    results = c.mem.remember_many([item.draft() for item in body.items])
+    return ok({"results": [r.to_dict() for r in results]})
+
+
+@router.get("/memories", summary="List memories by kind, URI prefix, time and layer, paged")
+def list_memories(
+    c: Read,
+    kind: Annotated[list[str] | None, Query()] = None,
+    uri_prefix: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    layer: Annotated[list[str] | None, Query()] = None,
+    include_superseded: bool = True,
+    newest_first: bool = False,
+    limit: int = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> JSONResponse:
+    c.limits.check_page(limit)
+    found = list(c.mem.list(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
+                            layer=layer, include_superseded=include_superseded,
+                            newest_first=newest_first, limit=limit + 1, offset=offset))
+    more = len(found) > limit
+    return ok({"items": [r.to_dict() for r in found[:limit]], "limit": limit, "offset": offset,
+               "next_offset": offset + limit if more else None})
+
+
+@router.get("/memories/by-uri", summary="The memory at a URI")
+def get_by_uri(uri: str, c: Read) -> JSONResponse:
+    return ok(c.mem.get(validate_uri(uri)).to_dict())
+
+
+@router.get("/memories/{memory_id}", summary="One memory")
+def get(memory_id: str, c: Read) -> JSONResponse:
+    return ok(c.mem.get(memory_id).to_dict())
+
+
+@router.patch("/memories/{memory_id}", summary="Change a memory (a new version)")
+def update(memory_id: str, body: UpdateIn, c: Write) -> JSONResponse:
+    return ok(c.mem.update(memory_id, **body.model_dump(exclude_none=True)).to_dict())
+
+
+@router.delete("/memories/{memory_id}", summary="Forget a memory (hard=true erases it)")
+def forget(memory_id: str, c: Write, hard: bool = False,
+           reason: str | None = None) -> JSONResponse:
+    return ok(c.mem.forget(memory_id, hard=hard, reason=reason).to_dict())
+
+
+@router.post("/memories/{memory_id}/restore", summary="Bring a forgotten memory back")
+def restore(memory_id: str, c: Write) -> JSONResponse:
+    return ok(c.mem.restore(memory_id).to_dict())
+
+
+@router.post("/memories/{memory_id}/rollback", summary="Make a memory say a version again")
+def rollback(memory_id: str, body: RollbackIn, c: Write) -> JSONResponse:
+    return ok(c.mem.rollback(memory_id, body.version, reason=body.reason).to_dict())
+
+
+@router.get("/memories/{memory_id}/history",
+            summary="Every version of a memory and of its supersession chain")
+def history(memory_id: str, c: Read) -> JSONResponse:
+    return ok({"versions": [v.to_dict() for v in c.mem.history(memory_id)]})
+
+
+@router.get("/memories/{memory_id}/strength", summary="Why a memory weighs what it weighs")
+def strength(memory_id: str, c: Read) -> JSONResponse:
+    return ok(c.mem.explain(memory_id).to_dict())
+
+
+# ---------------------------------------------------------------- the scope
+
+
+@router.post("/recall", summary="The best memories for a query, each with its explanation")
+def recall(body: RecallIn, c: Read) -> JSONResponse:
+    c.limits.check_k(body.k)
+    hits = c.mem.recall(body.query, body.k, kinds=body.kinds, preset=body.preset,
+                        track=body.track and c.can(Role.WRITE))
+    return ok(hits.to_dict())
+
+
+@router.post("/sleep", summary="Maintenance (sync, decay, tidy, govern); its report")
+def sleep(c: Write, body: SleepIn | None = None) -> JSONResponse:
+    return ok(c.mem.sleep(body.phase if body else None).to_dict())
+
+
+@router.get("/boot", summary="What an agent loads at start")
+def boot(c: Read, budget: Annotated[int | None, Query(ge=1)] = None) -> JSONResponse:
+    return ok(c.mem.boot(budget).to_dict())
+
+
+@router.get("/stats", summary="Counts by layer and kind, events, embedder")
+def stats(c: Read) -> JSONResponse:
+    return ok(c.mem.stats().to_dict())
+
+
+@router.get("/export", summary="The scope as JSONL (the `engramdb export` format)",
+            response_class=Response)
+def export(c: Read) -> Response:
+    buffer = io.StringIO()
+    c.mem.export(buffer)
+    return Response(buffer.getvalue(), media_type="application/x-ndjson; charset=utf-8")

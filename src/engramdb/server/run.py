@@ -1,0 +1,34 @@
+"""`engramdb serve`: open (create, migrate) the store once, then run uvicorn with N worker
+processes, each opening the same SQLite file (WAL: readers never block, writers queue on the
+busy timeout, ``Config.busy_timeout_ms``)."""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import ConfigError, Invalid
+
+MAX_WORKERS = 64
+
+
+def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1",
+          port: int = 8765, workers: int = 1, log_level: str = "info") -> None:
+    import uvicorn
+
+    import engramdb
+
+    if isinstance(workers, bool) or not isinstance(workers, int) \
+            or not 1 <= workers <= MAX_WORKERS:
+        raise Invalid(f"workers must be from 1 to {MAX_WORKERS}, got {workers!r}")
+    if not 0 <= port <= 65535:
+        raise Invalid(f"port must be from 0 to 65535, got {port}")
+    with engramdb.open(db, embedder=embedder) as mem:  # fails here, once, on a bad file
+        location = mem.store.location
+        model = embedder or mem.config.embedder
+    if location == ":memory:":
+        raise ConfigError("serve needs a database file: its API keys are stored in it")
+    os.environ["ENGRAMDB_URL"] = os.path.abspath(location)  # the workers read it
+    os.environ["ENGRAMDB_EMBEDDER"] = model
+    uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
+                workers=workers if workers > 1 else None, log_level=log_level,
+                proxy_headers=False, server_header=False)

@@ -1,0 +1,97 @@
+"""Real servers for the HTTP tests: uvicorn in a thread (one app over a test's Memory) or
+`engramdb serve` in a subprocess, each on a free loopback port."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import uvicorn
+
+from engramdb.engine import Memory
+from engramdb.keys import Keys
+from engramdb.server import create_app
+
+READY_S = 60.0  # how long a server may take to start (a readiness wait, not a timing test)
+
+
+def loopback_socket() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
+
+
+def free_port() -> int:
+    with loopback_socket() as sock:
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def thread_server(mem: Memory) -> Iterator[str]:
+    """uvicorn serving create_app(mem) in a thread; yields its base URL."""
+    sock = loopback_socket()
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(mem), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + READY_S
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
+        sock.close()
+
+
+@contextmanager
+def serve_process(db: Path, workers: int = 1) -> Iterator[str]:
+    """`engramdb serve` as a subprocess over ``db`` (hashing embedder); yields its base URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "engramdb.cli", "serve", "--db", str(db), "--embedder",
+           "hashing", "--port", str(port), "--workers", str(workers)]
+    log = open(db.with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "ENGRAMDB_THREADS": "1"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + READY_S
+        while True:
+            try:
+                if httpx.get(url + "/openapi.json", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"engramdb serve did not start:\n{log.read()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def new_key(mem: Memory, role: str, user: str = "alice", agent: str = "noah") -> str:
+    return Keys(mem).create(user=user, agent=agent, role=role, name=f"{role} key")[1]
+
+
+def auth(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
