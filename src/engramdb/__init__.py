@@ -29,6 +29,7 @@ from .model import (
     Kind,
     Layer,
     Lifecycle,
+    Link,
     Priority,
     Record,
     Scope,
@@ -42,8 +43,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority",
-    "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
+    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Link", "Memory", "NotFound",
+    "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
     "__version__", "errors", "open", "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 

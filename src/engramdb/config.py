@@ -38,6 +38,7 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+    assoc_slots: int = 2               # at most this many of k hits come by association
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -45,6 +46,10 @@ class Config:
             if not _number(value) or not 0 < value <= MAX_HALF_LIFE_DAYS:
                 raise ConfigError(f"{name} must be a number of days above 0 and at most "
                                   f"{MAX_HALF_LIFE_DAYS:g} (100 years), got {value!r}")
+        if not isinstance(self.assoc_slots, int) or isinstance(self.assoc_slots, bool) or \
+                not 0 <= self.assoc_slots <= 100:
+            raise ConfigError(f"assoc_slots must be an integer from 0 to 100, got "
+                              f"{self.assoc_slots!r}")
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
