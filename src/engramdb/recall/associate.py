@@ -166,7 +166,7 @@ def _trace(mid: str, graph: Graph, act: Activation, top: int = 3) -> list[str]:
         if amount <= 0:
             continue
         whys = sorted({e.why for e in graph.edges.get(edge_src, []) if e.target == mid})
-        label = ", ".join(w.replace(f" -> {mid}", "").replace(f" <- {mid}", "") for w in whys)
+        label = ", ".join(w.replace(f" {mid}", "") for w in whys)
         inflow.append((amount, edge_src, label))
     inflow.sort(key=lambda x: (-x[0], x[1]))
     return [f"{src} by {label} (+{amount:.4f})" for amount, src, label in inflow[:top]]

@@ -52,6 +52,7 @@ class Graph:
     concepts: dict[str, int] = field(default_factory=dict)    # concept -> member count
     link_weight: dict[str, float] = field(default_factory=dict)  # out-weight via links
     concept_members: dict[str, list[str]] = field(default_factory=dict)
+    too_common: set[str] = field(default_factory=set)   # concepts with over MAX_FAN members
     truncated: bool = False
 
     @property
@@ -130,10 +131,11 @@ def _link_edge(graph: Graph, link: Link, boost: float) -> None:
 
 def _add_concepts(store: Store, scope: Scope, graph: Graph, rec: Record, max_nodes: int) -> None:
     for name, anchor in concepts_of(rec):
-        if name in graph.concepts or not graph.has_room(max_nodes):
+        if name in graph.concepts or name in graph.too_common or not graph.has_room(max_nodes):
             continue
         members = _anchor_members(store, scope, name, anchor)
         if members is None:
+            graph.too_common.add(name)
             continue
         _attach(graph, name, anchor, members, max_nodes)
 
@@ -145,10 +147,11 @@ def _anchor_members(store: Store, scope: Scope, name: str,
     if not words:
         return None
     found = store.search_text(scope, words, {"anchors": 1.0}, MAX_FAN + 1, _CORE)
-    if len(found) > MAX_FAN:
-        return None
     records = store.get_many(scope, [mid for mid, _ in found])
-    return {mid: r for mid, r in records.items() if name in dict(concepts_of(r))}
+    members = {mid: r for mid, r in records.items() if name in dict(concepts_of(r))}
+    # the text search matches any word of the anchor, the memories naming all of it first: so
+    # when some of the best MAX_FAN + 1 matches are not members, no member lies beyond them
+    return None if len(members) > MAX_FAN else members
 
 
 def _add_terms(store: Store, scope: Scope, graph: Graph, rec: Record, skip: set[str],
