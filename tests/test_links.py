@@ -154,3 +154,54 @@ def test_chinese_memories_link_and_walk(me):  # type: ignore[no-untyped-def]
     b = me.remember("北海道的雪季从十二月开始", kind="fact").memory
     me.link(a.id, b.id, "reminds", 0.8)
     assert [h.memory.content for h in me.related(a.id, hops=1)] == ["北海道的雪季从十二月开始"]
+
+
+# ---------------------------------------------------------------- the CLI door
+
+
+def test_cli_link_related_path_and_recall_explain(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from engramdb.cli import app
+
+    for name in ("URL", "USER", "AGENT", "EMBEDDER", "CONFIG", "PRESET"):
+        monkeypatch.delenv(f"ENGRAMDB_{name}", raising=False)
+    runner = CliRunner()
+    db = str(tmp_path / "m.db")
+
+    def run(*args: str, code: int = 0):  # type: ignore[no-untyped-def]
+        result = runner.invoke(app, ["--db", db, *args],
+                               env={"ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200"})
+        assert result.exit_code == code, (result.stdout, result.stderr)
+        if code:
+            assert result.stderr.startswith("error: ") and "Traceback" not in result.output
+        return result
+
+    fail = json.loads(run("remember", "The build failed on Friday", "--kind", "event",
+                          "--json").stdout)["memory"]["id"]
+    pin = json.loads(run("remember", "numpy 2.0 broke the wheels", "--uri",
+                         "project://ci/numpy", "--json").stdout)["memory"]["id"]
+    made = json.loads(run("link", "project://ci/numpy", fail, "--relation", "caused",
+                          "--weight", "0.9", "--json").stdout)
+    assert (made["source"], made["target"], made["relation"]) == (pin, fail, "caused")
+    assert "caused" in run("links", fail).stdout
+    rel = json.loads(run("related", fail, "--hops", "2", "--json").stdout)
+    assert [h["memory"]["id"] for h in rel] == [pin]
+    assert "caused" in run("related", fail).stdout
+    at = json.loads(run("path", "project://ci/", "--hops", "1", "--json").stdout)
+    assert [h["memory"]["id"] for h in at] == [pin, fail]
+    shown = run("recall", "why did the build fail", "--explain", "--no-track",
+                "--preset", "lexical")
+    assert "intent: causal (preset lexical" in shown.stderr
+    assert "associated: activation" in shown.stdout and "caused" in shown.stdout
+    assert run("recall", "why did the build fail", "--json").stdout.count('"intent"') == 1
+    # the tracked recall above returned both: co-activation linked them, both ways
+    assert "associated" in run("links", fail).stdout
+    assert "removed 3 link(s)" in run("unlink", fail, pin).stdout
+    assert "unknown relation" in run("link", fail, pin, "--relation", "loves", code=4).stderr
+    assert "weight" in run("link", fail, pin, "--weight", "2", code=4).stderr
+    assert "hops" in run("related", fail, "--hops", "9", code=4).stderr
+    assert run("link", fail, "01NOSUCHMEMORY000000000000", code=3).stderr
+    assert run("path", "project://nothing/", code=3).stderr
