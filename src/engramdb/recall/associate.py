@@ -109,36 +109,36 @@ def _concept_counts(graph: Graph) -> dict[str, int]:
 
 
 def associate(store: Store, scope: Scope, hits: list[Hit], preset: Preset,
-              allowed: Callable[[Record], bool], skip_terms: list[str]) -> list[Hit]:
+              allowed: Callable[[Record], bool]) -> list[Hit]:
     """The memories the hits activate, as hits (best first, at most ``preset.assoc_slots``)."""
     seeds = [h for h in hits[:MAX_SEEDS] if h.score > 0]
     if preset.assoc_slots <= 0 or not seeds:
         return []
-    graph = build(store, scope, [h.memory for h in seeds], relations=(),
-                  relation_boost=dict(preset.relation_boost), terms=preset.assoc_terms,
-                  skip_terms=skip_terms)
+    graph = build(store, scope, [h.memory for h in seeds],
+                  relation_boost=dict(preset.relation_boost))
     if len(graph.records) <= len(seeds):
         return []
     act = spread(graph, {h.memory.id: h.score for h in seeds})
     seed_ids = {h.memory.id for h in hits}
     top = max(act.of(h.memory.id) for h in seeds)
     scale = sum(h.score for h in seeds) / (1.0 - DAMPING) * preset.assoc_weight
-    found = []
+    found: list[tuple[float, str]] = []
     for i, mid in enumerate(act.order):
         value = float(act.values[i])
         rec = graph.records[mid]
         if mid in seed_ids or value < FLOOR * top or rec.layer == Layer.DELETED:
             continue
-        if not allowed(rec):
-            continue
-        found.append(_hit(rec, value, value / top, scale, graph, act))
-    found.sort(key=lambda h: (-h.score, h.memory.id))
-    return found[: preset.assoc_slots]
+        if allowed(rec):
+            found.append((value, mid))
+    found.sort(key=lambda x: (-x[0], x[1]))
+    matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
+    return [_hit(graph.records[mid], value, value / top, scale, graph, act, matrix)
+            for value, mid in found[: preset.assoc_slots]]
 
 
 def _hit(rec: Record, value: float, share: float, scale: float, graph: Graph,
-         act: Activation) -> Hit:
-    trace = _trace(rec.id, graph, act)
+         act: Activation, matrix: np.ndarray) -> Hit:
+    trace = _trace(rec.id, graph, act, matrix)
     notes = [f"associated: activation {value:.4f} ({share:.0%} of the strongest seed's), via "
              + "; ".join(trace)]
     woken = rec.layer == Layer.ARCHIVED
@@ -154,10 +154,10 @@ def _hit(rec: Record, value: float, share: float, scale: float, graph: Graph,
     return Hit(memory=rec, score=score, explanation=explanation, woken=woken)
 
 
-def _trace(mid: str, graph: Graph, act: Activation, top: int = 3) -> list[str]:
+def _trace(mid: str, graph: Graph, act: Activation, matrix: np.ndarray,
+           top: int = 3) -> list[str]:
     """The strongest edges into ``mid``: which memory passed how much, and through what."""
     index = {m: i for i, m in enumerate(act.order)}
-    matrix = transition(graph, act.order, index)
     v = index[mid]
     inflow = []
     for edge_src in act.order:

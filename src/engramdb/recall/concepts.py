@@ -3,9 +3,7 @@
 Concept nodes are a memory's anchors: its people, places, topics and keywords (``person:wang``,
 ``topic:snow``...). A memory is attached to each of its concepts; a concept relays what reaches
 it evenly to all its members, so a concept named by 60 memories passes each of them a sixtieth
-(the fan effect: a rare concept spreads more than a common one). With ``terms`` on, the rarer
-words of a seed's content are concepts too (``word:pottery``): what a seed says links it to the
-other memories that say it, the same fan rule applying.
+(the fan effect: a rare concept spreads more than a common one).
 
 Link edges (``Link``, migration 4) join memories directly, by their weight, in both directions.
 Archived memories enter the graph only through links (association edges); concepts attach core
@@ -27,7 +25,6 @@ from ..text import normalize, tokenize
 
 MAX_FAN = 100          # a concept with more members than this is not spread through
 MAX_NODES = 300
-TERMS_PER_SEED = 12    # content words of a seed looked up as concepts (terms on)
 _ANCHORS = (("person", "people"), ("place", "places"), ("topic", "topics"),
             ("topic", "keywords"))
 _CORE = (Layer.CORE,)
@@ -75,8 +72,7 @@ def concepts_of(record: Record) -> list[tuple[str, str]]:
 
 
 def build(store: Store, scope: Scope, seeds: list[Record], *, relations: Iterable[str] = (),
-          relation_boost: dict[str, float] | None = None, terms: bool = False,
-          skip_terms: Iterable[str] = (), max_nodes: int = MAX_NODES) -> Graph:
+          relation_boost: dict[str, float] | None = None, max_nodes: int = MAX_NODES) -> Graph:
     graph = Graph()
     for rec in seeds:
         if graph.has_room(max_nodes):
@@ -86,11 +82,6 @@ def build(store: Store, scope: Scope, seeds: list[Record], *, relations: Iterabl
     first = _add_links(store, scope, graph, list(graph.records), rels, boost, max_nodes)
     for rec in list(graph.records.values())[: len(seeds)]:
         _add_concepts(store, scope, graph, rec, max_nodes)
-    if terms:
-        skip = set(skip_terms)
-        for rec in seeds:
-            if rec.id in graph.records:
-                _add_terms(store, scope, graph, rec, skip, max_nodes)
     _add_links(store, scope, graph, first, rels, boost, max_nodes)   # the second hop
     return graph
 
@@ -152,21 +143,6 @@ def _anchor_members(store: Store, scope: Scope, name: str,
     # the text search matches any word of the anchor, the memories naming all of it first: so
     # when some of the best MAX_FAN + 1 matches are not members, no member lies beyond them
     return None if len(members) > MAX_FAN else members
-
-
-def _add_terms(store: Store, scope: Scope, graph: Graph, rec: Record, skip: set[str],
-               max_nodes: int) -> None:
-    words = [w for w in dict.fromkeys(tokenize(rec.content)) if w not in skip and len(w) > 1]
-    for word in words[:TERMS_PER_SEED]:
-        name = f"word:{word}"
-        if name in graph.concepts or not graph.has_room(max_nodes):
-            continue
-        found = store.search_text(scope, [word], {"body": 1.0}, MAX_FAN + 1, _CORE)
-        if len(found) < 2 or len(found) > MAX_FAN:
-            continue
-        members = {mid: r for mid, r in store.get_many(scope, [m for m, _ in found]).items()
-                   if r.layer == Layer.CORE}
-        _attach(graph, name, word, members, max_nodes)
 
 
 def _attach(graph: Graph, name: str, label: str, members: dict[str, Record],

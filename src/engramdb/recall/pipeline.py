@@ -153,7 +153,7 @@ class Recaller:
         """Spreading activation from the top hits (recall/associate.py): what it brings in
         passes the same filters as a direct hit and takes at most ``assoc_slots`` of k."""
         found = associate(self.store, scope, hits[:k], preset,
-                          lambda rec: self._allowed(rec, plan, now, []), plan.tokens)
+                          lambda rec: self._allowed(rec, plan, now, []))
         plan.associated = [h.memory.id for h in found]
         return merge(hits, found, max(k, len(hits)), preset.assoc_slots)
 

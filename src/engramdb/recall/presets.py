@@ -27,10 +27,9 @@ class Preset:
     wake_slots: int = 2            # at most this many of the k hits may be woken from the archive
     options: dict[str, float] = field(default_factory=dict)
     # association (recall/associate.py): slots of k for associated hits, their score scale,
-    # whether a seed's content words are concepts, and weights by link relation
+    # and weights by link relation
     assoc_slots: int = 2
     assoc_weight: float = 1.0
-    assoc_terms: bool = False
     relation_boost: tuple[tuple[str, float], ...] = ()
     recency_weight: float = 0.0    # x (1 + this * 2^(-age / 30 days)): recent memories first
 
