@@ -72,3 +72,29 @@ def test_temporal_questions_put_recent_memories_first(me, clock):  # type: ignor
     assert hits[0].memory.id == recent.id
     assert hits[0].explanation.terms["recency_factor"] > hits[1].explanation.terms[
         "recency_factor"]
+
+
+def test_exploratory_questions_get_diverse_hits(me):  # type: ignore[no-untyped-def]
+    for n in range(3):
+        me.remember(f"Berlin trip photos from the Berlin trip album {n}", kind="event")
+    other = me.remember("Berlin has good bakeries and a trip-worthy museum island",
+                        kind="fact").memory
+    plain = me.recall("Berlin trip", k=2, track=False, preset="default")
+    wide = me.recall("tell me about the Berlin trip", k=2, track=False)
+    assert wide.plan["preset"] == "exploratory"
+    assert other.id not in [h.memory.id for h in plain]
+    assert other.id in [h.memory.id for h in wide]
+    assert any("diversity (MMR)" in note for h in wide for note in h.explanation.notes)
+
+
+def test_exploratory_questions_get_one_more_association_place(mem, tmp_path, clock):  # type: ignore[no-untyped-def]
+    import engramdb
+    from engramdb.recall.pipeline import plan_query
+
+    def slots(m, query):  # type: ignore[no-untyped-def]
+        return m._preset(plan_query(query), None).assoc_slots
+
+    assert (slots(mem, "Kyoto garden"), slots(mem, "tell me about the Kyoto garden")) == (2, 3)
+    with engramdb.open(tmp_path / "off.db", embedder="hashing", clock=clock,
+                       assoc_slots=0) as off:
+        assert (slots(off, "Kyoto garden"), slots(off, "聊聊京都的花园")) == (0, 0)

@@ -400,7 +400,8 @@ class Memory:
         name = name or self.config.preset
         chosen = get_preset(PRESET_BY_INTENT[intent.name] if name == "default" else name)
         plan.preset = chosen.name
-        return replace(chosen, assoc_slots=min(chosen.assoc_slots, self.config.assoc_slots))
+        slots = self.config.assoc_slots
+        return replace(chosen, assoc_slots=slots + chosen.assoc_extra if slots else 0)
 
     # ---------------------------------------------------------------- strength and sleep
 

@@ -29,6 +29,7 @@ from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS
 from .associate import associate, merge
+from .diversify import mmr
 from .presets import Leg, Preset
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
@@ -137,6 +138,10 @@ class Recaller:
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         if preset.assoc_slots > 0 and hits:
             hits = self._associate(scope, plan, preset, k, now, hits)
+        if preset.mmr and hits:
+            depth = 3 * k
+            hits = mmr(hits, self.store.vectors(scope, [h.memory.id for h in hits[:depth]]),
+                       preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = self._past_first(scope, hits)
         if not hits:
@@ -146,6 +151,7 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
+        plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
 
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
