@@ -391,8 +391,9 @@ def recall(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for (plain text).")],
     k: Annotated[int, typer.Option("-k", metavar="N", help="How many hits (1 to 1000).")] = 5,
     preset: Annotated[str | None, typer.Option(
-        metavar="NAME", help="Recall preset: default (the query's intent picks factual, "
-        "temporal, causal or exploratory), lexical, dense, or one of those four.")] = None,
+        metavar="NAME", help="Recall preset: default, lexical, dense, factual, temporal, "
+        "causal, exploratory (none given: the query's intent picks one of the last four).")]
+        = None,
     kind: Annotated[list[str] | None, typer.Option(
         metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
     no_track: Annotated[bool, typer.Option(

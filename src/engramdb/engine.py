@@ -393,12 +393,14 @@ class Memory:
         return hits
 
     def _preset(self, plan: QueryPlan, name: str | None) -> Preset:
-        """The preset named, else the configured one, else ("default") the one the query's
-        intent asks for (recall/intent.py); association slots capped by the config."""
+        """The preset named; else the configured one, unless that is "default": then the one
+        the query's intent asks for (recall/intent.py). Association places: the config's, plus
+        the preset's extra ones."""
         intent = classify(plan.query)
         plan.intent, plan.intent_reason = intent.name, intent.reason
-        name = name or self.config.preset
-        chosen = get_preset(PRESET_BY_INTENT[intent.name] if name == "default" else name)
+        if name is None and self.config.preset == "default":
+            name = PRESET_BY_INTENT[intent.name]
+        chosen = get_preset(name or self.config.preset)
         plan.preset = chosen.name
         slots = self.config.assoc_slots
         return replace(chosen, assoc_slots=slots + chosen.assoc_extra if slots else 0)
