@@ -205,3 +205,43 @@ def test_cli_link_related_path_and_recall_explain(tmp_path, monkeypatch):  # typ
     assert "hops" in run("related", fail, "--hops", "9", code=4).stderr
     assert run("link", fail, "01NOSUCHMEMORY000000000000", code=3).stderr
     assert run("path", "project://nothing/", code=3).stderr
+
+
+def test_links_travel_with_export_import_and_snapshots(mem, me, tmp_path):  # type: ignore[no-untyped-def]
+    import io
+
+    import engramdb
+
+    a, b, c = three(me)
+    me.link(a.id, b.id, "caused", 0.9)
+    me.link(b.id, c.id, "evolved", 0.4)
+    buf = io.StringIO()
+    me.export(buf)
+    with engramdb.open(tmp_path / "copy.db", embedder="hashing") as other:
+        other.import_(io.StringIO(buf.getvalue()))
+        copy = other.scope(user="alice", agent="noah")
+        assert [(x.relation, x.weight) for x in copy.links(b.id)] == [("caused", 0.9),
+                                                                      ("evolved", 0.4)]
+    snap = tmp_path / "snap.jsonl"
+    me.snapshot(snap)
+    me.unlink(a.id, b.id)
+    me.link(a.id, c.id, "reminds", 0.2)
+    me.restore_snapshot(snap)
+    assert [(x.source, x.relation) for x in me.links(a.id)] == [(a.id, "caused")]
+
+
+def test_a_bad_link_line_rejects_the_import(mem, me):  # type: ignore[no-untyped-def]
+    import io
+    import json
+
+    a, b, _ = three(me)
+    me.link(a.id, b.id, "caused", 0.9)
+    buf = io.StringIO()
+    me.export(buf)
+    lines = buf.getvalue().splitlines()
+    bad = json.loads(lines[-1])
+    bad["link"]["relation"] = "loves"
+    text = "\n".join([*lines[:-1], json.dumps(bad)])
+    other = mem.scope(user="carol")
+    with pytest.raises(Invalid, match="bad link line"):
+        other.memory.import_(io.StringIO(text))
