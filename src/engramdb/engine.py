@@ -382,8 +382,6 @@ class Memory:
         plan = plan_query(query, kinds_t, now)
         chosen = self._preset(plan, preset)
         hits = self._recaller.recall(scope, plan, chosen, k, now)
-        hits.plan.update(intent=plan.intent, intent_reason=plan.intent_reason,
-                         preset=chosen.name)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)
