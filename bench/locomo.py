@@ -98,7 +98,8 @@ def cached_embedder(name: str) -> tuple[Any, list[CachedEmbedder]]:
 
 class EngramRetriever:
     def __init__(self, embedder: str = "default", preset: str = "default",
-                 db: str | None = None, cache: bool = True, context: str = "both") -> None:
+                 db: str | None = None, cache: bool = True, context: str = "both",
+                 assoc_slots: int = 2) -> None:
         self.context = context
         self.caches: list[CachedEmbedder] = []
         if cache:
@@ -107,8 +108,8 @@ class EngramRetriever:
             self.model = make_embedder(embedder)
         self.dir = tempfile.TemporaryDirectory(prefix="engramdb-locomo-")
         self.mem = engramdb.open(db or os.path.join(self.dir.name, "locomo.db"),
-                                 embedder=self.model)
-        self.preset = preset
+                                 embedder=self.model, assoc_slots=assoc_slots)
+        self.preset = None if preset == "auto" else preset
 
     def index(self, conversation_id: str, turns: Sequence[Any]) -> None:
         drafts = [
@@ -150,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--embedder", default="default")
-    ap.add_argument("--preset", default="default")
+    ap.add_argument("--preset", default="default",
+                    help='a recall preset, or "auto": the one the question\'s intent picks')
+    ap.add_argument("--assoc-slots", type=int, default=2,
+                    help="at most this many of k hits come by association (0: association off)")
     ap.add_argument("--split", default="dev")
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--no-cache", action="store_true")
@@ -165,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     import locomo_retrieval  # type: ignore[import-not-found]
 
     kwargs = {"embedder": args.embedder, "preset": args.preset, "cache": not args.no_cache,
-              "context": args.context}
+              "context": args.context, "assoc_slots": args.assoc_slots}
     scorer_args = ["--retriever", f"{Path(__file__).resolve()}:make", "--split", args.split,
                    "--retriever-kwargs", json.dumps(kwargs), "--markdown"]
     if args.max_questions:

@@ -12,8 +12,8 @@ import engramdb.testing
 PUBLIC = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
     "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
-    "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError",
-    "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
+    "Link", "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats",
+    "StoreError", "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
     "register_embedder",
 ]
 

@@ -32,6 +32,7 @@ from .model import (
     Kind,
     Layer,
     Lifecycle,
+    Link,
     Priority,
     Record,
     Scope,
@@ -47,8 +48,8 @@ __version__ = "0.1.0"
 __all__ = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
     "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
-    "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats", "StoreError",
-    "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
+    "Link", "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats",
+    "StoreError", "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
     "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 

@@ -27,7 +27,7 @@ from rich.text import Text
 import engramdb
 from engramdb.clock import parse_time
 from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
-from engramdb.model import Action, Hit, Hits, Record, Stats, Version, WriteResult
+from engramdb.model import Action, Hit, Hits, Link, Record, Stats, Version, WriteResult
 
 EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
 EXIT_CODES: dict[type[EngramError], int] = {
@@ -391,7 +391,9 @@ def recall(
     query: Annotated[str, typer.Argument(metavar="QUERY", help="What to look for (plain text).")],
     k: Annotated[int, typer.Option("-k", metavar="N", help="How many hits (1 to 1000).")] = 5,
     preset: Annotated[str | None, typer.Option(
-        metavar="NAME", help="Recall preset: default, lexical, dense.")] = None,
+        metavar="NAME", help="Recall preset: default, lexical, dense, factual, temporal, "
+        "causal, exploratory (none given: the query's intent picks one of the last four).")]
+        = None,
     kind: Annotated[list[str] | None, typer.Option(
         metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
     no_track: Annotated[bool, typer.Option(
@@ -415,6 +417,9 @@ def recall(
                 out().print(explain_hit(rank, hit))
         if hits.note or not hits:
             err().print(Text(hits.note or "no memory matches this query"))
+        if hits.plan.get("intent"):
+            err().print(Text(f"intent: {hits.plan['intent']} (preset {hits.plan['preset']}; "
+                             f"{hits.plan['intent_reason']})"))
 
 
 @app.command()
@@ -1172,6 +1177,121 @@ def keys_revoke(
             emit(key.to_dict())
         else:
             out().print(Text(f"revoked {key.id} (user={key.user} agent={key.agent})"))
+# ---------------------------------------------------------------- links (graph.py)
+
+
+def links_table(links: list[Link]) -> Table:
+    table = Table()
+    for col in ("source", "relation", "target", "weight", "updated"):
+        table.add_column(col, no_wrap=col != "relation")
+    for link in links:
+        table.add_row(link.source, link.relation, link.target, f"{link.weight:.2f}",
+                      when(link.updated_at))
+    return table
+
+
+def path_hits(hits: list[Hit], as_json: bool) -> None:
+    if as_json:
+        emit([h.to_dict() for h in hits])
+        return
+    table = Table()
+    for col in ("#", "score", "content", "how", "id"):
+        table.add_column(col, ratio=1 if col == "content" else None,
+                         overflow="fold" if col == "content" else "ellipsis")
+    for rank, hit in enumerate(hits, start=1):
+        table.add_row(str(rank), f"{hit.score:.3f}", short(hit.memory.content),
+                      Text("; ".join(hit.explanation.notes)), hit.memory.id)
+    out().print(table)
+    if not hits:
+        err().print(Text("nothing is linked to it"))
+
+
+@app.command()
+def link(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(metavar="A", help="Memory id or URI the link leaves.")],
+    target: Annotated[str, typer.Argument(metavar="B", help="Memory id or URI it reaches.")],
+    relation: Annotated[str, typer.Option(
+        metavar="RELATION", help="related, caused, reminds, evolved, contradicts, supersedes, "
+        "gist_of, derived_from, associated.")] = "related",
+    weight: Annotated[float, typer.Option(metavar="W", help="From 0 to 1.")] = 0.5,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Link memory A to memory B ("A caused B"); linking again sets the weight."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        made = mem.link(source, target, relation=relation, weight=weight)
+        if d.json:
+            emit(made.to_dict())
+        else:
+            out().print(f"linked {made.source} {made.relation} {made.target} "
+                        f"(weight {made.weight:.2f})")
+
+
+@app.command()
+def unlink(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(metavar="A", help="Memory id or URI.")],
+    target: Annotated[str, typer.Argument(metavar="B", help="Memory id or URI.")],
+    relation: Annotated[str | None, typer.Option(
+        metavar="RELATION", help="Only links of this relation (default: all).")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remove the links between A and B, both ways."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        removed = mem.unlink(source, target, relation=relation)
+        if d.json:
+            emit({"removed": removed})
+        else:
+            out().print(f"removed {removed} link(s)")
+
+
+@app.command("links")
+def links_cmd(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")],
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """List every link from or to a memory."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        found = mem.links(id_or_uri)
+        if d.json:
+            emit([x.to_dict() for x in found])
+        else:
+            out().print(links_table(found))
+
+
+@app.command()
+def related(
+    ctx: typer.Context,
+    id_or_uri: Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")],
+    hops: Annotated[int, typer.Option(metavar="N", help="Links away, 1 to 3.")] = 2,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Memories linked to this one (both ways), strongest path first."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        path_hits(mem.related(id_or_uri, hops=hops), d.json)
+
+
+@app.command()
+def path(
+    ctx: typer.Context,
+    uri: Annotated[str, typer.Argument(metavar="URI", help="A URI, or a prefix ending in /.")],
+    hops: Annotated[int, typer.Option(metavar="N", help="Then links away, 0 to 3.")] = 0,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """The memory at URI (or every memory under a prefix), then what is linked to it."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        path_hits(mem.recall_path(uri, hops=hops), d.json)
 
 
 def main() -> None:

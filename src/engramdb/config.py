@@ -47,6 +47,7 @@ class Config:
     http_max_k: int = 100              # HTTP door: most hits one recall may ask for
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
+    assoc_slots: int = 2               # at most this many of k hits come by association
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -58,6 +59,10 @@ class Config:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"{name} must be a positive integer, got {value!r}")
+        if not isinstance(self.assoc_slots, int) or isinstance(self.assoc_slots, bool) or \
+                not 0 <= self.assoc_slots <= 100:
+            raise ConfigError(f"assoc_slots must be an integer from 0 to 100, got "
+                              f"{self.assoc_slots!r}")
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")

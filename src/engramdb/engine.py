@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
 
@@ -16,22 +17,27 @@ from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
 from .errors import Conflict, Invalid, NotFound
+from .graph import as_hit, check_hops, check_linkable, check_relation, check_weight, start_hit, walk
 from .ids import new_id
 from .model import (
     Action,
     Boot,
     Draft,
+    Hit,
     Hits,
     Kind,
     Layer,
+    Link,
     Record,
     Scope,
     Stats,
     Version,
     WriteResult,
 )
-from .recall.pipeline import Recaller, plan_query
-from .recall.presets import get_preset
+from .recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
+from .recall.intent import classify
+from .recall.pipeline import QueryPlan, Recaller, plan_query
+from .recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
@@ -392,12 +398,28 @@ class Memory(AttentionVerbs):
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
         now = self._now()
         plan = plan_query(query, kinds_t, now)
-        hits = self._recaller.recall(scope, plan, get_preset(preset or self.config.preset), k, now)
+        chosen = self._preset(plan, preset)
+        hits = self._recaller.recall(scope, plan, chosen, k, now)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)
                 self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
+                self.store.strengthen_links(scope, hebbian_pairs(hits), "associated", HEBB_STEP,
+                                            HEBB_CAP, now, HEBB_DEBOUNCE_S)
         return hits
+
+    def _preset(self, plan: QueryPlan, name: str | None) -> Preset:
+        """The preset named; else the configured one, unless that is "default": then the one
+        the query's intent asks for (recall/intent.py). Association places: the config's, plus
+        the preset's extra ones."""
+        intent = classify(plan.query)
+        plan.intent, plan.intent_reason = intent.name, intent.reason
+        if name is None and self.config.preset == "default":
+            name = PRESET_BY_INTENT[intent.name]
+        chosen = get_preset(name or self.config.preset)
+        plan.preset = chosen.name
+        slots = self.config.assoc_slots
+        return replace(chosen, assoc_slots=slots + chosen.assoc_extra if slots else 0)
 
     # ---------------------------------------------------------------- strength and sleep
 
@@ -595,6 +617,72 @@ class Memory(AttentionVerbs):
                 + [f"  - open: {o}" for o in goal.open_loops])
 
 
+    # ---------------------------------------------------------------- links (graph.py)
+
+    def link(self, a: str, b: str, relation: str = "related", weight: float = 0.5, *,
+             user: str | None = None, agent: str | None = None) -> Link:
+        """Link memory ``a`` to memory ``b`` (ids or URIs of one scope): "a caused b". Linking
+        again sets the weight. Relations: graph.RELATIONS; weight from 0 to 1."""
+        scope = self._scope(user, agent)
+        relation, weight = check_relation(relation), check_weight(weight)
+        with self.store.transaction():
+            src, dst = self._get(scope, a), self._get(scope, b)
+            check_linkable(src, dst)
+            now = self._now()
+            old = self.store.get_link(scope, src.id, dst.id, relation)
+            link = Link(src.id, dst.id, relation, weight, old.created_at if old else now, now,
+                        scope.user, scope.agent)
+            self.store.put_link(link)
+        return link
+
+    def unlink(self, a: str, b: str, relation: str | None = None, *, user: str | None = None,
+               agent: str | None = None) -> int:
+        """Remove the links between ``a`` and ``b``, both ways (of one relation, or all);
+        returns how many were removed."""
+        scope = self._scope(user, agent)
+        if relation is not None:
+            check_relation(relation)
+        with self.store.transaction():
+            src, dst = self._get(scope, a), self._get(scope, b)
+            return (self.store.remove_links(scope, src.id, dst.id, relation)
+                    + self.store.remove_links(scope, dst.id, src.id, relation))
+
+    def links(self, id_or_uri: str, *, user: str | None = None,
+              agent: str | None = None) -> list[Link]:
+        """Every link from or to the memory."""
+        scope = self._scope(user, agent)
+        return self.store.links(scope, [self._get(scope, id_or_uri).id])
+
+    def related(self, id_or_uri: str, hops: int = 2, *, user: str | None = None,
+                agent: str | None = None) -> list[Hit]:
+        """Memories linked to this one, both ways, up to ``hops`` (1-3) links away, strongest
+        path first (the product of its link weights)."""
+        scope = self._scope(user, agent)
+        hops = check_hops(hops, 1)
+        return [as_hit(r) for r in walk(self.store, scope, [self._get(scope, id_or_uri)], hops)]
+
+    def recall_path(self, uri_or_prefix: str, hops: int = 0, *, user: str | None = None,
+                    agent: str | None = None) -> list[Hit]:
+        """The memory at a URI, or every memory under a URI prefix ("project://engramdb/"),
+        then what is linked to them up to ``hops`` (0-3) links away."""
+        scope = self._scope(user, agent)
+        hops = check_hops(hops, 0)
+        if not isinstance(uri_or_prefix, str) or "://" not in uri_or_prefix:
+            raise Invalid(f"give a URI or URI prefix, got {uri_or_prefix!r}")
+        exact = self.store.get_by_uri(scope, validate_uri(uri_or_prefix)) if not \
+            uri_or_prefix.endswith("/") else None
+        if exact is not None:
+            start = [exact]
+        else:
+            flt = ListFilter(uri_prefix=validate_prefix(uri_or_prefix), limit=MAX_K)
+            start = list(self.store.list(scope, flt))
+        if not start:
+            raise NotFound(f"no memory at or under {uri_or_prefix!r} for user={scope.user} "
+                           f"agent={scope.agent}")
+        hits = [start_hit(r, f"at {r.uri}") for r in sorted(start, key=lambda r: r.uri or "")]
+        return hits + [as_hit(r) for r in walk(self.store, scope, start, hops)]
+
+
 def _procedure_lines(triggered: Sequence[Any]) -> list[str]:
     """A title line and the numbered steps of each triggered procedure."""
     lines: list[str] = []
@@ -617,7 +705,9 @@ class ScopedMemory:
               "triggered_procedures", "focus", "learn_from_mistake", "agents_md",
               "export_memory_md", "migrate",
               # working memory and context (working/, context.py)
-              "session", "sessions", "context")
+              "session", "sessions", "context",
+              # association (graph.py)
+              "link", "unlink", "links", "related", "recall_path")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory

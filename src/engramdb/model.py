@@ -406,3 +406,29 @@ class ApiKey:
         return {"id": self.id, "user": self.user, "agent": self.agent, "role": self.role.value,
                 "name": self.name, "created_at": self.created_at.isoformat(),
                 "revoked_at": self.revoked_at.isoformat() if self.revoked_at else None}
+
+RELATIONS = ("related", "caused", "reminds", "evolved", "contradicts", "supersedes", "gist_of",
+             "derived_from", "associated")
+
+
+@dataclass
+class Link:
+    """A typed, directed edge between two memories of one scope. ``associated`` links are the
+    system's own (co-activation by tracked recalls, recall/associate.py); the others are given
+    by a user or written by the system (supersedes, gist_of, derived_from)."""
+
+    source: str
+    target: str
+    relation: str
+    weight: float
+    created_at: datetime
+    updated_at: datetime
+    user: str = "default"
+    agent: str = "default"
+
+    def other(self, memory_id: str) -> str:
+        """The end of this link that is not ``memory_id``."""
+        return self.target if self.source == memory_id else self.source
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: _plain(v) for k, v in dataclasses.asdict(self).items()}

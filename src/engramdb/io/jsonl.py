@@ -3,21 +3,23 @@
 Line 1 is a header; then one ``memory`` line per record followed by its ``event`` lines. An
 event line carries ``actor`` and ``reason`` (null where unknown; absent in older files). A
 snapshot's header also names its scope (io/snapshot.py). A hard forget's tombstone has empty
-content and no vector, and so do the snapshots in its event lines."""
+content and no vector, and so do the snapshots in its event lines. After a scope's memories
+come its ``link`` lines (graph.py); an import adds a link when both its memories are there."""
 
 from __future__ import annotations
 
 import base64
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import Invalid
-from ..model import Layer, Record, Scope
+from ..graph import check_relation, check_weight
+from ..model import Layer, Link, Record, Scope
 from ..store.base import Event, ListFilter
 from ..store.sqlite import from_ts, record_from_row, snapshot_json
 from ..write.prepare import embed_text, index_text
@@ -51,6 +53,9 @@ def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope],
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
             n += 1
+        for link in mem.store.list_links(scope):
+            fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
+                     + "\n")
     return n
 
 
@@ -81,6 +86,7 @@ class Export:
     records: list[Record]
     vectors: list[np.ndarray | None]
     events: list[list[Event]]
+    links: list[Link] = field(default_factory=list)
 
 
 def read_export(mem: Memory, fp: IO[str]) -> Export:
@@ -106,7 +112,22 @@ def read_export(mem: Memory, fp: IO[str]) -> Export:
     records = [record_from_row(row) for row, _, _ in groups]
     vectors = [vec if same_model and not rec.erased else None
                for rec, (_, vec, _) in zip(records, groups, strict=True)]
-    return Export(header, records, vectors, [events for _, _, events in groups])
+    links = [_link(item, number) for number, item in enumerate(items[1:], start=2)
+             if item.get("type") == "link"]
+    return Export(header, records, vectors, [events for _, _, events in groups], links)
+
+
+def _link(item: dict[str, Any], number: int) -> Link:
+    """A link line, checked (graph.py's rules) before anything is written."""
+    try:
+        row = item["link"]
+        link = Link(source=str(row["source"]), target=str(row["target"]),
+                    relation=check_relation(row["relation"]), weight=check_weight(row["weight"]),
+                    created_at=_time(row["created_at"]), updated_at=_time(row["updated_at"]),
+                    user=str(row["user"]), agent=str(row["agent"]))
+    except (KeyError, ValueError, TypeError, AttributeError, Invalid) as exc:
+        raise Invalid(f"line {number}: bad link line: {exc}") from None
+    return link
 
 
 def embed_missing(mem: Memory, export: Export, skip_stored: bool) -> int:
@@ -140,6 +161,12 @@ def write_export(mem: Memory, export: Export,
             counts["imported"] += 1
         if progress:
             progress(i, total)
+    for link in export.links:  # links between memories of its scope, unless already there
+        scope = Scope(link.user, link.agent)
+        ends = mem.store.get_many(scope, [link.source, link.target])
+        if len(ends) == 2 and mem.store.get_link(scope, link.source, link.target,
+                                                 link.relation) is None:
+            mem.store.put_link(link)
     return counts
 
 
@@ -167,6 +194,8 @@ def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[
                     actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason"))))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 raise Invalid(f"line {number}: bad event line: {exc!r}") from None
+        elif kind == "link":
+            continue  # read by read_export
         else:
             raise Invalid(f"line {number}: unexpected line of type {kind!r}")
     return groups

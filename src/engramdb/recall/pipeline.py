@@ -28,6 +28,8 @@ from ..store.base import ListFilter, Store
 from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS
+from .associate import associate, merge
+from .diversify import mmr
 from .presets import Leg, Preset
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
@@ -46,6 +48,10 @@ class QueryPlan:
     window: TimeWindow | None = None     # the time the query names (applied when routed so)
     routing: Routing = field(default_factory=lambda: Routing("current", "no query analysed"))
     filtered: dict[str, int] = field(default_factory=dict)   # left out, by reason
+    intent: str = "factual"              # recall/intent.py
+    intent_reason: str = ""
+    preset: str = ""                     # the preset that ran
+    associated: list[str] = field(default_factory=list)   # ids brought in by association
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -55,7 +61,9 @@ class QueryPlan:
         out: dict[str, object] = {"tokens": self.tokens, "uri_prefix": self.uri_prefix,
                                   "kinds": list(self.kinds), "notes": self.notes,
                                   "routing": self.routing.to_dict(),
-                                  "filtered": dict(self.filtered)}
+                                  "filtered": dict(self.filtered),
+                                  "intent": self.intent, "intent_reason": self.intent_reason,
+                                  "preset": self.preset, "associated": list(self.associated)}
         if self.window is not None:
             out["window"] = {**self.window.to_dict(), "applied": self.applied_window is not None}
         return out
@@ -128,6 +136,12 @@ class Recaller:
         hits = [h for h in woken[:k] if self._allowed(h.memory, plan, now, left_out)]
         hits += self._best_candidates(scope, plan, preset, k, now, fused, seen, hits, left_out)
         hits.sort(key=lambda h: (-h.score, h.memory.id))
+        if preset.assoc_slots > 0 and hits:
+            hits = self._associate(scope, plan, preset, k, now, hits)
+        if preset.mmr and hits:
+            depth = 3 * k
+            hits = mmr(hits, self.store.vectors(scope, [h.memory.id for h in hits[:depth]]),
+                       preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = self._past_first(scope, hits)
         if not hits:
@@ -137,7 +151,17 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
+        plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
+
+    def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
+                   hits: list[Hit]) -> list[Hit]:
+        """Spreading activation from the top hits (recall/associate.py): what it brings in
+        passes the same filters as a direct hit and takes at most ``assoc_slots`` of k."""
+        found = associate(self.store, scope, hits[:k], preset,
+                          lambda rec: self._allowed(rec, plan, now, []))
+        plan.associated = [h.memory.id for h in found]
+        return merge(hits, found, max(k, len(hits)), preset.assoc_slots)
 
     def _place_relative(self, scope: Scope, plan: QueryPlan) -> None:
         """A window read from the clock ("last year") is relative to the clock only where the
@@ -222,7 +246,8 @@ class Recaller:
         hits beat what any remaining candidate could reach: the blend only scales the fused
         score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
         the result is exactly that of scoring every candidate."""
-        ceiling = (1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + 1e-9)
+        ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
+                   * (1.0 + 1e-9))
         order = sorted(fused, key=lambda mid: (-fused[mid], mid))
         hits: list[Hit] = []
         done, step = 0, max(2 * k, 16)
@@ -273,7 +298,10 @@ class Recaller:
         if cues and preset.anchor_boost:
             terms["anchor_factor"] = 1.0 + preset.anchor_boost
             notes.append(f"query names its anchor(s): {', '.join(cues)}")
-        final = fused * factor * terms.get("anchor_factor", 1.0)
+        if preset.recency_weight:
+            age_days = max(0.0, (now - record.at).total_seconds()) / 86400.0
+            terms["recency_factor"] = 1.0 + preset.recency_weight * 2.0 ** (-age_days / 30.0)
+        final = fused * factor * terms.get("anchor_factor", 1.0) * terms.get("recency_factor", 1.0)
         explanation = Explanation(legs=legs, fused=fused, strength=strength, terms=terms,
                                   final=final, notes=notes)
         return Hit(memory=record, score=final, explanation=explanation)

@@ -4,7 +4,7 @@ The pipeline reads these as data; adding a preset adds no code path."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import Invalid
 
@@ -26,6 +26,14 @@ class Preset:
     anchor_boost: float = 0.0      # extra weight when the query names a hit's person/place/topic
     wake_slots: int = 2            # at most this many of the k hits may be woken from the archive
     options: dict[str, float] = field(default_factory=dict)
+    # association (recall/associate.py): slots of k for associated hits, their score scale,
+    # and weights by link relation
+    assoc_slots: int = 2           # the engine sets it: Config.assoc_slots + assoc_extra
+    assoc_extra: int = 0
+    assoc_weight: float = 1.0
+    relation_boost: tuple[tuple[str, float], ...] = ()
+    recency_weight: float = 0.0    # x (1 + this * 2^(-age / 30 days)): recent memories first
+    mmr: float = 0.0               # 0: off; else MMR's relevance weight (recall/diversify.py)
 
     def leg(self, name: str) -> Leg | None:
         return next((leg for leg in self.legs if leg.name == name), None)
@@ -45,6 +53,20 @@ PRESETS: dict[str, Preset] = {
                       anchor_boost=0.3),
     "dense": Preset("dense", (Leg("dense", 1.0, 100),)),
 }
+# The presets a query's intent picks (recall/intent.py) when no preset is named: the default
+# legs, blended for what the question asks. factual: stable, high-priority memories weigh more;
+# temporal: recent ones do; causal: caused/evolved links count double in association;
+# exploratory: diverse hits (MMR) and one more associated slot.
+_DEFAULT = PRESETS["default"]
+PRESETS.update({
+    "factual": replace(_DEFAULT, name="factual", strength_weight=0.2),
+    "temporal": replace(_DEFAULT, name="temporal", recency_weight=0.2),
+    "causal": replace(_DEFAULT, name="causal",
+                      relation_boost=(("caused", 2.0), ("evolved", 2.0))),
+    "exploratory": replace(_DEFAULT, name="exploratory", assoc_extra=1, mmr=0.7),
+})
+PRESET_BY_INTENT = {"factual": "factual", "temporal": "temporal", "causal": "causal",
+                    "exploratory": "exploratory"}
 
 
 def get_preset(name: str) -> Preset:

@@ -10,7 +10,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..model import ApiKey, Goal, GoalStatus, Layer, Record, Scope
+from ..model import ApiKey, Goal, GoalStatus, Layer, Link, Record, Scope
 from ..working.state import Blob, SessionInfo, Turn
 
 
@@ -209,3 +209,44 @@ class Store(Protocol):
         """Mark the key revoked at ``at`` (once: a revoked key keeps its first time); None
         when no key has that id."""
         ...
+    # ---------------------------------------------------------------- links (migration 4)
+    # Typed, directed edges between memories of one scope. Hard forget (erase) drops a
+    # memory's links; drop_scope drops the scope's.
+
+    def put_link(self, link: Link) -> None:
+        """Insert the link, or set the weight and updated_at of the one with the same scope,
+        source, target and relation (its created_at stays)."""
+        ...
+
+    def get_link(self, scope: Scope, source: str, target: str, relation: str) -> Link | None: ...
+
+    def links(self, scope: Scope, ids: Sequence[str],
+              relations: Sequence[str] = ()) -> list[Link]:
+        """Every link with either end in ``ids`` (only ``relations``, when given), ordered by
+        source, target, relation."""
+        ...
+
+    def remove_links(self, scope: Scope, source: str, target: str,
+                     relation: str | None = None) -> int:
+        """Delete the links from ``source`` to ``target`` (of one relation, or all); returns
+        how many."""
+        ...
+
+    def strengthen_links(self, scope: Scope, pairs: Sequence[tuple[str, str]], relation: str,
+                         step: float, cap: float, at: datetime, debounce_s: float) -> int:
+        """Add ``step`` to each (source, target) link of ``relation`` (a new one starts at
+        ``step``), capped at ``cap``; links changed less than ``debounce_s`` before ``at`` are
+        skipped. Returns how many changed."""
+        ...
+
+    def list_links(self, scope: Scope, *, relation: str | None = None,
+                   below: float | None = None, limit: int | None = None) -> list[Link]:
+        """The scope's links (of one relation; with weight under ``below``), weakest first,
+        then by source, target, relation: what a pruning pass reads."""
+        ...
+
+    def delete_links(self, scope: Scope, links: Sequence[Link]) -> int:
+        """Delete exactly these links of the scope; returns how many were there."""
+        ...
+
+    def link_count(self, scope: Scope) -> int: ...

@@ -18,6 +18,7 @@ from ..model import (
     Kind,
     Layer,
     Lifecycle,
+    Link,
     Priority,
     Record,
     Role,
@@ -583,3 +584,93 @@ class StoreContract(SessionContract):
         assert again is not None and again.revoked_at == later
         assert store.key_by_hash("hash-a") == revoked
         assert store.revoke_key("nope", later) is None
+    # ---------------------------------------------------------------- links
+
+    def test_links_round_trip_and_upsert_keeps_creation(self, store):  # type: ignore[no-untyped-def]
+        first = make_link(1, 2, "caused", 0.4, T0)
+        store.put_link(first)
+        assert store.get_link(ALICE, first.source, first.target, "caused") == first
+        later = T0 + timedelta(days=1)
+        store.put_link(make_link(1, 2, "caused", 0.7, later))
+        got = store.get_link(ALICE, first.source, first.target, "caused")
+        assert (got.weight, got.created_at, got.updated_at) == (0.7, T0, later)
+        assert store.get_link(ALICE, first.target, first.source, "caused") is None
+        assert store.link_count(ALICE) == 1
+
+    def test_links_are_found_from_either_end_and_by_relation(self, store):  # type: ignore[no-untyped-def]
+        store.put_link(make_link(1, 2, "caused", 0.9))
+        store.put_link(make_link(3, 1, "related", 0.2))
+        store.put_link(make_link(4, 5, "related", 0.5))
+        ids = [(x.source, x.target) for x in store.links(ALICE, [make_record(1).id])]
+        assert ids == [(make_record(1).id, make_record(2).id), (make_record(3).id,
+                                                                make_record(1).id)]
+        only = store.links(ALICE, [make_record(1).id], ["related"])
+        assert [x.relation for x in only] == ["related"]
+        assert store.links(ALICE, []) == []
+
+    def test_links_are_scoped(self, store):  # type: ignore[no-untyped-def]
+        store.put_link(make_link(1, 2, "caused", 0.9))
+        store.put_link(make_link(1, 2, "caused", 0.3, scope=BOB))
+        assert [x.weight for x in store.links(BOB, [make_record(1).id])] == [0.3]
+        assert store.remove_links(BOB, make_record(1).id, make_record(2).id) == 1
+        assert [x.weight for x in store.links(ALICE, [make_record(1).id])] == [0.9]
+        assert store.link_count(BOB) == 0
+
+    def test_remove_links_of_one_relation_or_all(self, store):  # type: ignore[no-untyped-def]
+        a, b = make_record(1).id, make_record(2).id
+        for rel in ("caused", "related", "reminds"):
+            store.put_link(make_link(1, 2, rel, 0.5))
+        assert store.remove_links(ALICE, a, b, "related") == 1
+        assert store.remove_links(ALICE, b, a) == 0
+        assert store.remove_links(ALICE, a, b) == 2
+        assert store.link_count(ALICE) == 0
+
+    def test_strengthen_links_steps_caps_and_debounces(self, store):  # type: ignore[no-untyped-def]
+        a, b = make_record(1).id, make_record(2).id
+        pairs = [(a, b), (b, a)]
+        assert store.strengthen_links(ALICE, pairs, "associated", 0.3, 0.5, T0, 60) == 2
+        assert store.strengthen_links(ALICE, pairs, "associated", 0.3, 0.5,
+                                      T0 + timedelta(seconds=30), 60) == 0
+        later = T0 + timedelta(seconds=61)
+        assert store.strengthen_links(ALICE, pairs, "associated", 0.3, 0.5, later, 60) == 2
+        link = store.get_link(ALICE, a, b, "associated")
+        assert (link.weight, link.created_at, link.updated_at) == (0.5, T0, later)
+
+    def test_weakest_links_first_and_exact_deletion(self, store):  # type: ignore[no-untyped-def]
+        store.put_link(make_link(1, 2, "associated", 0.05))
+        store.put_link(make_link(2, 3, "associated", 0.5))
+        store.put_link(make_link(3, 4, "caused", 0.01))
+        weak = store.list_links(ALICE, relation="associated", below=0.1)
+        assert [(x.weight, x.relation) for x in weak] == [(0.05, "associated")]
+        every = store.list_links(ALICE)
+        assert [x.weight for x in every] == [0.01, 0.05, 0.5]
+        assert [x.weight for x in store.list_links(ALICE, limit=2)] == [0.01, 0.05]
+        assert store.delete_links(BOB, weak) == 0
+        assert store.delete_links(ALICE, weak) == 1
+        assert [x.weight for x in store.list_links(ALICE)] == [0.01, 0.5]
+
+    def test_erase_and_drop_scope_remove_links(self, store):  # type: ignore[no-untyped-def]
+        for n in (1, 2, 3):
+            store.insert(make_record(n), IndexText(f"memori {n}", ""), unit(n))
+        store.insert(make_record(9, BOB), IndexText("memori", ""), unit(9))
+        store.put_link(make_link(1, 2, "caused", 0.9))
+        store.put_link(make_link(2, 3, "caused", 0.9))
+        store.put_link(make_link(9, 8, "caused", 0.9, scope=BOB))
+        rec = make_record(1)
+        store.erase(rec.scrubbed().replace(layer=Layer.DELETED, version=2), actor="user")
+        assert [(x.source, x.target) for x in store.list_links(ALICE)] == [
+            (make_record(2).id, make_record(3).id)]
+        store.drop_scope(ALICE, T0)
+        assert store.link_count(ALICE) == 0 and store.link_count(BOB) == 1
+
+    def test_links_roll_back_with_their_transaction(self, store):  # type: ignore[no-untyped-def]
+        with pytest.raises(RuntimeError), store.transaction():
+            store.put_link(make_link(1, 2, "caused", 0.9))
+            raise RuntimeError("boom")
+        assert store.link_count(ALICE) == 0
+
+
+def make_link(a: int, b: int, relation: str, weight: float, at: datetime = T0,
+              scope: Scope = ALICE) -> Link:
+    return Link(make_record(a, scope).id, make_record(b, scope).id, relation, weight, at, at,
+                scope.user, scope.agent)

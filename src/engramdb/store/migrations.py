@@ -83,6 +83,23 @@ MIGRATIONS: tuple[Migration, ...] = (
         # them by time: both are index lookups, never a scan of the scope
         "CREATE INDEX memories_layer ON memories(user, agent, layer, at)",
     )),
+    Migration(4, "links", (
+        # typed, directed edges between memories of one scope (user links, the system's own,
+        # and co-activation "associated" edges); scope columns lead every key and index
+        """CREATE TABLE links (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            source TEXT NOT NULL,
+            target TEXT NOT NULL,
+            relation TEXT NOT NULL,
+            weight REAL NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (user, agent, source, target, relation)
+        )""",
+        "CREATE INDEX links_target ON links(user, agent, target)",
+        "CREATE INDEX links_weight ON links(user, agent, relation, weight)",
+    )),
     Migration(5, "working_memory", (
         # working memory (working/): a session's settings and running summary, its turns, and
         # the blobs heavy turns were offloaded to; scope columns first, like every table

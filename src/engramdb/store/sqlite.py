@@ -32,6 +32,7 @@ from ..model import (
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
+from .sqlite_links import LinkTable
 from .sqlite_sessions import SessionTables
 from .textindex import TextIndex
 from .vectors import VectorCache
@@ -126,7 +127,7 @@ def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:
     return json.dumps(dict(zip(_COLUMNS, row, strict=True)), ensure_ascii=False)
 
 
-class SQLiteStore(SessionTables):
+class SQLiteStore(SessionTables, LinkTable):
     def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 10000) -> None:
         self.location = str(path)
         self._memory = self.location == ":memory:"
@@ -366,6 +367,7 @@ class SQLiteStore(SessionTables):
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
             self._vectors.remove(record.scope, rowid)
+            self._drop_links(record.scope, record.id)
 
     def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
                    actor: str | None = None, reason: str | None = None) -> int:
@@ -382,6 +384,7 @@ class SQLiteStore(SessionTables):
             self._db.execute(f"DELETE FROM events WHERE {where} AND memory_id != ?",
                              (*args, SCOPE_EVENT))  # earlier scope events stay: the audit trail
             removed = self._db.execute(f"DELETE FROM memories WHERE {where}", args).rowcount
+            self._drop_links(scope)
             self._db.execute(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",
