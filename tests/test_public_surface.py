@@ -11,7 +11,8 @@ import engramdb.testing
 
 PUBLIC = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority",
+    "Hit", "Hits", "IngestReport", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "Message",
+    "NotFound", "Priority",
     "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
     "__version__", "errors", "open", "register_embedder",
 ]

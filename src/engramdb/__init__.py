@@ -26,9 +26,11 @@ from .model import (
     Explanation,
     Hit,
     Hits,
+    IngestReport,
     Kind,
     Layer,
     Lifecycle,
+    Message,
     Priority,
     Record,
     Scope,
@@ -42,7 +44,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Draft", "EngramError", "Explanation",
-    "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "NotFound", "Priority",
+    "Hit", "Hits", "IngestReport", "Invalid", "Kind", "Layer", "Lifecycle", "Memory", "Message",
+    "NotFound", "Priority",
     "Record", "Scope", "ScopedMemory", "Stats", "StoreError", "Version", "WriteResult",
     "__version__", "errors", "open", "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it

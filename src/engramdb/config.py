@@ -38,6 +38,10 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+    llm_url: str = ""                  # OpenAI-compatible base URL (".../v1") for extraction
+    llm_model: str = ""                # the chat model asked to extract memories
+    llm_api_key: str = ""              # sent as a Bearer token when set
+    llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
