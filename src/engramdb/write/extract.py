@@ -58,7 +58,8 @@ PATTERNS: tuple[tuple[Kind, str, str], ...] = (
     (Kind.FACT, "en:allergy", rf"^{_I}\s+(?:am\s+)?(?:severely\s+)?allergic to\b"),
     (Kind.FACT, "en:diet", rf"^{_I}\s+(?:am\s+|are\s+)?(?:a\s+)?(?:vegetarian|vegan|pescatarian|"
                            r"lactose intolerant|diabetic|gluten[- ]free)\b"),
-    (Kind.FACT, "en:origin", rf"^{_I}\s+(?:am|are|was|come)\s+(?:originally\s+)?(?:from|born in)\b"),
+    (Kind.FACT, "en:origin", rf"^{_I}\s+(?:am|are|was|come)\s+(?:originally\s+)?"
+                             r"(?:from|born in)\b"),
     (Kind.FACT, "en:identity", rf"^(?:my name is|call me|{_I}\s+(?:am|are) (?:a|an)\s+\S+)"),
     (Kind.FACT, "en:have", rf"^{_I}\s+(?:have|have got|own)\s+(?:a|an|two|three|\d+)"
                            r"\s+\S"),

@@ -1,0 +1,75 @@
+"""Slot rules that tell attributes apart: the editor is not the language, the city one works
+in is not the employer; English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from engramdb import Action
+from engramdb.write.slots import extract_slot
+from engramdb.write.tools import tool_attribute, tool_category
+
+
+@pytest.mark.parametrize(("content", "attribute", "value"), [
+    ("I use VS Code", "editor", "vs code"),
+    ("I switched to Neovim", "editor", "neovim"),
+    ("We use PostgreSQL 16", "database", "postgresql 16"),
+    ("I use Firefox", "browser", "firefox"),
+    ("I'm using macOS", "operating system", "macos"),
+    ("I use zsh", "shell", "zsh"),
+    ("I use Java 21", "tech stack", "java 21"),
+    ("I program in Rust", "tech stack", "rust"),
+    ("I use Slack", "tool:slack", "slack"),
+    ("我用VS Code写代码", "editor", "vs code"),
+    ("我们使用PostgreSQL", "database", "postgresql"),
+    ("我改用Firefox了", "browser", "firefox"),
+    ("我们用Java 21", "tech stack", "java 21"),
+    ("Li works at SAP", "workplace", "sap"),
+    ("Li works in Berlin", "work location", "berlin"),
+    ("我在北京工作", "work location", "北京"),
+    ("王小明在腾讯工作", "workplace", "腾讯"),
+    ("My favorite color is blue", "favourite color", "blue"),
+    ("Actually I moved to Berlin", "residence", "berlin"),
+])
+def test_attributes(content, attribute, value):  # type: ignore[no-untyped-def]
+    slot = extract_slot(content)
+    assert slot is not None
+    assert (slot.subject, slot.attribute, slot.value) == ("user" if content[0] in "IW我A"
+                                                          else slot.subject, attribute, value)
+
+
+def test_tool_categories_need_a_whole_name():  # type: ignore[no-untyped-def]
+    assert tool_category("go 1.22") == "tech stack"
+    assert tool_category("google docs") is None  # "go" is not a prefix match of "google"
+    assert tool_category("cursor") == "editor"
+    assert tool_attribute("google docs") == "tool:google"
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("My stack is Java 21", "I use VS Code"),
+    ("I use Java 21", "I use IntelliJ"),
+    ("I use VS Code", "I use PostgreSQL"),
+    ("I use Slack", "I use Notion"),
+    ("Li works at SAP", "Li works in Berlin"),
+    ("我的技术栈是Java 21", "我用VS Code"),
+    ("我在北京工作", "我在腾讯工作"),
+])
+def test_different_attributes_both_stay_current(me, first, second):  # type: ignore[no-untyped-def]
+    me.remember(first)
+    result = me.remember(second)
+    assert result.action == Action.ADD, result.rule
+    assert sorted(r.content for r in me.list(include_superseded=False)) == sorted([first, second])
+
+
+@pytest.mark.parametrize(("first", "second", "rule"), [
+    ("I use VS Code", "I switched to Neovim", "slot_new_value"),
+    ("My stack is Java 8", "I use Java 21", "slot_number_changed"),
+    ("I use Slack 4", "I use Slack 5", "slot_number_changed"),
+    ("Li works at SAP", "Li works for Google", "slot_new_value"),
+    ("我用VS Code", "我改用Vim了", "slot_new_value"),
+    ("王小明在腾讯工作", "王小明在阿里巴巴工作", "slot_new_value"),
+])
+def test_the_same_attribute_still_supersedes(me, first, second, rule):  # type: ignore[no-untyped-def]
+    me.remember(first)
+    result = me.remember(second)
+    assert (result.action, result.rule) == (Action.SUPERSEDE, rule)
