@@ -28,6 +28,11 @@ from engramdb.write.tools import tool_attribute, tool_category
     ("Li works in Berlin", "work location", "berlin"),
     ("我在北京工作", "work location", "北京"),
     ("王小明在腾讯工作", "workplace", "腾讯"),
+    ("赵杰在京东工作", "workplace", "京东"),  # jieba tags 京东 as a place
+    ("赵杰在中兴工作", "workplace", "中兴"),
+    ("赵杰在北京大学工作", "workplace", "北京大学"),
+    ("赵杰在青岛工作", "work location", "青岛"),
+    ("赵杰在昆山市工作", "work location", "昆山市"),
     ("My favorite color is blue", "favourite color", "blue"),
     ("Actually I moved to Berlin", "residence", "berlin"),
 ])
