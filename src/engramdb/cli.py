@@ -371,7 +371,7 @@ def remember(
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d):
         content = read_text(text)
-        when_ = opt_time(at, "--at")
+        when_ = at  # ISO 8601; "2025-03" spans the month (text/timespan.py)
         meta = opt_json(metadata, "--metadata")
         with open_memory(d) as mem:
             result = mem.remember(
