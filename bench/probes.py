@@ -44,7 +44,8 @@ GATES = {  # figure -> (comparison, threshold)
 }
 EN_CITIES = ("Lisbon Berlin Oslo Madrid Vienna Prague Dublin Athens Warsaw Helsinki Zurich "
              "Rome Paris Porto Munich Krakow Riga Tallinn Sofia Bergen").split()
-ZH_CITIES = "北京 上海 广州 深圳 杭州 成都 武汉 南京 西安 重庆 天津 苏州 长沙 青岛 厦门 昆明".split()
+ZH_CITIES = ("北京 上海 广州 深圳 杭州 成都 武汉 南京 西安 重庆 天津 苏州 长沙 青岛 厦门 "
+             "昆明").split()
 EN_COMPANIES = ("Google SAP Siemens Spotify Shopify Stripe Atlassian Philips Nokia Airbus "
                 "Bosch Adidas Zalando Klarna Booking Ericsson").split()
 ZH_COMPANIES = "腾讯 阿里巴巴 百度 华为 小米 字节跳动 京东 美团 网易 比亚迪 联想 中兴".split()
@@ -150,7 +151,8 @@ def probe_update(mem: engramdb.Memory, chains: list[Chain]) -> dict[str, float]:
     missed = sum(1 for c in chains for v in c.values[:2] if by_content[v].invalid_at is None)
     n = len(chains)
     return {"update.current_top1": top1 / n, "update.stale_rate": stale / max(hits_seen, 1),
-            "update.history_recall": found / wanted, "update.false_supersessions": false / len(keep),
+            "update.history_recall": found / wanted,
+            "update.false_supersessions": false / len(keep),
             "update.missed_supersessions": missed / (2 * n), "update.chains_complete": chained / n,
             "update.chains": n}
 

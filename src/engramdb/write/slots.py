@@ -187,9 +187,10 @@ def extract_slot(content: str) -> Slot | None:
 
 # 在X工作: jieba tags some firms as places (京东, 中兴): known firms and firm-like endings
 # are employers, administrative endings are places, otherwise jieba's place tag (ns) decides
-ZH_FIRMS = frozenset("""腾讯 阿里 阿里巴巴 百度 华为 小米 字节 字节跳动 京东 美团 网易 比亚迪 联想 中兴
-    拼多多 滴滴 快手 携程 蔚来 大疆 海尔 格力 美的 苏宁 新浪 搜狐 360 蚂蚁 顺丰 宁德时代 中芯国际
-    工商银行 建设银行 招商银行 中国银行 农业银行 中石油 中石化 国家电网 中国移动 中国电信 中国联通""".split())
+ZH_FIRMS = frozenset("""腾讯 阿里 阿里巴巴 百度 华为 小米 字节 字节跳动 京东 美团 网易
+    比亚迪 联想 中兴 拼多多 滴滴 快手 携程 蔚来 大疆 海尔 格力 美的 苏宁 新浪 搜狐 360 蚂蚁
+    顺丰 宁德时代 中芯国际 工商银行 建设银行 招商银行 中国银行 农业银行 中石油 中石化 国家电网
+    中国移动 中国电信 中国联通""".split())
 _ZH_FIRM_END = re.compile(r"(?:公司|集团|科技|银行|大学|学院|学校|中学|小学|医院|研究所|研究院"
                           r"|工作室|事务所|实验室|出版社|报社|电视台|工厂|厂|店|馆|部|局|所)$")
 _ZH_PLACE_END = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛)$")
