@@ -78,3 +78,36 @@ def test_the_same_attribute_still_supersedes(me, first, second, rule):  # type: 
     me.remember(first)
     result = me.remember(second)
     assert (result.action, result.rule) == (Action.SUPERSEDE, rule)
+
+
+# ---------------------------------------------------------------- questions name a slot
+
+
+@pytest.mark.parametrize(("facts", "question", "answer"), [
+    (["Dastormar works in Helsinki", "Dastormar works at Klarna"],
+     "which company does Dastormar work at now?", "Dastormar works at Klarna"),
+    (["Dastormar works at Klarna", "Dastormar works in Helsinki"],
+     "which city does Dastormar work in?", "Dastormar works in Helsinki"),
+    (["Vikamar's favourite colour is red", "Vikamar lives in Oslo"],
+     "where does Vikamar live now?", "Vikamar lives in Oslo"),
+    (["billing-api version 2.1.0", "billing-api runs on port 8080"],
+     "which port does billing-api run on?", "billing-api runs on port 8080"),
+    (["I use Java 21", "I use VS Code"], "which editor do I use?", "I use VS Code"),
+    (["朱涛芳在重庆工作", "朱涛芳在小米工作"], "朱涛芳现在在哪家公司工作？", "朱涛芳在小米工作"),
+    (["赵杰的服务的版本是2.0", "赵杰的服务的端口是8080"], "赵杰的服务现在的端口是多少？",
+     "赵杰的服务的端口是8080"),
+])
+def test_the_fact_filling_the_asked_slot_comes_first(me, facts, question, answer):  # type: ignore[no-untyped-def]
+    for fact in facts:
+        me.remember(fact)
+    hits = me.recall(question, k=5, track=False)
+    assert hits[0].memory.content == answer
+    assert hits[0].explanation.terms["slot_factor"] > 1
+    assert hits.plan["asked_slot"]["attributes"]
+
+
+def test_questions_without_a_slot_are_scored_as_before(me):  # type: ignore[no-untyped-def]
+    me.remember("Dastormar works at Klarna")
+    hits = me.recall("tell me about Dastormar", k=5, track=False)
+    assert "asked_slot" not in hits.plan
+    assert "slot_factor" not in hits[0].explanation.terms

@@ -29,6 +29,7 @@ from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS
 from .presets import Leg, Preset
+from .slotcue import SLOT_BOOST, AskedSlot, asked_slot, slot_factor
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
 
@@ -46,6 +47,7 @@ class QueryPlan:
     window: TimeWindow | None = None     # the time the query names (applied when routed so)
     routing: Routing = field(default_factory=lambda: Routing("current", "no query analysed"))
     filtered: dict[str, int] = field(default_factory=dict)   # left out, by reason
+    asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -58,6 +60,8 @@ class QueryPlan:
                                   "filtered": dict(self.filtered)}
         if self.window is not None:
             out["window"] = {**self.window.to_dict(), "applied": self.applied_window is not None}
+        if self.asked is not None:
+            out["asked_slot"] = self.asked.to_dict()
         return out
 
 
@@ -66,7 +70,7 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
     uri_prefix = match.group(0) if match else None
     window = parse_window(query, now) if now is not None else None
     plan = QueryPlan(query=query, tokens=tokenize(query), uri_prefix=uri_prefix, kinds=kinds,
-                     window=window, routing=route(query, window))
+                     window=window, routing=route(query, window), asked=asked_slot(query))
     if window is not None and window.loose:
         plan.notes.append(f"{window.expr!r} names no year: read as {window.label()}, "
                           "not applied as a filter")
@@ -223,6 +227,7 @@ class Recaller:
         score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
         the result is exactly that of scoring every candidate."""
         ceiling = (1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + 1e-9)
+        ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
         order = sorted(fused, key=lambda mid: (-fused[mid], mid))
         hits: list[Hit] = []
         done, step = 0, max(2 * k, 16)
@@ -273,7 +278,12 @@ class Recaller:
         if cues and preset.anchor_boost:
             terms["anchor_factor"] = 1.0 + preset.anchor_boost
             notes.append(f"query names its anchor(s): {', '.join(cues)}")
-        final = fused * factor * terms.get("anchor_factor", 1.0)
+        slot = slot_factor(record, plan.asked)
+        if slot != 1.0:
+            terms["slot_factor"] = slot
+            notes.append(f"fills the slot the question asks about "
+                         f"({' or '.join(plan.asked.attributes) if plan.asked else ''})")
+        final = fused * factor * terms.get("anchor_factor", 1.0) * slot
         explanation = Explanation(legs=legs, fused=fused, strength=strength, terms=terms,
                                   final=final, notes=notes)
         return Hit(memory=record, score=final, explanation=explanation)
