@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
+from ..clock import aware
 from ..errors import Invalid
 from .timeexpr import _add_months
 from .timewindow import EARLIEST, LATEST, TimeWindow
@@ -48,9 +49,7 @@ def parse_at(value: object, precision: object = None) -> tuple[datetime, str | N
     the month of March)."""
     named = check_precision(precision)
     if isinstance(value, datetime):
-        if value.tzinfo is None or value.tzinfo.utcoffset(value) is None:
-            raise Invalid("at must be timezone-aware (e.g. datetime(..., tzinfo=timezone.utc))")
-        when = value.astimezone(UTC)
+        when = aware(value, "at")  # naive or out of range in UTC: Invalid
         return (start_of(when, named), named) if named else (when, None)
     if isinstance(value, date):
         when = datetime(value.year, value.month, value.day, tzinfo=UTC)
