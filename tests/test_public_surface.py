@@ -11,10 +11,10 @@ import engramdb.testing
 
 PUBLIC = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
-    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
-    "Link", "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats",
-    "StoreError", "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
-    "register_embedder",
+    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "IngestReport", "Invalid", "Kind",
+    "Layer", "Lifecycle", "Link", "Memory", "Message", "NotFound", "Priority", "Record", "Scope",
+    "ScopedMemory", "Stats", "StoreError", "Version", "WorkingMemory", "WriteResult",
+    "__version__", "errors", "open", "register_embedder",
 ]
 
 

@@ -239,6 +239,12 @@ def test_end_hands_over_every_turn_and_closes(tmp_path, clock):  # type: ignore[
         assert handover.pinned == [PIN_EN] and handover.summary == wm.summary
         assert handover.ended_at == clock.now()
         assert json.loads(json.dumps(handover.to_dict()))["session"] == "s1"
+        # handed over: the turns are events of the session, the pinned turn is a rule
+        assert handover.ingested is not None and handover.ingested.session == "s1"
+        assert len(handover.ingested.events) == 21
+        assert [r.memory.kind for r in handover.rules] == ["rule"]
+        assert [r.content for r in mem.list(kind="rule")] == [PIN_EN]
+        assert mem.recall("production database", k=3)[0].memory.content == PIN_EN
         with pytest.raises(Conflict, match="ended"):
             wm.add("user", "one more")
         with pytest.raises(Conflict):
@@ -427,3 +433,18 @@ def test_the_cheap_bound_is_never_below_the_exact_count(encoding):  # type: igno
         exact = count_tokens(render("\n".join(lines), window), encoding)
         below = Settings(max(1, exact - 1), 1, 1, encoding, "extractive")
         assert not surely_fits(lines, window, below)  # never claims a fit it does not have
+
+
+def test_end_extracts_facts_from_the_session_in_both_languages(tmp_path, clock):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock) as mem:
+        wm = mem.session("s2")
+        wm.add("user", "I moved to Lisbon last month.")
+        wm.add("assistant", "Noted.")
+        wm.add("user", "我喜欢喝乌龙茶。")
+        handover = wm.end()
+        assert handover.ingested is not None
+        extracted = [r.memory for r in handover.ingested.extracted]
+        assert {r.kind.value for r in extracted} >= {"preference"}
+        assert all(r.source_session == "s2" for r in extracted)
+        assert any("乌龙茶" in r.content for r in extracted)
+        assert any("Lisbon" in r.content for r in extracted)

@@ -29,10 +29,12 @@ from .model import (
     GoalStatus,
     Hit,
     Hits,
+    IngestReport,
     Kind,
     Layer,
     Lifecycle,
     Link,
+    Message,
     Priority,
     Record,
     Scope,
@@ -47,10 +49,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Boot", "Config", "ConfigError", "Conflict", "Context", "Draft", "EngramError",
-    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "Invalid", "Kind", "Layer", "Lifecycle",
-    "Link", "Memory", "NotFound", "Priority", "Record", "Scope", "ScopedMemory", "Stats",
-    "StoreError", "Version", "WorkingMemory", "WriteResult", "__version__", "errors", "open",
-    "register_embedder",
+    "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "IngestReport", "Invalid", "Kind",
+    "Layer", "Lifecycle", "Link", "Memory", "Message", "NotFound", "Priority", "Record", "Scope",
+    "ScopedMemory", "Stats", "StoreError", "Version", "WorkingMemory", "WriteResult",
+    "__version__", "errors", "open", "register_embedder",
 ]  # sorted; tests/test_public_surface.py pins it
 
 

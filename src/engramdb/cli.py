@@ -371,7 +371,7 @@ def remember(
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d):
         content = read_text(text)
-        when_ = opt_time(at, "--at")
+        when_ = at  # ISO 8601; "2025-03" spans the month (text/timespan.py)
         meta = opt_json(metadata, "--metadata")
         with open_memory(d) as mem:
             result = mem.remember(
@@ -1292,6 +1292,51 @@ def path(
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         path_hits(mem.recall_path(uri, hops=hops), d.json)
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", help="Messages as JSON or JSON lines; '-' reads stdin.")],
+    session: Annotated[str | None, typer.Option(
+        "--session", help="The conversation's id (default: the file's, else a new one).")] = None,
+    at: Annotated[str | None, typer.Option(
+        "--at", metavar="TIME", help="When messages without their own 'at' were said.")] = None,
+    extractor: Annotated[str, typer.Option(
+        "--extractor", help="auto, rules or llm (auto: the LLM when ENGRAMDB_LLM_URL is set).")
+    ] = "auto",
+    no_turns: Annotated[bool, typer.Option(
+        "--no-turns", help="Do not keep each turn as an event; store only what is extracted.")
+    ] = False,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """Remember a conversation: its turns as events and the facts, preferences, lessons and
+    pending items extracted from them, all or nothing."""
+    from .io.messages import read_conversation
+
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        convo = read_conversation(read_file(file), "stdin" if file == "-" else file)
+        when_ = opt_time(at, "--at")
+        with open_memory(d) as mem, progress_bar("ingesting") as update:
+            report = mem.ingest(convo.messages, session=session or convo.session, at=when_,
+                                extractor=extractor, keep_turns=not no_turns, progress=update)
+        if d.json:
+            emit(report.to_dict())
+            return
+        counts = ", ".join(f"{k} {v}" for k, v in report.counts().items()) or "nothing"
+        out().print(Text(f"session {report.session}: {report.turns} turns, "
+                         f"{len(report.events)} kept as events; extracted by "
+                         f"{report.extractor}: {counts}"))
+        if report.repeated_turns:
+            err().print(Text(f"note: {report.repeated_turns} turns were already ingested "
+                             "(same content and time): nothing extracted from them again"))
+        if report.fallback_reason:
+            err().print(Text(f"note: the LLM extractor failed, the rules ran instead: "
+                             f"{report.fallback_reason}"))
+        for r in report.extracted:
+            out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
+                             f"turn={r.memory.source_turn}: ") + short(r.memory.content))
 
 
 def main() -> None:

@@ -48,6 +48,10 @@ class Config:
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
     assoc_slots: int = 2               # at most this many of k hits come by association
+    llm_url: str = ""                  # OpenAI-compatible base URL (".../v1") for extraction
+    llm_model: str = ""                # the chat model asked to extract memories
+    llm_api_key: str = ""              # sent as a Bearer token when set
+    llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,9 +25,11 @@ from .model import (
     Draft,
     Hit,
     Hits,
+    IngestReport,
     Kind,
     Layer,
     Link,
+    Message,
     Record,
     Scope,
     Stats,
@@ -42,6 +44,7 @@ from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
 from .write.guard import check_content, content_hash, quality_failures, storable
+from .write.llm_extract import ExtractionFailed
 from .write.prepare import (
     build_record,
     check_anchors,
@@ -122,17 +125,21 @@ class Memory(AttentionVerbs):
     # ---------------------------------------------------------------- writes
 
     def remember(self, content: str, *, kind: str | Kind | None = None, uri: str | None = None,
-                 at: datetime | None = None, importance: float | None = None,
+                 at: datetime | date | str | None = None, importance: float | None = None,
                  metadata: dict[str, Any] | None = None, people: list[str] | None = None,
                  places: list[str] | None = None, topics: list[str] | None = None,
                  priority: str | None = None, expires_at: datetime | None = None,
                  due_at: datetime | None = None, session: str | None = None,
                  turn: str | None = None, context: str | None = None,
-                 user: str | None = None, agent: str | None = None) -> WriteResult:
+                 user: str | None = None, agent: str | None = None,
+                 at_precision: str | None = None) -> WriteResult:
+        """Write one memory. ``at`` (when it happened) may be a datetime (a moment), a date or
+        "2025-03"-style text (that day, month or year: time windows treat it as the whole
+        span), or a datetime with ``at_precision`` ("day", "week", "month", "year")."""
         draft = Draft(content=content, kind=kind, uri=uri, at=at, importance=importance,
                       metadata=metadata, people=people, places=places, topics=topics,
                       priority=priority, expires_at=expires_at, due_at=due_at, session=session,
-                      turn=turn, context=context)
+                      turn=turn, context=context, at_precision=at_precision)
         return self.remember_many([draft], user=user, agent=agent)[0]
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
@@ -683,6 +690,69 @@ class Memory(AttentionVerbs):
         return hits + [as_hit(r) for r in walk(self.store, scope, start, hops)]
 
 
+    # ---------------------------------------------------------------- conversations
+
+    def ingest(self, messages: Iterable[Message | dict[str, Any]], *, session: str | None = None,
+               at: datetime | None = None, extractor: str = "auto", keep_turns: bool = True,
+               progress: Progress | None = None, user: str | None = None,
+               agent: str | None = None) -> IngestReport:
+        """Remember a conversation: each turn as an event (``keep_turns``), then the facts,
+        preferences, lessons, pending items and dated episodes extracted from the user's
+        turns, each linked to its turn (metadata ``source_events``, ``session``, ``turn``).
+        ``extractor``: "rules", "llm" (the configured OpenAI-compatible endpoint) or "auto"
+        (the LLM when one is configured). A failed LLM answer falls back to the rules and the
+        report says why. Everything is written in one transaction, in conversation order, so
+        a later value in the batch supersedes an earlier one."""
+        from .write.extract import extract
+        from .write.ingest import check_messages, link_to_turns, turn_drafts
+        from .write.llm_extract import choose_extractor
+
+        scope = self._scope(user, agent)
+        if extractor not in ("auto", "rules", "llm"):
+            raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
+        if session is not None and (not isinstance(session, str) or not session.strip()):
+            raise Invalid("session must be a non-empty string")
+        turns = check_messages(messages, aware(at, "at") if at is not None else self._now())
+        session = session or new_id(self._now())
+        llm = choose_extractor(self.config, extractor)
+        report = IngestReport(session=session, turns=len(turns))
+        drafts = None
+        if llm is not None:
+            try:
+                drafts = llm.extract(turns, session=session)
+                report.extractor = "llm"
+            except ExtractionFailed as exc:
+                report.fallback_reason = str(exc)
+        if drafts is None:
+            drafts = extract(turns, session=session)
+        with self.store.transaction():
+            if keep_turns:
+                report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,
+                                                   agent=scope.agent, progress=progress)
+            by_turn = {t.index: r for t, r in zip(turns, report.events, strict=False)
+                       if r.action != Action.REJECT}
+            repeated = {i for i, r in by_turn.items() if r.rule == "exact_duplicate"}
+            report.repeated_turns = len(repeated)
+            drafts = [d for d in drafts if not _from_turns(d) <= repeated]
+            report.extracted = self.remember_many(link_to_turns(drafts, by_turn),
+                                                  user=scope.user, agent=scope.agent)
+        return report
+
+    def sources(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> list[Record]:
+        """The turn events an extracted memory came from (``metadata["source_events"]``)."""
+        scope = self._scope(user, agent)
+        ids = self._get(scope, id_or_uri).metadata.get("source_events") or []
+        found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
+        return [found[i] for i in ids if i in found]
+
+
+def _from_turns(draft: Draft) -> set[int]:
+    meta = draft.metadata or {}
+    turns = meta.get("turns") or [meta.get("turn")]
+    return {t for t in turns if isinstance(t, int)}
+
+
 def _procedure_lines(triggered: Sequence[Any]) -> list[str]:
     """A title line and the numbered steps of each triggered procedure."""
     lines: list[str] = []
@@ -707,7 +777,9 @@ class ScopedMemory:
               # working memory and context (working/, context.py)
               "session", "sessions", "context",
               # association (graph.py)
-              "link", "unlink", "links", "related", "recall_path")
+              "link", "unlink", "links", "related", "recall_path",
+              # conversations (write/ingest.py)
+              "ingest", "sources")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
@@ -95,6 +95,7 @@ class Record:
     version: int = 1
     content_hash: str = ""
     overdue_since: datetime | None = None  # when a sleep first found it past its due date
+    at_precision: str | None = None  # "day", "week", "month", "year": ``at`` spans that unit
 
     @property
     def scope(self) -> Scope:
@@ -147,7 +148,7 @@ class Draft:
     content: str
     kind: str | Kind | None = None     # None: "fact", or the current kind when a URI is rewritten
     uri: str | None = None
-    at: datetime | None = None
+    at: datetime | date | str | None = None  # a date or "2025-03" spans that day or month
     importance: float | None = None
     metadata: dict[str, Any] | None = None
     people: list[str] | None = None
@@ -159,6 +160,7 @@ class Draft:
     session: str | None = None
     turn: str | None = None
     context: str | None = None         # nearby text that helps find it, e.g. the previous turn
+    at_precision: str | None = None    # "day", "week", "month", "year"; None: ``at`` is a moment
 
 
 @dataclass
@@ -432,3 +434,43 @@ class Link:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: _plain(v) for k, v in dataclasses.asdict(self).items()}
+@dataclass
+class Message:
+    """One turn of a conversation for ``Memory.ingest``: who spoke (``role``: "user",
+    "assistant", "system"...; ``speaker``: a name, optional), what was said, and when (``at``;
+    None: the ingest's ``at``, else now)."""
+
+    role: str
+    content: str
+    at: datetime | None = None
+    speaker: str | None = None
+
+
+@dataclass
+class IngestReport:
+    """What ``Memory.ingest`` did: the session id, how many turns it read and kept as events,
+    the write results of the extracted memories (each links back to its turn), which extractor
+    ran ("rules" or "llm") and, when the LLM was asked but the rules ran, why."""
+
+    session: str
+    turns: int
+    events: list[WriteResult] = field(default_factory=list)
+    extracted: list[WriteResult] = field(default_factory=list)
+    extractor: str = "rules"
+    fallback_reason: str | None = None
+    repeated_turns: int = 0  # turns already ingested (same content and time): not extracted again
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for result in self.extracted:
+            out[result.action.value] = out.get(result.action.value, 0) + 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "session": self.session, "turns": self.turns, "extractor": self.extractor,
+            "fallback_reason": self.fallback_reason, "counts": self.counts(),
+            "repeated_turns": self.repeated_turns,
+            "events": [r.memory.id for r in self.events],
+            "extracted": [r.to_dict() for r in self.extracted],
+        }

@@ -31,6 +31,7 @@ from ..uri import DOMAINS
 from .associate import associate, merge
 from .diversify import mmr
 from .presets import Leg, Preset
+from .slotcue import SLOT_BOOST, AskedSlot, asked_slot, slot_factor
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
 
@@ -52,6 +53,7 @@ class QueryPlan:
     intent_reason: str = ""
     preset: str = ""                     # the preset that ran
     associated: list[str] = field(default_factory=list)   # ids brought in by association
+    asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -66,6 +68,8 @@ class QueryPlan:
                                   "preset": self.preset, "associated": list(self.associated)}
         if self.window is not None:
             out["window"] = {**self.window.to_dict(), "applied": self.applied_window is not None}
+        if self.asked is not None:
+            out["asked_slot"] = self.asked.to_dict()
         return out
 
 
@@ -74,7 +78,7 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
     uri_prefix = match.group(0) if match else None
     window = parse_window(query, now) if now is not None else None
     plan = QueryPlan(query=query, tokens=tokenize(query), uri_prefix=uri_prefix, kinds=kinds,
-                     window=window, routing=route(query, window))
+                     window=window, routing=route(query, window), asked=asked_slot(query))
     if window is not None and window.loose:
         plan.notes.append(f"{window.expr!r} names no year: read as {window.label()}, "
                           "not applied as a filter")
@@ -248,6 +252,7 @@ class Recaller:
         the result is exactly that of scoring every candidate."""
         ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
                    * (1.0 + 1e-9))
+        ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
         order = sorted(fused, key=lambda mid: (-fused[mid], mid))
         hits: list[Hit] = []
         done, step = 0, max(2 * k, 16)
@@ -301,7 +306,13 @@ class Recaller:
         if preset.recency_weight:
             age_days = max(0.0, (now - record.at).total_seconds()) / 86400.0
             terms["recency_factor"] = 1.0 + preset.recency_weight * 2.0 ** (-age_days / 30.0)
-        final = fused * factor * terms.get("anchor_factor", 1.0) * terms.get("recency_factor", 1.0)
+        slot = slot_factor(record, plan.asked)
+        if slot != 1.0:
+            terms["slot_factor"] = slot
+            notes.append(f"fills the slot the question asks about "
+                         f"({' or '.join(plan.asked.attributes) if plan.asked else ''})")
+        final = (fused * factor * terms.get("anchor_factor", 1.0)
+                 * terms.get("recency_factor", 1.0) * slot)
         explanation = Explanation(legs=legs, fused=fused, strength=strength, terms=terms,
                                   final=final, notes=notes)
         return Hit(memory=record, score=final, explanation=explanation)

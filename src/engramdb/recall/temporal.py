@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from ..model import Kind, Record
+from ..text.timespan import span_end
 from ..text.timewindow import TimeWindow
 
 POINT_KINDS = frozenset({Kind.EVENT, Kind.EMOTION})
@@ -61,12 +62,16 @@ def route(query: str, window: TimeWindow | None) -> Routing:
 def in_window(record: Record, window: TimeWindow) -> bool:
     """Does the record fall in the window: its moment (events) or the span it held (facts)?"""
     if record.kind in POINT_KINDS:
-        return window.contains(record.at)
+        if record.at_precision is None:
+            return window.contains(record.at)
+        return window.overlaps(record.at, span_end(record.at, record.at_precision))
     return window.overlaps(record.at, record.invalid_at)
 
 
 def why_out(record: Record, window: TimeWindow) -> str:
     if record.kind in POINT_KINDS:
+        if record.at_precision is not None:
+            return f"in the {record.at_precision} of {record.at.date()}, outside the window"
         return f"at {record.at.date()} is outside the window"
     until = record.invalid_at.date() if record.invalid_at else "now"
     return f"held {record.at.date()}..{until}, outside the window"

@@ -46,7 +46,7 @@ _COLUMNS = (
 _SELECT = ", ".join(_COLUMNS)
 _DATA_FIELDS = (
     "metadata people places topics keywords context valence intensity source_session source_turn "
-    "derived_from last_uses overdue_since"
+    "derived_from last_uses overdue_since at_precision"
 ).split()
 
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, EngramError, Invalid, NotFound
 from ..ids import new_id
-from ..model import Scope
+from ..model import IngestReport, Scope, WriteResult
 from ..text.tokens import count_tokens
 from ..write.guard import storable
 from .llm import ChatSummarizer
@@ -61,11 +61,15 @@ class Handover:
     messages: list[dict[str, Any]]
     summary: str
     pinned: list[str] = field(default_factory=list)
+    ingested: IngestReport | None = None      # what long-term memory extracted from the turns
+    rules: list[WriteResult] = field(default_factory=list)  # the pinned turns, kept as rules
 
     def to_dict(self) -> dict[str, Any]:
         return {"session": self.session, "ended_at": self.ended_at.isoformat(),
                 "messages": [{**m, "at": m["at"].isoformat()} for m in self.messages],
-                "summary": self.summary, "pinned": self.pinned}
+                "summary": self.summary, "pinned": self.pinned,
+                "ingested": self.ingested.to_dict() if self.ingested else None,
+                "rules": [r.to_dict() for r in self.rules]}
 
 
 class WorkingMemory:
@@ -198,16 +202,24 @@ class WorkingMemory:
         self._info, self._shown = info, None
 
     def end(self) -> Handover:
-        """Close the session (adding to it is then a Conflict) and return the hand-over."""
+        """Close the session (adding to it is then a Conflict) and hand it to long-term memory,
+        in one transaction: the turns go through ``Memory.ingest`` (turn events and what the
+        extractor finds, linked to their turns) and each pinned turn is kept as a rule."""
         self._check_open()
         now = self._memory._now()
         info = self._info.replace(ended_at=now, updated_at=now)
-        self._memory.store.save_session(self.scope, info)
+        messages = [{"role": t.role, "content": t.content, "at": t.at} for t in self._turns]
+        pinned = [t.content for t in self._turns if t.pinned]
+        scope = {"user": self.scope.user, "agent": self.scope.agent}
+        with self._memory.store.transaction():
+            self._memory.store.save_session(self.scope, info)
+            report = (self._memory.ingest(messages, session=self.id, **scope)
+                      if messages else None)
+            rules = [self._memory.remember(text, kind="rule", session=self.id, at=now, **scope)
+                     for text in pinned]
         self._info = info
-        return Handover(
-            session=self.id, ended_at=now,
-            messages=[{"role": t.role, "content": t.content, "at": t.at} for t in self._turns],
-            summary=info.summary, pinned=[t.content for t in self._turns if t.pinned])
+        return Handover(session=self.id, ended_at=now, messages=messages,
+                        summary=info.summary, pinned=pinned, ingested=report, rules=rules)
 
     # ---------------------------------------------------------------- compaction
 

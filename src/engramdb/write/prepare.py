@@ -11,6 +11,7 @@ from ..errors import Invalid
 from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
 from ..store.base import IndexText
 from ..text import tokenize
+from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
 from .guard import check_content, content_hash, storable
 
@@ -94,12 +95,16 @@ def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
     uri = validate_uri(draft.uri) if draft.uri is not None else None
     priority = parse_priority(draft.priority) if draft.priority else derive_priority(kind, uri)
     expires_at = aware(draft.expires_at, "expires_at") if draft.expires_at else None
+    at, precision = (parse_at(draft.at, draft.at_precision) if draft.at is not None
+                     else (now, check_precision(draft.at_precision)))
+    if precision is not None and draft.at is None:
+        at = start_of(now, precision)
     return Record(
         id=new_id, user=scope.user, agent=scope.agent, content=content, kind=kind, uri=uri,
         priority=priority,
         lifecycle=Lifecycle.TEMP if expires_at else LIFECYCLE_BY_PRIORITY[priority],
         importance=check_importance(draft.importance),
-        at=aware(draft.at, "at") if draft.at is not None else now,
+        at=at, at_precision=precision,
         recorded_at=now, updated_at=now, metadata=check_metadata(draft.metadata),
         people=check_anchors("people", draft.people), places=check_anchors("places", draft.places),
         topics=check_anchors("topics", draft.topics),

@@ -14,8 +14,11 @@ from functools import lru_cache
 
 from ..model import Kind
 from ..text.tokenize import is_cjk
+from .tools import tool_attribute
 
 SLOT_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
+TOOL = "tool"         # "I use X": the attribute is X's category (write/tools.py)
+ZH_WORK = "zh work"   # 在X工作: a place (work location) or an employer (workplace), by jieba
 _BE = r"(?:(?:is|am|are)\s+)?"
 _NOW = r"(?:(?:now|currently|still|just|also)\s+)?"
 _NUM = r"v?(?P<val>\d+(?:\.\d+)*)"
@@ -26,7 +29,9 @@ RULES: tuple[tuple[str | None, str], ...] = (
     ("residence", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:lives?|living|resides?|residing|moved|moves"
                   rf"|relocated|based)\s+(?:in|to)\s+(?P<val>.+)$"),
     ("workplace", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:works?|working|employed|worked)\s+"
-                  rf"(?:at|in|for|by)\s+(?P<val>.+)$"),
+                  rf"(?:at|for|by)\s+(?P<val>.+)$"),
+    ("work location", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:works?|working|employed|worked)\s+"
+                      rf"in\s+(?P<val>.+)$"),
     ("port", rf"^(?P<subj>.+?)\s+{_NOW}(?:runs|listens|is running|is listening|is served|serves"
              rf"|is)\s+{_NOW}on\s+port\s+{_NUM}"),
     ("port", rf"^(?P<subj>.+?)(?:'s)?\s+port\s+(?:is\s+)?{_NOW}(?:set to\s+)?{_NUM}"),
@@ -36,18 +41,21 @@ RULES: tuple[tuple[str | None, str], ...] = (
                 rf"{_NUM}"),
     ("tech stack", rf"^(?P<subj>my|our|the user's)\s+(?:tech(?:nology)?\s+)?stack\s+is\s+{_NOW}"
                    rf"(?P<val>.+)$"),
-    ("tech stack", rf"^(?P<subj>i|we)\s+{_NOW}(?:mainly\s+)?(?:use|am using|are using|code in"
-                   rf"|program in|develop in|switched to)\s+(?!a\s|an\s|the\s|to\s)(?P<val>.+)$"),
+    ("tech stack", rf"^(?P<subj>i|we)\s+{_NOW}(?:mainly\s+)?(?:code|program|develop)\s+in\s+"
+                   rf"(?P<val>.+)$"),
+    (TOOL, rf"^(?P<subj>i|we)\s+{_NOW}(?:mainly\s+)?(?:use|am using|are using|switched to"
+           rf"|have switched to|moved to using)\s+(?!a\s|an\s|the\s|to\s)(?P<val>.+)$"),
     ("name", r"^(?P<subj>my|our)\s+name\s+is\s+(?P<val>.+)$"),
     (None, rf"^(?P<subj>my|our|the user's|[\w-]+'s)\s+(?P<attr>[a-z][a-z ]{{1,30}}?)\s+"
            rf"(?:is|are)\s+{_NOW}(?P<val>.+)$"),
     # Chinese
     ("residence", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:居住在|住在|搬到了|搬到|搬去了|搬去|搬家到"
                   rf"|定居在|定居|移居到|移居)(?P<val>.+)$"),
-    ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:在|于)(?P<val>.+?)(?:工作|上班|任职)"),
+    (ZH_WORK, rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:在|于)(?P<val>.+?)(?:工作|上班|任职)"),
     ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}就职于(?P<val>.+)$"),
     ("tech stack", rf"^(?P<subj>我们|我)的?技术栈{_ZH_NOW}(?:是|为|换成了|换成)(?P<val>.+)$"),
-    ("tech stack", rf"^(?P<subj>我们|我){_ZH_NOW}(?:主要)?(?:使用|在用|用)(?P<val>[a-z].*)$"),
+    (TOOL, rf"^(?P<subj>我们|我){_ZH_NOW}(?:主要)?(?:使用|在用|用|改用|换成了|换成|换用)"
+           rf"(?P<val>[a-z].*)$"),
     ("port", rf"^(?P<subj>.+?){_ZH_NOW}(?:运行|跑|监听)在(?:端口)?{_NUM}"),
     ("port", rf"^(?P<subj>.+?)的?端口(?:号)?{_ZH_NOW}(?:是|为|改为|改成)?{_NUM}"),
     ("version", rf"^(?P<subj>.+?)的?(?:最新)?(?:发布)?版本(?:号)?{_ZH_NOW}(?:是|为)?{_NUM}"),
@@ -64,6 +72,10 @@ ATTRIBUTE_SYNONYMS = {
     "city": "residence", "home": "residence", "address": "residence", "home city": "residence",
     "employer": "workplace", "company": "workplace", "workplace": "workplace",
     "release": "version", "latest version": "version", "latest release": "version",
+    "editor": "editor", "ide": "editor", "code editor": "editor",
+    "os": "operating system", "operating system": "operating system",
+    "programming language": "programming language", "main language": "programming language",
+    "language": "language",
 }
 # "my sister is a doctor" / "my sister is in Paris": a person, not an attribute with one value
 NOT_ATTRIBUTES = frozenset({
@@ -71,8 +83,9 @@ NOT_ATTRIBUTES = frozenset({
     "son", "daughter", "friend", "best friend", "boss", "colleague", "cat", "dog", "kid", "kids",
     "child", "children", "parents", "girlfriend", "boyfriend", "family", "neighbour", "neighbor",
 })
-_LEADING = re.compile(r"^(?:(?:the|our|my|your|a|an|yesterday|today|recently|now|so|and|but)"
-                      r"\s+)+")
+_LEADING = re.compile(r"^(?:(?:the|our|my|your|a|an|yesterday|today|recently|now|so|and|but"
+                      r"|actually|well|oh|also|btw|anyway|honestly|fyi|ok|okay|yes|yeah|no"
+                      r"|by the way|oh and|just so you know),?\s+)+")
 _TRAILING_EN = re.compile(
     r"[,;!?]|\.(?:\s|$)|\s+(?:and|but|because|since|from|as of|these days|nowadays|now|today"
     r"|yesterday|recently|last\s+\w+|this\s+\w+|\d+\s+\w+\s+ago)\b|\s+in\s+(?:\d{4}|january|february|march"
@@ -160,10 +173,41 @@ def extract_slot(content: str) -> Slot | None:
         attribute = attr or ATTRIBUTE_SYNONYMS.get(groups["attr"].strip(), groups["attr"].strip())
         if attr is None and attribute in NOT_ATTRIBUTES:
             continue
+        attribute = re.sub(r"^favorite\b", "favourite", attribute)
+        if attribute == TOOL:
+            value = re.split(r"[\u3400-\u9fff]", value)[0].strip() if chinese else value
+            attribute = tool_attribute(value)
+        elif attribute == ZH_WORK:
+            attribute = "work location" if _is_place(value) else "workplace"
         if subject and value:
             return Slot(subject, ATTRIBUTE_SYNONYMS.get(attribute, attribute), value,
                         f"{'zh' if chinese else 'en'}:{attribute}")
     return None
+
+
+# 在X工作: jieba tags some firms as places (京东, 中兴): known firms and firm-like endings
+# are employers, administrative endings are places, otherwise jieba's place tag (ns) decides
+ZH_FIRMS = frozenset("""腾讯 阿里 阿里巴巴 百度 华为 小米 字节 字节跳动 京东 美团 网易
+    比亚迪 联想 中兴 拼多多 滴滴 快手 携程 蔚来 大疆 海尔 格力 美的 苏宁 新浪 搜狐 360 蚂蚁
+    顺丰 宁德时代 中芯国际 工商银行 建设银行 招商银行 中国银行 农业银行 中石油 中石化 国家电网
+    中国移动 中国电信 中国联通""".split())
+_ZH_FIRM_END = re.compile(r"(?:公司|集团|科技|银行|大学|学院|学校|中学|小学|医院|研究所|研究院"
+                          r"|工作室|事务所|实验室|出版社|报社|电视台|工厂|厂|店|馆|部|局|所)$")
+_ZH_PLACE_END = re.compile(r"(?:市|省|区|县|镇|乡|村|州|岛)$")
+
+
+def _is_place(value: str) -> bool:
+    if value in ZH_FIRMS or _ZH_FIRM_END.search(value):
+        return False
+    if _ZH_PLACE_END.search(value):
+        return True
+    import jieba.posseg as pseg
+
+    from ..text.tokenize import _jieba
+
+    _jieba()
+    words = [w for w in pseg.cut(value) if w.word.strip()]
+    return bool(words) and all(w.flag.startswith("ns") for w in words)
 
 
 def slot_of(content: str, kind: Kind) -> Slot | None:

@@ -1,0 +1,102 @@
+"""Conversation ingestion, the parts the engine orchestrates: checking the messages, the turn
+events (each turn kept as an episodic event: the evidence a fact came from, and what a
+question about the conversation itself finds), and linking extracted memories to their turns.
+
+Turns are kept as events because extracted facts lose the turn's context ("Yes, that one")
+and the rules miss much of what is said; recall over raw turns is what bench/locomo.py
+measures. Every extracted memory names its turn: ``session``/``turn`` on the record and
+``metadata["source_events"]`` (the ids of the turn events), so a hit maps back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from ..clock import aware
+from ..errors import Invalid
+from ..model import Draft, Kind, Message, WriteResult
+from .extract import Turn
+
+MAX_CONTEXT_CHARS = 500
+_FIELDS = {"role", "content", "at", "speaker"}
+
+
+def check_messages(messages: Iterable[Message | dict[str, Any]], default_at: datetime
+                   ) -> list[Turn]:
+    """Messages (``Message`` objects or dicts with role, content, optional at and speaker)
+    -> turns; a bad one raises Invalid naming its index. ``at`` may be ISO 8601 text."""
+    if isinstance(messages, str | bytes | dict) or not isinstance(messages, Iterable):
+        raise Invalid("messages must be a list of messages (dicts or Message)")
+    turns = []
+    for i, raw in enumerate(messages):
+        try:
+            msg = _message(raw)
+            at = aware(msg.at, "at") if msg.at is not None else default_at
+        except Invalid as exc:
+            raise Invalid(f"message {i}: {exc}") from None
+        turns.append(Turn(i, msg, at))
+    if not turns:
+        raise Invalid("messages is empty: nothing to ingest")
+    return turns
+
+
+def _message(raw: object) -> Message:
+    if isinstance(raw, dict):
+        unknown = set(raw) - _FIELDS
+        if unknown:
+            raise Invalid(f"unknown field(s) {', '.join(sorted(map(str, unknown)))} "
+                          f"(a message has {', '.join(sorted(_FIELDS))})")
+        for name in ("role", "content"):
+            if name not in raw:
+                raise Invalid(f"missing {name!r}")
+        raw = Message(role=raw["role"], content=raw["content"], at=_time(raw.get("at")),
+                      speaker=raw.get("speaker"))
+    if not isinstance(raw, Message):
+        raise Invalid(f"expected a dict or a Message, got {type(raw).__name__}")
+    if not isinstance(raw.role, str) or not raw.role.strip():
+        raise Invalid("role must be a non-empty string")
+    if not isinstance(raw.content, str) or not raw.content.strip():
+        raise Invalid("content must be a non-empty string")
+    if raw.speaker is not None and (not isinstance(raw.speaker, str) or not raw.speaker.strip()):
+        raise Invalid("speaker must be a non-empty string")
+    return Message(raw.role.strip().lower(), raw.content, raw.at,
+                   raw.speaker.strip() if raw.speaker else None)
+
+
+def _time(value: object) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value
+    if not isinstance(value, str):
+        raise Invalid(f"at must be ISO 8601 text or a datetime, got {type(value).__name__}")
+    from ..clock import parse_time
+
+    return parse_time(value, "at")
+
+
+def turn_drafts(turns: list[Turn], session: str) -> list[Draft]:
+    """One event per turn, its previous turn as context (helps search, not returned)."""
+    drafts = []
+    for pos, turn in enumerate(turns):
+        msg = turn.message
+        prev = turns[pos - 1].message.content[:MAX_CONTEXT_CHARS] if pos else None
+        meta: dict[str, Any] = {"session": session, "turn": turn.index, "role": msg.role}
+        if msg.speaker:
+            meta["speaker"] = msg.speaker
+        drafts.append(Draft(content=msg.content, kind=Kind.EVENT, at=turn.at, metadata=meta,
+                            people=[msg.speaker] if msg.speaker else None, session=session,
+                            turn=str(turn.index), context=prev))
+    return drafts
+
+
+def link_to_turns(drafts: list[Draft], events: dict[int, WriteResult]) -> list[Draft]:
+    """Each extracted draft's metadata gets ``source_events``: the ids of its turns' events."""
+    for draft in drafts:
+        meta = dict(draft.metadata or {})
+        turns = meta.get("turns") or [meta.get("turn")]
+        ids = [events[t].memory.id for t in turns
+               if isinstance(t, int) and t in events]
+        meta["source_events"] = ids
+        draft.metadata = meta
+    return drafts
+
