@@ -22,3 +22,6 @@ def mem(tmp_path, clock):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def me(mem):  # type: ignore[no-untyped-def]
     return mem.scope(user="alice", agent="noah")
+
+
+from pg import pg_admin_url, pg_database, pg_url  # noqa: E402,F401 - PostgreSQL fixtures
