@@ -16,6 +16,7 @@ scope's rows by key and ranks them exactly. Full text: see pg_text.py."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -68,6 +69,12 @@ def describe(url: str) -> str:
     return f"database {parts.get('dbname') or parts.get('user') or '(default)'!r} on {host}{port}"
 
 
+def redact(url: str) -> str:
+    """The URL without its password (it is shown in stats and errors)."""
+    url = re.sub(r"(://[^:/@]*):[^@/]*@", r"\1@", url)
+    return re.sub(r"([?&]password=)[^&]*", r"\1***", url)
+
+
 def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SET TIME ZONE 'UTC'")
     conn.execute(f"SET hnsw.ef_search = {EF_SEARCH}")
@@ -79,7 +86,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
 class PostgresStore:
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0) -> None:
-        self.location = url
+        self.location = redact(url)
         self._where = describe(url)
         self._check_connect(url, connect_timeout_s)
         self._pool: ConnectionPool[Any] = ConnectionPool(
