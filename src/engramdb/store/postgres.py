@@ -211,7 +211,12 @@ class PostgresStore:
         try:
             return once(fn, scope)
         except _Lost:
+            self._pool.check()   # drop every dead connection (a restarted server kills all)
+        try:
             return once(fn, scope)
+        except _Lost as exc:
+            raise StoreError(f"lost the connection to PostgreSQL {self._where} twice ({exc}); "
+                             f"nothing of this call was written") from exc
 
     def _read_once(self, fn: Callable[[psycopg.Connection[Any]], T], scope: Scope | None) -> T:
         try:
