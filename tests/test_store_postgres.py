@@ -229,3 +229,24 @@ def test_database_url_helper_keeps_the_socket(pg_admin_url):  # type: ignore[no-
     url = database_url(pg_admin_url, "postgres")
     with admin(url) as conn:
         assert conn.execute("SELECT current_database()").fetchone() == ("postgres",)
+
+
+def test_bulk_insert_copies_records_text_vectors_and_events(pg_url):  # type: ignore[no-untyped-def]
+    store = PostgresStore(pg_url)
+    try:
+        recs = [make_record(n, metadata={"n": n}) for n in range(1, 4)]
+        texts = [IndexText("berlin live", "li"), IndexText("上海 live", ""), None]
+        assert store.bulk_insert([(r, t, unit(n)) for n, (r, t) in
+                                  enumerate(zip(recs, texts, strict=True))], actor="import") == 3
+        assert store.get_many(ALICE, [r.id for r in recs]) == {r.id: r for r in recs}
+        assert [i for i, _ in store.search_text(ALICE, ["上海"], {"body": 1.0}, 5,
+                                                [Layer.CORE])] == [recs[1].id]
+        top = store.search_vector(ALICE, unit(2), 1, [Layer.CORE])
+        assert top[0][0] == recs[2].id and abs(top[0][1] - 1.0) < 1e-5
+        assert [(e.op, e.actor) for e in store.events(ALICE, recs[0].id)] == [("create", "import")]
+        with pytest.raises(engramdb.Conflict):   # one duplicate fails the whole batch
+            store.bulk_insert([(make_record(9), None, unit(9)), (recs[0], None, unit(1))])
+        assert store.get(ALICE, make_record(9).id) is None
+        assert store.count(ALICE, ListFilter(layers=())) == 3
+    finally:
+        store.close()

@@ -8,10 +8,15 @@ SQLite's snapshot JSON, so exports and the event log read the same on both backe
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from psycopg import Cursor
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
 
 from ..model import Kind, Layer, Lifecycle, Priority, Record
 from .sqlite import _DATA_FIELDS, from_ts, ts
@@ -22,6 +27,11 @@ COLUMNS = (
     "data"
 ).split()
 SELECT = ", ".join(COLUMNS)
+# binary COPY of COLUMNS, then body, anchors, context, doc_len, anchor_terms, embedding
+COPY_TYPES = [
+    *["text"] * 9, "float8", *["timestamptz"] * 4, "text", *["timestamptz"] * 2, "text",
+    "int4", "int4", "text", "text", "text", "text", "int4", "text[]", "vector",
+]
 _KINDS = {m.value: m for m in Kind}
 _PRIORITIES = {m.value: m for m in Priority}
 _LIFECYCLES = {m.value: m for m in Lifecycle}
@@ -69,8 +79,29 @@ def vector_text(vector: np.ndarray) -> str:
     values = np.asarray(vector, dtype=np.float32).ravel()
     if not np.all(np.isfinite(values)):
         raise ValueError("a vector holds NaN or infinity")
-    return "[" + ",".join(map(repr, values.tolist())) + "]"
+    return str(values.tolist())   # "[0.1, -0.2, ...]": Python's repr, in C, exact
 
 
 def vector_from_text(text: str) -> np.ndarray:
     return np.array(text[1:-1].split(","), dtype=np.float64).astype(np.float32)
+
+
+class _VectorDumper(Dumper):
+    """numpy float32 -> pgvector's binary form (dimensions, 0, big-endian floats): about 400x
+    faster than the text form, whose float formatting dominates a bulk load."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: np.ndarray) -> bytes:
+        values = np.asarray(obj, dtype=">f4").ravel()
+        return struct.pack(">HH", values.size, 0) + values.tobytes()
+
+
+def register_vector_dumper(cur: Cursor[Any]) -> None:
+    """Let this cursor send numpy vectors as ``vector`` in binary (COPY ... FORMAT BINARY)."""
+    info = TypeInfo.fetch(cur.connection, "vector")
+    if info is None:
+        raise ValueError("the vector type is missing")
+    info.register(cur)
+    dumper = type("VectorDumper", (_VectorDumper,), {"oid": info.oid})
+    cur.adapters.register_dumper(np.ndarray, dumper)

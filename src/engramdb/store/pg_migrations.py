@@ -58,13 +58,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             anchors text,
             context text,
             doc_len integer,
-            tsv tsvector,
+            -- body, anchors and context hold FTS5's tokens joined by single spaces (pg_text.py),
+            -- so the 'simple' parser reads back exactly those tokens
+            tsv tsvector GENERATED ALWAYS AS (
+                setweight(to_tsvector('simple'::regconfig, coalesce(body, '')), 'A')
+                || setweight(to_tsvector('simple'::regconfig, coalesce(anchors, '')), 'B')
+                || setweight(to_tsvector('simple'::regconfig, coalesce(context, '')), 'C')
+            ) STORED,
             anchor_terms text[],
             embedding vector,
             PRIMARY KEY (user_id, agent_id, id)
         )""",
         "CREATE UNIQUE INDEX memories_uri ON memories(user_id, agent_id, uri) "
         "WHERE uri IS NOT NULL AND layer <> 'deleted'",
+        "ALTER TABLE memories ALTER COLUMN embedding SET STORAGE PLAIN",  # inline: no TOAST reads
         "CREATE INDEX memories_at ON memories(user_id, agent_id, at, id)",
         "CREATE INDEX memories_kind ON memories(user_id, agent_id, kind, at)",
         "CREATE INDEX memories_hash ON memories(user_id, agent_id, content_hash)",

@@ -3,10 +3,13 @@
 engramdb's tokenizer (jieba + stemming) has already turned text into space-separated tokens;
 FTS5's ``unicode61`` then splits those on anything that is not a letter or a digit and folds
 case. ``fts_tokens`` does the same here, so a document has the same tokens on both backends.
-PostgreSQL's own parser is never used: the ``tsvector`` is written as a literal (lexemes with
-positions, weight A = body, B = anchors, C = context), so the GIN index finds exactly the rows
-FTS5 would match, and ``bm25`` ranks them with FTS5's formula (fts5_aux.c: k1 = 1.2, b = 0.75,
-idf floored at 1e-6, column weights multiplying term frequencies).
+The fields are stored as those tokens joined by single spaces, so PostgreSQL's ``simple``
+configuration reads the same tokens back into the ``tsvector`` (a generated column: weight A =
+body, B = anchors, C = context). The GIN index only selects candidates; ``bm25`` then counts
+each term (or phrase) in each field from the stored tokens and ranks with FTS5's formula
+(fts5_aux.c: k1 = 1.2, b = 0.75, idf floored at 1e-6, column weights multiplying term
+frequencies), so a candidate the index admits wrongly (a phrase across two fields) scores 0
+and is dropped.
 
 One difference, on purpose: the statistics (document count, average length, document
 frequency) are the scope's own, where FTS5's are the whole file's. One tenant's memories do
@@ -25,9 +28,6 @@ B = 0.75
 FIELDS = ("body", "anchors", "context")
 WEIGHT_LETTER = {"body": "A", "anchors": "B", "context": "C"}
 _TOKEN = re.compile(r"[^\W_]+")
-_MAX_POSITION = 16383          # tsvector positions stop here
-_MAX_POSITIONS_PER_LEXEME = 255
-_MAX_LEXEME_BYTES = 2046
 
 
 def fts_tokens(text: str | None) -> list[str]:
@@ -44,7 +44,6 @@ class Document:
     anchors: str
     context: str
     length: int       # tokens in all fields, plus one (FTS5's scope column)
-    tsv: str          # tsvector literal
     anchor_terms: list[str]
 
 
@@ -52,29 +51,12 @@ def document(body: str, anchors: str, context: str) -> Document:
     fields = [fts_tokens(body), fts_tokens(anchors), fts_tokens(context)]
     return Document(
         body=" ".join(fields[0]), anchors=" ".join(fields[1]), context=" ".join(fields[2]),
-        length=1 + sum(len(f) for f in fields), tsv=_tsvector(fields),
-        anchor_terms=sorted(set(fields[1])),
+        length=1 + sum(len(f) for f in fields), anchor_terms=sorted(set(fields[1])),
     )
 
 
 def _quote(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def _tsvector(fields: list[list[str]]) -> str:
-    """A tsvector literal: each lexeme with its positions, weighted by field (consecutive
-    positions across fields, with a gap, so phrases never span two fields)."""
-    positions: dict[str, list[str]] = {}
-    pos = 1
-    for tokens, letter in zip(fields, "ABC", strict=True):
-        for token in tokens:
-            if len(token.encode()) <= _MAX_LEXEME_BYTES:
-                slots = positions.setdefault(token, [])
-                if len(slots) < _MAX_POSITIONS_PER_LEXEME:
-                    slots.append(f"{min(pos, _MAX_POSITION)}{letter}")
-            pos += 1
-        pos += 1
-    return " ".join(f"{_quote(lex)}:{','.join(slots)}" for lex, slots in positions.items())
 
 
 def query_terms(tokens: Sequence[str]) -> list[tuple[str, ...]]:

@@ -30,9 +30,11 @@ from ..model import Layer, Record, Scope
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .pg_codec import (
     COLUMNS,
+    COPY_TYPES,
     SELECT,
     data_json,
     record_from_values,
+    register_vector_dumper,
     row_values,
     vector_from_text,
     vector_text,
@@ -198,10 +200,8 @@ class PostgresStore:
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             try:
-                if scope is not None and scope not in self._local.locked:
-                    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                                 (f"{scope.user}\x1f{scope.agent}",))
-                    self._local.locked.add(scope)
+                if scope is not None:
+                    self._lock(conn, scope)
                 return fn(conn)
             except psycopg.OperationalError:
                 raise
@@ -226,6 +226,13 @@ class PostgresStore:
             raise _Lost(" ".join(str(exc).split())) from exc
         except psycopg.Error as exc:
             raise self._error(exc) from exc
+
+    def _lock(self, conn: psycopg.Connection[Any], scope: Scope) -> None:
+        """The scope's advisory lock, once per transaction (released at its end)."""
+        if scope not in self._local.locked:
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                         (f"{scope.user}\x1f{scope.agent}",))
+            self._local.locked.add(scope)
 
     def _once(self, fn: Callable[[psycopg.Connection[Any]], T], scope: Scope | None) -> T:
         with self._transaction(retryable=True):
@@ -290,13 +297,41 @@ class PostgresStore:
         if text is not None:
             doc = document(text.body, text.anchors, text.context)
             marks.update(body="%s", anchors="%s", context="%s", doc_len="%s",
-                         tsv="%s::tsvector", anchor_terms="%s")
-            values += [doc.body, doc.anchors, doc.context, doc.length, doc.tsv,
-                       doc.anchor_terms]
+                         anchor_terms="%s")
+            values += [doc.body, doc.anchors, doc.context, doc.length, doc.anchor_terms]
         if vector is not None:
             marks["embedding"] = "%s::vector"
             values.append(vector_text(vector))
         return marks, values
+
+    def bulk_insert(self, items: Sequence[tuple[Record, IndexText | None, np.ndarray | None]],
+                    *, actor: str | None = None, reason: str | None = None) -> int:
+        """Insert many new memories, each with its "create" event, through COPY: the fast path
+        for loads and imports of memories known to be new (no write guard runs here; a
+        duplicate id fails the whole batch with ``Conflict``). One transaction (or the
+        caller's). Returns how many were inserted."""
+        index_columns = ("body", "anchors", "context", "doc_len", "anchor_terms", "embedding")
+        scopes = sorted({rec.scope for rec, _, _ in items}, key=lambda s: (s.user, s.agent))
+
+        def write(conn: psycopg.Connection[Any]) -> int:
+            for scope in scopes:   # the same locks as single writes, in one order
+                self._lock(conn, scope)
+            with conn.cursor() as cur:
+                register_vector_dumper(cur)
+                with cur.copy(f"COPY memories ({', '.join([*COLUMNS, *index_columns])}) "
+                              f"FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.set_types(COPY_TYPES)
+                    for rec, text, vector in items:
+                        copy.write_row([*row_values(rec), *_index_row(text, vector)])
+                with cur.copy("COPY events (user_id, agent_id, memory_id, op, version, at, "
+                              "snapshot, actor, reason) FROM STDIN") as copy:
+                    for rec, _, _ in items:
+                        copy.write_row((rec.user, rec.agent, rec.id, "create", rec.version,
+                                        rec.updated_at, snapshot_json(rec), actor, reason))
+            return len(items)
+        if not items:
+            return 0
+        return self._run(write)
 
     def import_record(self, record: Record, text: IndexText | None, vector: np.ndarray | None,
                       events: Sequence[Event]) -> None:
@@ -325,8 +360,7 @@ class PostgresStore:
         extra, values = self._index_values(text, vector)
         if clear_index:
             extra = {c: "NULL" for c in
-                     ("body", "anchors", "context", "doc_len", "tsv", "anchor_terms",
-                      "embedding")}
+                     ("body", "anchors", "context", "doc_len", "anchor_terms", "embedding")}
         sets = [f"{c} = %s" for c in COLUMNS[3:]] + [f"{c} = {m}" for c, m in extra.items()]
         try:
             with conn.transaction():
@@ -545,6 +579,15 @@ class PostgresStore:
             "SELECT DISTINCT user_id, agent_id FROM memories ORDER BY 1, 2").fetchall(),
             write=False)
         return [Scope(r[0], r[1]) for r in rows]
+
+
+def _index_row(text: IndexText | None, vector: np.ndarray | None) -> list[Any]:
+    """The index columns of a COPY row (None: NULL)."""
+    row: list[Any] = [None] * 5
+    if text is not None:
+        doc = document(text.body, text.anchors, text.context)
+        row = [doc.body, doc.anchors, doc.context, doc.length, doc.anchor_terms]
+    return [*row, vector]
 
 
 class _Lost(Exception):
