@@ -184,9 +184,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(out[-1], flush=True)
         store.close()
         args.stage = "measure"
-    measure(url, big, queries, "all", out)
-    measure(url, small, queries, "all", out)
-    measure(url, f"small{args.small_scopes // 2:05d}", queries, "all", out)
+    with psycopg.connect(url) as conn:
+        total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        present = {r[0] for r in conn.execute(
+            "SELECT DISTINCT user_id FROM memories WHERE user_id = ANY(%s)",
+            ([big, small, f"small{args.small_scopes // 2:05d}"],))}
+    for user in (big, small, f"small{args.small_scopes // 2:05d}"):
+        if user in present:
+            measure(url, user, queries, f"{total:,}", out)
     Path(args.out + ".log").write_text("\n".join(out) + "\n", encoding="utf-8")
     return 0
 

@@ -94,7 +94,10 @@ class PostgresStore:
         self._pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=pool_size, configure=_configure, open=False,
             timeout=connect_timeout_s + 20,
-            kwargs={"connect_timeout": int(connect_timeout_s), "autocommit": True},
+            # no server-side prepared statements: a generic plan would pick one access path
+            # for scopes of 100 and of 100,000 alike (the key, or the HNSW index)
+            kwargs={"connect_timeout": int(connect_timeout_s), "autocommit": True,
+                    "prepare_threshold": None},
         )
         self._local = threading.local()
         try:
