@@ -99,7 +99,7 @@ def load(store: PostgresStore, corpus: Corpus, embedder: HashingEmbedder,
         stats.store_s += time.perf_counter() - t
         n += len(chunk)
         stats.n += len(chunk)
-        if (stats.n // BATCH) % 20 == 0:
+        if (stats.n // BATCH) % 2 == 0:
             print(f"  {stats.line()}", flush=True)
     return n
 
@@ -147,6 +147,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--small-size", type=int, default=100)
     p.add_argument("--queries", type=int, default=200)
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--resume", action="store_true",
+                   help="build: keep the database and load only what the big scope lacks")
+    p.add_argument("--stop-after-big", action="store_true",
+                   help="build: stop after measuring the big scope (skip the small scopes)")
     p.add_argument("--out", default="bench/results/scale_postgres.md")
     return p.parse_args(argv)
 
@@ -154,7 +158,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     admin = pg_server.start(args.pgdata)
-    url = pg_server.database(admin, args.database, fresh=args.stage == "build")
+    url = pg_server.database(admin, args.database,
+                             fresh=args.stage == "build" and not args.resume)
     qcorpus = Corpus(args.seed + 1)
     queries = [qcorpus.query() for _ in range(args.queries)]
     out: list[str] = []
@@ -167,13 +172,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         store = PostgresStore(url)
         corpus = Corpus(args.seed)
         stats = Load()
+        with psycopg.connect(url) as conn:
+            have = conn.execute("SELECT count(*) FROM memories WHERE user_id = %s",
+                                (big,)).fetchone()[0]
         dropped = hnsw(url, 384, build=False)
-        n = load(store, corpus, embedder, [(big, args.big)], stats, 0)
+        n = load(store, corpus, embedder, [(big, args.big - have)], stats, have) if (
+            args.big > have) else have
         built = hnsw(url, 384, build=True)
-        out.append(f"- load of the {args.big:,} scope: {stats.line()}; HNSW built after it in "
+        out.append(f"- load of the {args.big:,} scope: {stats.line() if stats.n else 'resumed'}; "
+                   f"HNSW built after it in "
                    f"{built:.0f} s (dropped in {dropped:.1f} s)")
         print(out[-1], flush=True)
         measure(url, big, queries, f"{n:,} (one scope)", out)
+        if args.stop_after_big:
+            store.close()
+            Path(args.out + ".log").write_text("\n".join(out) + "\n", encoding="utf-8")
+            return 0
         hnsw(url, 384, build=False)
         stats2 = Load()
         plan = [(f"small{s:05d}", args.small_size) for s in range(args.small_scopes)]

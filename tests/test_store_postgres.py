@@ -250,3 +250,11 @@ def test_bulk_insert_copies_records_text_vectors_and_events(pg_url):  # type: ig
         assert store.count(ALICE, ListFilter(layers=())) == 3
     finally:
         store.close()
+
+
+def test_the_location_shown_has_no_password() -> None:
+    from engramdb.store.postgres import redact
+
+    assert redact("postgresql://app:s3cret@db:5432/mem") == "postgresql://app@db:5432/mem"
+    assert redact("postgresql://db/mem?sslmode=require&password=s3cret") == (
+        "postgresql://db/mem?sslmode=require&password=***")
