@@ -71,7 +71,6 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE UNIQUE INDEX memories_uri ON memories(user_id, agent_id, uri) "
         "WHERE uri IS NOT NULL AND layer <> 'deleted'",
-        "ALTER TABLE memories ALTER COLUMN embedding SET STORAGE PLAIN",  # inline: no TOAST reads
         "CREATE INDEX memories_at ON memories(user_id, agent_id, at, id)",
         "CREATE INDEX memories_kind ON memories(user_id, agent_id, kind, at)",
         "CREATE INDEX memories_hash ON memories(user_id, agent_id, content_hash)",

@@ -126,3 +126,33 @@ def bm25(
             scored.append((-score, cand.id))
     scored.sort()
     return [(memory_id, -neg) for neg, memory_id in scored[:limit]]
+
+
+# BM25 in SQL for queries of single-token terms (the usual case): the same formula as
+# ``bm25`` above, with each term's weighted frequency read from the tsvector's positions, so
+# no candidate's text leaves the server. Parameters: scope (2), tsquery, terms, weights A/B/C,
+# layers, limit.
+BM25_SQL = """
+WITH stats AS (
+  SELECT docs::float8 AS n, tokens::float8 / docs AS avgdl FROM scope_stats
+   WHERE user_id = %(user)s AND agent_id = %(agent)s AND docs > 0
+), cand AS (
+  SELECT id, layer, doc_len, tsv FROM memories
+   WHERE user_id = %(user)s AND agent_id = %(agent)s AND tsv @@ %(query)s::tsquery
+), tf AS (
+  SELECT c.id, c.layer, c.doc_len, u.lexeme AS term,
+         sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s ELSE %(wc)s END) AS freq
+    FROM cand c, unnest(c.tsv) AS u, unnest(u.weights) AS w
+   WHERE u.lexeme = ANY(%(terms)s) AND w = ANY(%(letters)s)
+   GROUP BY 1, 2, 3, 4
+), idf AS (
+  SELECT term, greatest(ln((n - count(*) + 0.5) / (count(*) + 0.5)), 0)  AS raw
+    FROM tf, stats GROUP BY term, n
+)
+SELECT tf.id, sum(CASE WHEN idf.raw > 0 THEN idf.raw ELSE 1e-6 END
+                  * ((tf.freq * 2.2) / (tf.freq + 1.2 * (0.25 + (0.75 * tf.doc_len) / avgdl))))
+       AS score
+  FROM tf JOIN idf USING (term), stats
+ WHERE tf.layer = ANY(%(layers)s)
+ GROUP BY tf.id ORDER BY score DESC, tf.id LIMIT %(limit)s
+"""

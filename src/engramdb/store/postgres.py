@@ -40,7 +40,15 @@ from .pg_codec import (
     vector_text,
 )
 from .pg_migrations import MIGRATIONS
-from .pg_text import Candidate, bm25, document, query_terms, tsquery
+from .pg_text import (
+    BM25_SQL,
+    WEIGHT_LETTER,
+    Candidate,
+    bm25,
+    document,
+    query_terms,
+    tsquery,
+)
 from .sqlite import record_from_row, snapshot_json
 
 try:
@@ -523,6 +531,17 @@ class PostgresStore:
         columns = [f for f in _FIELDS if fields.get(f)]
         if not terms or not columns or limit <= 0 or not layers:
             return []
+
+        if all(len(t) == 1 for t in terms):
+            rows = self._run(lambda c: c.execute(BM25_SQL, {  # type: ignore[call-overload]
+                "user": scope.user, "agent": scope.agent, "query": tsquery(terms, columns),
+                "terms": [t[0] for t in terms],
+                "letters": [WEIGHT_LETTER[f] for f in columns],
+                "wa": float(fields.get("body", 0.0)), "wb": float(fields.get("anchors", 0.0)),
+                "wc": float(fields.get("context", 0.0)),
+                "layers": [lay.value for lay in layers], "limit": limit}).fetchall(),
+                scope, write=False)
+            return [(r[0], float(r[1])) for r in rows]
 
         def read(conn: psycopg.Connection[Any]) -> tuple[list[Candidate], Any]:
             rows = conn.execute(
