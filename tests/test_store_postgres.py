@@ -204,7 +204,8 @@ def test_text_search_matches_sqlite_exactly_with_one_scope(pg_url, tmp_path):  #
 
     pg, lite = PostgresStore(pg_url), SQLiteStore(tmp_path / "s.db")
     texts = ["berlin berlin live", "oslo live", "我 住 在 上海", "上海 很 大 live", "li anna",
-             "run running ran", "berlin oslo rome", "x y z " * 20]
+             "run running ran", "berlin oslo rome", "x y z " * 20, "i live in new york",
+             "york new live"]
     try:
         for n, body in enumerate(texts):
             for store in (pg, lite):
@@ -215,10 +216,11 @@ def test_text_search_matches_sqlite_exactly_with_one_scope(pg_url, tmp_path):  #
         for tokens, fields in ((["berlin", "live"], {"body": 1.0}),
                                (["上海", "live", "anna"], {"body": 1.0, "anchors": 0.5}),
                                (["live", "ctx", "z"], {"body": 1.0, "anchors": 1.0,
-                                                       "context": 0.25})):
+                                                       "context": 0.25}),
+                               (["new-york", "live"], {"body": 1.0})):   # a phrase
             want = lite.search_text(ALICE, tokens, fields, 5, [Layer.CORE])
             got = pg.search_text(ALICE, tokens, fields, 5, [Layer.CORE])
-            assert [i for i, _ in got] == [i for i, _ in want]
+            assert [i for i, _ in got] == [i for i, _ in want] and want
             assert [s for _, s in got] == pytest.approx([s for _, s in want], rel=1e-12)
     finally:
         pg.close()

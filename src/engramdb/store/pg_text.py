@@ -5,8 +5,9 @@ FTS5's ``unicode61`` then splits those on anything that is not a letter or a dig
 case. ``fts_tokens`` does the same here, so a document has the same tokens on both backends.
 The fields are stored as those tokens joined by single spaces, so PostgreSQL's ``simple``
 configuration reads the same tokens back into the ``tsvector`` (a generated column: weight A =
-body, B = anchors, C = context). The GIN index only selects candidates; ``bm25`` then counts
-each term (or phrase) in each field from the stored tokens and ranks with FTS5's formula
+body, B = anchors, C = context). The GIN index selects candidates; ``BM25_SQL`` ranks them on
+the server from the tsvector's positions, or, for a query holding a phrase of several tokens,
+``bm25`` counts each phrase in each field from the stored tokens, both with FTS5's formula
 (fts5_aux.c: k1 = 1.2, b = 0.75, idf floored at 1e-6, column weights multiplying term
 frequencies), so a candidate the index admits wrongly (a phrase across two fields) scores 0
 and is dropped.
