@@ -186,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         measure(url, big, queries, f"{n:,} (one scope)", out)
         if args.stop_after_big:
             store.close()
-            Path(args.out + ".log").write_text("\n".join(out) + "\n", encoding="utf-8")
+            print("\n".join(out))
             return 0
         hnsw(url, 384, build=False)
         stats2 = Load()
@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for user in (big, small, f"small{args.small_scopes // 2:05d}"):
         if user in present:
             measure(url, user, queries, f"{total:,}", out)
-    Path(args.out + ".log").write_text("\n".join(out) + "\n", encoding="utf-8")
+    print("\n".join(out))
     return 0
 
 
