@@ -151,7 +151,6 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="build: keep the database and load only what the big scope lacks")
     p.add_argument("--stop-after-big", action="store_true",
                    help="build: stop after measuring the big scope (skip the small scopes)")
-    p.add_argument("--out", default="bench/results/scale_postgres.md")
     return p.parse_args(argv)
 
 
