@@ -161,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--context", default="both", choices=["prev", "both", "none"],
                     help="index each turn with its neighbouring turns, the previous one, or none")
     ap.add_argument("--out", default=None, help="full results JSON (with per-question rankings)")
+    ap.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres"],
+                    help="postgres: a fresh database on bench/pg_server.py's server")
     args = ap.parse_args(argv)
     if not (SHARED / "locomo_retrieval.py").exists():
         print(f"LoCoMo scorer not found in {SHARED} (set ENGRAMDB_LOCOMO_DIR)", file=sys.stderr)
@@ -170,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
 
     kwargs = {"embedder": args.embedder, "preset": args.preset, "cache": not args.no_cache,
               "context": args.context, "assoc_slots": args.assoc_slots}
+    if args.backend == "postgres":
+        import pg_server
+
+        kwargs["db"] = pg_server.database(pg_server.start(), "locomo", fresh=True)
     scorer_args = ["--retriever", f"{Path(__file__).resolve()}:make", "--split", args.split,
                    "--retriever-kwargs", json.dumps(kwargs), "--markdown"]
     if args.max_questions:

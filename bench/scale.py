@@ -11,6 +11,7 @@ filters).
     .venv/bin/python bench/scale.py                 # 10k and 100k scopes (hashing embedder)
     .venv/bin/python bench/scale.py --quick         # 2k and 10k
     .venv/bin/python bench/scale.py --no-model      # skip the default-embedder run
+    .venv/bin/python bench/scale.py --backend postgres   # 100k and 1M on PostgreSQL (pg_scale.py)
 
 The hashing embedder times the engine, not a model; the default embedder is measured
 separately on a small store, its per-memory and per-query cost reported on their own.
@@ -495,6 +496,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--backend" in argv:  # --backend postgres: bench/pg_scale.py, with its own options
+        at = argv.index("--backend")
+        backend = argv[at + 1] if at + 1 < len(argv) else ""
+        if backend not in ("sqlite", "postgres"):
+            print("--backend takes sqlite or postgres", file=sys.stderr)
+            return 2
+        del argv[at : at + 2]
+        if backend == "postgres":
+            import pg_scale
+
+            return pg_scale.main(argv)
     args = parse_args(argv)
     report = Report(load=[os.getloadavg()[0]])
     with tempfile.TemporaryDirectory(prefix="engramdb-scale-") as tmp:

@@ -199,10 +199,11 @@ def test_a_directory_is_not_a_store_file(tmp_path):  # type: ignore[no-untyped-d
 
 
 @pytest.mark.parametrize(
-    "url", ["postgresql://user@localhost/db", "postgres://localhost/memory"]
+    "url", ["postgresql://user@127.0.0.1:1/db", "postgres://127.0.0.1:1/memory"]
 )
-def test_postgresql_is_not_available_yet(url):  # type: ignore[no-untyped-def]
-    with pytest.raises(ConfigError, match="not available yet"):
+def test_an_unreachable_postgresql_is_a_store_error_naming_it(url):  # type: ignore[no-untyped-def]
+    with pytest.raises(StoreError, match=r"cannot connect to PostgreSQL database '(db|memory)' "
+                                         r"on 127\.0\.0\.1:1"):
         engramdb.open(url, embedder="hashing")
 
 

@@ -21,6 +21,8 @@ from engramdb.dynamics.strength import (
 )
 from engramdb.model import Kind, Lifecycle, Priority, Record
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 

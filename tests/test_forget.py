@@ -14,6 +14,8 @@ import engramdb
 from engramdb import Action, Conflict, Layer, NotFound, Scope
 from engramdb.store.sqlite import scope_token
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 SECRET = "zebracorn"
 UNKNOWN = "01JZZZZZZZZZZZZZZZZZZZZZZZ"
 
@@ -115,6 +117,7 @@ def test_hard_forget_scrubs_history(me):  # type: ignore[no-untyped-def]
     assert (versions[-1].actor, versions[-1].reason) == ("user", "user asked")
 
 
+@pytest.mark.sqlite_only
 def test_hard_forget_leaves_nothing_in_the_file(me, path):  # type: ignore[no-untyped-def]
     for i in range(30):
         me.remember(f"note {i} about the garden")
@@ -209,6 +212,7 @@ def fill_two_scopes(mem: engramdb.Memory) -> tuple[Any, Any]:
     return alice, bob
 
 
+@pytest.mark.sqlite_only
 def test_forget_scope_removes_exactly_that_scope(mem, path):  # type: ignore[no-untyped-def]
     alice, bob = fill_two_scopes(mem)
     other_agent = mem.scope(user="alice", agent="other")
@@ -276,6 +280,7 @@ def test_audit_events_accumulate(mem):  # type: ignore[no-untyped-def]
                                                  ("drop_scope", "second")]
 
 
+@pytest.mark.sqlite_only
 def test_a_failed_forget_scope_changes_nothing(mem, path):  # type: ignore[no-untyped-def]
     alice, _ = fill_two_scopes(mem)
     before = scope_rows(path, Scope("alice", "noah"))

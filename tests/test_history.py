@@ -13,6 +13,8 @@ import engramdb
 from engramdb import Action, Conflict, Invalid, NotFound
 from helpers import lexical_ids
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 UNKNOWN = "01JZZZZZZZZZZZZZZZZZZZZZZZ"
 
 
@@ -36,6 +38,7 @@ def test_history_says_who_what_and_why(me, clock):  # type: ignore[no-untyped-de
     assert versions[2].to_dict()["reason"] == "moved away"
 
 
+@pytest.mark.sqlite_only
 def test_unknown_actor_is_none_and_who_is_the_scope(mem, tmp_path):  # type: ignore[no-untyped-def]
     """Events written before actors were recorded (or by a caller that gives none)."""
     rec = mem.remember("I drink tea", user="alice").memory

@@ -104,10 +104,12 @@ def test_engramdb_url_in_a_missing_directory_is_a_store_error(clean_env, tmp_pat
         engramdb.open(embedder="hashing")
 
 
-def test_engramdb_url_may_name_postgresql(clean_env):  # type: ignore[no-untyped-def]
-    clean_env.setenv("ENGRAMDB_URL", "postgresql://localhost/memory")
-    with pytest.raises(engramdb.ConfigError, match="not available yet"):
-        engramdb.open(embedder="hashing")
+def test_engramdb_url_may_name_postgresql(clean_env, pg_url):  # type: ignore[no-untyped-def]
+    clean_env.setenv("ENGRAMDB_URL", pg_url)
+    with engramdb.open(embedder="hashing") as mem:
+        rec = mem.remember("I moved to Berlin").memory
+        assert mem.get(rec.id) == rec
+        assert mem.stats().path.startswith("postgresql://")
 
 
 def test_open_without_anything_uses_the_per_user_file(clean_env, tmp_path):  # type: ignore[no-untyped-def]

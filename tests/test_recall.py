@@ -10,6 +10,8 @@ import engramdb
 from engramdb import Draft, Invalid
 from engramdb.recall.presets import PRESETS, Leg, Preset
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 
 def ids(hits) -> list[str]:  # type: ignore[no-untyped-def]
     return [h.memory.id for h in hits]

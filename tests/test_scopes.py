@@ -9,6 +9,8 @@ import pytest
 
 from engramdb import Action, Invalid, NotFound
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 
 @pytest.fixture
 def alice(mem):  # type: ignore[no-untyped-def]

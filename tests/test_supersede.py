@@ -13,6 +13,8 @@ from engramdb import Action, Draft
 from engramdb.testing import FrozenClock
 from engramdb.write.supersede import SURPRISE_BASE, SURPRISE_GAIN
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 
 def current_contents(me) -> list[str]:  # type: ignore[no-untyped-def]
     return sorted(r.content for r in me.list(include_superseded=False))

@@ -13,6 +13,8 @@ from engramdb.model import Record
 from engramdb.testing import FrozenClock, HashingEmbedder
 from engramdb.text.timewindow import parse_window
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 NOW = datetime(2026, 3, 4, 12, 0, tzinfo=UTC)  # a Wednesday
 
 

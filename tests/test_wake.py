@@ -10,6 +10,8 @@ import pytest
 from engramdb.text.timeexpr import time_window
 from helpers import dump
 
+BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
+
 WORK = ["The quarterly report is due on Friday", "My manager asked for the budget slides",
         "I work at Acme as an engineer", "The team moved to the new office"]
 

@@ -43,6 +43,7 @@ from .model import (
     WriteResult,
 )
 from .registry import make_embedder, register_embedder
+from .store.base import Store
 from .working.session import WorkingMemory
 
 __version__ = "0.1.0"
@@ -60,14 +61,14 @@ def open(  # noqa: A001 - the public verb is engramdb.open
     url: str | os.PathLike[str] | None = None, *, embedder: str | Embedder | None = None,
     clock: Clock | None = None, config: Config | None = None, **settings: Any,
 ) -> Memory:
-    """Open a memory store: a SQLite file path, ":memory:", or (later) a postgresql:// URL.
+    """Open a memory store: a SQLite file path, ":memory:", or a postgresql:// URL.
     With no argument: ENGRAMDB_URL, else the per-user default file."""
     cfg = config or Config.load(**settings)
     target = str(url) if url is not None else (cfg.url or str(default_path()))
-    if target.startswith(("postgresql://", "postgres://")):
-        raise ConfigError("the PostgreSQL backend is not available yet: use a SQLite file path")
-    if "://" in target:
-        raise ConfigError(f"unsupported store URL {target!r}: give a file path or ':memory:'")
+    postgres = target.startswith(("postgresql://", "postgres://"))
+    if "://" in target and not postgres:
+        raise ConfigError(f"unsupported store URL {target!r}: give a file path, ':memory:' or "
+                          f"a postgresql:// URL")
     _limit_threads(cfg.threads)
     if url is None and not cfg.url:  # only the per-user default file gets its folder made
         try:
@@ -82,12 +83,22 @@ def open(  # noqa: A001 - the public verb is engramdb.open
         model = embedder
     else:
         raise ConfigError("embedder must be a registry name or an Embedder object")
-    store = SQLiteStore(target, busy_timeout_ms=cfg.busy_timeout_ms)
+    store = _postgres(target) if postgres else SQLiteStore(
+        target, busy_timeout_ms=cfg.busy_timeout_ms)
     try:
         return Memory(store, model, clock=clock, config=cfg)
     except BaseException:
         store.close()
         raise
+
+
+def _postgres(url: str) -> Store:
+    try:
+        from .store.postgres import PostgresStore
+    except ImportError as exc:
+        raise ConfigError("the PostgreSQL backend needs psycopg: "
+                          "pip install 'engramdb[postgres]'") from exc
+    return PostgresStore(url)
 
 
 def _limit_threads(threads: int) -> None:

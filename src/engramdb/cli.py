@@ -42,7 +42,8 @@ app = typer.Typer(
 
 GLOBAL = "Global options"
 Db = Annotated[str | None, typer.Option(
-    "--db", metavar="FILE", help="SQLite file; else $ENGRAMDB_URL, else the per-user default file.",
+    "--db", metavar="FILE", help="SQLite file or postgresql:// URL; else $ENGRAMDB_URL, else the "
+    "per-user default file.",
     rich_help_panel=GLOBAL, show_default=False)]
 User = Annotated[str | None, typer.Option(
     "--user", metavar="NAME", help="User scope; else $ENGRAMDB_USER, else 'default'.",
@@ -320,7 +321,8 @@ def init(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = No
         make_parent(d.db)
         with open_memory(d) as mem:
             stats = mem.stats()
-        path = stats.path if stats.path == ":memory:" else str(Path(stats.path).resolve())
+        path = (stats.path if stats.path == ":memory:" or "://" in stats.path
+                else str(Path(stats.path).resolve()))
         info = {"path": path, "embedder": stats.embedder, "dimensions": stats.dimensions}
         if d.json:
             emit(info)

@@ -1,0 +1,213 @@
+"""Scale benchmark on PostgreSQL (``bench/scale.py --backend postgres``): recall latency at 100k
+and 1,000,000 memories in one database, and bulk ingest through COPY.
+
+Stages (each can be run alone; the server and its data stay under --pgdata between runs):
+
+    build    load one scope of --big memories, then --small-scopes scopes of --small-size
+             (100k + 9,000 x 100 = 1,000,000 by default), measuring after the big scope
+             (the 100k figure) and after all (the 1M figure)
+    measure  only measure recall on an existing database
+
+Memories are the synthetic corpus of bench/scale.py, embedded with the hashing embedder at the
+default model's dimension (384): it times the index, not a model. Query embedding is done
+before the timed recall (a precomputed-vector embedder answers the engine) and reported apart.
+Ingest goes through ``PostgresStore.bulk_insert`` (COPY): tokenising, embedding and the store's
+own time are reported separately. The HNSW index is dropped for the load and built after it
+(timed), the documented bulk-load recipe (docs/scale-out.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import psycopg
+
+import engramdb
+import pg_server
+from engramdb.embed.hashing import HashingEmbedder
+from engramdb.ids import new_id
+from engramdb.model import Scope
+from engramdb.store.postgres import PostgresStore
+from engramdb.testing import FrozenClock
+from engramdb.write.prepare import build_record, embed_text, index_text
+from scale import NOW, Corpus, pct
+
+AGENT = "bench"
+BATCH = 5000
+
+
+class Precomputed:
+    """Answers queries from vectors computed beforehand, so recall timing excludes the model."""
+
+    def __init__(self, inner: HashingEmbedder) -> None:
+        self.inner, self.model_id, self.dimensions = inner, inner.model_id, inner.dimensions
+        self.table: dict[str, np.ndarray] = {}
+
+    def prepare(self, queries: Sequence[str]) -> list[float]:
+        spent = []
+        for q in queries:
+            t = time.perf_counter()
+            self.table[q] = self.inner.embed_batch([q], query=True)[0]
+            spent.append((time.perf_counter() - t) * 1000)
+        return spent
+
+    def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        if query and all(t in self.table for t in texts):
+            return np.vstack([self.table[t] for t in texts])
+        return self.inner.embed_batch(texts, query=query)
+
+
+class Load:
+    def __init__(self) -> None:
+        self.n = 0
+        self.prepare_s = self.embed_s = self.store_s = 0.0
+
+    def line(self) -> str:
+        return (f"{self.n:,} memories: store (COPY) {self.n / self.store_s:,.0f}/s, "
+                f"tokenising {self.n / self.prepare_s:,.0f}/s, hashing embedder "
+                f"{self.n / self.embed_s:,.0f}/s")
+
+
+def load(store: PostgresStore, corpus: Corpus, embedder: HashingEmbedder,
+         plan: list[tuple[str, int]], stats: Load, start: int) -> int:
+    """Write ``plan`` [(user, count)] through bulk_insert, BATCH memories per COPY."""
+    n = start
+    pending: list[tuple[str, int]] = []
+    for user, count in plan:
+        pending += [(user, i) for i in range(count)]
+    for lo in range(0, len(pending), BATCH):
+        chunk = pending[lo : lo + BATCH]
+        t = time.perf_counter()
+        records = []
+        for k, (user, _) in enumerate(chunk):
+            draft = corpus.draft(n + k)
+            at = NOW + timedelta(microseconds=n + k)
+            records.append(build_record(draft, Scope(user, AGENT), new_id(at), NOW, 64_000))
+        texts = [index_text(r) for r in records]
+        stats.prepare_s += time.perf_counter() - t
+        t = time.perf_counter()
+        vectors = embedder.embed_batch([embed_text(r) for r in records])
+        stats.embed_s += time.perf_counter() - t
+        t = time.perf_counter()
+        store.bulk_insert(list(zip(records, texts, vectors, strict=True)), actor="import",
+                          reason="bench")
+        stats.store_s += time.perf_counter() - t
+        n += len(chunk)
+        stats.n += len(chunk)
+        if (stats.n // BATCH) % 2 == 0:
+            print(f"  {stats.line()}", flush=True)
+    return n
+
+
+def hnsw(url: str, dim: int, build: bool) -> float:
+    """Drop the HNSW index (for a load) or build it; seconds spent."""
+    t = time.perf_counter()
+    with psycopg.connect(url, autocommit=True) as conn:
+        if build:
+            conn.execute("SET maintenance_work_mem = '6GB'")
+            conn.execute("SET max_parallel_maintenance_workers = 1")
+            conn.execute(f"CREATE INDEX IF NOT EXISTS memories_embedding ON memories USING hnsw "
+                         f"((embedding::vector({dim})) vector_cosine_ops)")
+            conn.execute("VACUUM ANALYZE memories")
+        else:
+            conn.execute("DROP INDEX IF EXISTS memories_embedding")
+    return time.perf_counter() - t
+
+
+def measure(url: str, user: str, queries: list[str], label: str, out: list[str]) -> None:
+    inner = HashingEmbedder(384)
+    model = Precomputed(inner)
+    embed_ms = model.prepare(queries)
+    with engramdb.open(url, embedder=model, clock=FrozenClock(NOW)) as mem:
+        mem.recall(queries[0], k=5, track=False, user=user, agent=AGENT)  # warm the pool
+        times, hits = [], 0
+        for q in queries:
+            t = time.perf_counter()
+            found = mem.recall(q, k=5, track=False, user=user, agent=AGENT)
+            times.append((time.perf_counter() - t) * 1000)
+            hits += len(found)
+    line = (f"| {label} | {user} | {len(queries)} | {pct(times, 50):.1f} | {pct(times, 95):.1f} "
+            f"| {hits / len(queries):.1f} | {pct(embed_ms, 50):.2f} |")
+    print(line, flush=True)
+    out.append(line)
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--stage", choices=["build", "measure"], default="build")
+    p.add_argument("--pgdata", type=Path, default=pg_server.DEFAULT_PGDATA)
+    p.add_argument("--database", default="engramdb_scale")
+    p.add_argument("--big", type=int, default=100_000)
+    p.add_argument("--small-scopes", type=int, default=9_000)
+    p.add_argument("--small-size", type=int, default=100)
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--resume", action="store_true",
+                   help="build: keep the database and load only what the big scope lacks")
+    p.add_argument("--stop-after-big", action="store_true",
+                   help="build: stop after measuring the big scope (skip the small scopes)")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv)
+    admin = pg_server.start(args.pgdata)
+    url = pg_server.database(admin, args.database,
+                             fresh=args.stage == "build" and not args.resume)
+    qcorpus = Corpus(args.seed + 1)
+    queries = [qcorpus.query() for _ in range(args.queries)]
+    out: list[str] = []
+    big = f"scope{args.big}"
+    small = "small00000"
+    if args.stage == "build":
+        embedder = HashingEmbedder(384)
+        with engramdb.open(url, embedder=embedder) as mem:   # migrate and bind the embedder
+            assert isinstance(mem.store, PostgresStore)
+        store = PostgresStore(url)
+        corpus = Corpus(args.seed)
+        stats = Load()
+        with psycopg.connect(url) as conn:
+            have = conn.execute("SELECT count(*) FROM memories WHERE user_id = %s",
+                                (big,)).fetchone()[0]
+        dropped = hnsw(url, 384, build=False)
+        n = load(store, corpus, embedder, [(big, args.big - have)], stats, have) if (
+            args.big > have) else have
+        built = hnsw(url, 384, build=True)
+        out.append(f"- load of the {args.big:,} scope: {stats.line() if stats.n else 'resumed'}; "
+                   f"HNSW built after it in "
+                   f"{built:.0f} s (dropped in {dropped:.1f} s)")
+        print(out[-1], flush=True)
+        measure(url, big, queries, f"{n:,} (one scope)", out)
+        if args.stop_after_big:
+            store.close()
+            print("\n".join(out))
+            return 0
+        hnsw(url, 384, build=False)
+        stats2 = Load()
+        plan = [(f"small{s:05d}", args.small_size) for s in range(args.small_scopes)]
+        n = load(store, corpus, embedder, plan, stats2, n)
+        built = hnsw(url, 384, build=True)
+        out.append(f"- load of {args.small_scopes:,} scopes of {args.small_size}: "
+                   f"{stats2.line()}; HNSW over all {n:,} built in {built:.0f} s")
+        print(out[-1], flush=True)
+        store.close()
+        args.stage = "measure"
+    with psycopg.connect(url) as conn:
+        total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        present = {r[0] for r in conn.execute(
+            "SELECT DISTINCT user_id FROM memories WHERE user_id = ANY(%s)",
+            ([big, small, f"small{args.small_scopes // 2:05d}"],))}
+    for user in (big, small, f"small{args.small_scopes // 2:05d}"):
+        if user in present:
+            measure(url, user, queries, f"{total:,}", out)
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""Ordered, named schema migrations for the PostgreSQL store. Append; never edit a landed one.
+
+The numbers follow SQLite's list (store/migrations.py) where a migration means the same thing,
+so "schema version 3" names one state on both backends; PostgreSQL folds SQLite's 1-3 into its
+first migration (it was written after them) and keeps 2 and 3 as named no-ops. Every table
+leads its keys and indexes with the scope columns (user_id, agent_id), so it can be distributed
+by user_id (docs/scale-out.md)."""
+
+from __future__ import annotations
+
+from .migrations import Migration
+
+_UPSERT_STATS = """
+  INSERT INTO scope_stats AS s (user_id, agent_id, docs, tokens)
+  SELECT user_id, agent_id, sum(d), sum(t) FROM ({rows}) AS delta
+  GROUP BY user_id, agent_id HAVING sum(d) <> 0 OR sum(t) <> 0
+  ON CONFLICT (user_id, agent_id) DO UPDATE
+    SET docs = s.docs + excluded.docs, tokens = s.tokens + excluded.tokens;
+"""
+_NEW = "SELECT user_id, agent_id, 1 AS d, doc_len AS t FROM new_rows WHERE doc_len IS NOT NULL"
+_OLD = "SELECT user_id, agent_id, -1 AS d, -doc_len AS t FROM old_rows WHERE doc_len IS NOT NULL"
+
+
+def _stats_function(name: str, rows: str) -> str:
+    """BM25 needs each scope's document count and total length (in tokens, as FTS5 counts
+    them: its "scope" column adds one per row); kept per statement, so COPY pays once."""
+    return (f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            f"{_UPSERT_STATS.format(rows=rows)} RETURN NULL; END $$")
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial", (
+        "CREATE EXTENSION IF NOT EXISTS btree_gin",
+        "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)",
+        """CREATE TABLE memories (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            content text NOT NULL,
+            content_hash text COLLATE "C" NOT NULL,
+            kind text COLLATE "C" NOT NULL,
+            uri text COLLATE "C",
+            priority text COLLATE "C" NOT NULL,
+            lifecycle text COLLATE "C" NOT NULL,
+            importance double precision NOT NULL,
+            at timestamptz NOT NULL,
+            recorded_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            invalid_at timestamptz,
+            superseded_by text COLLATE "C",
+            expires_at timestamptz,
+            due_at timestamptz,
+            layer text COLLATE "C" NOT NULL,
+            use_count integer NOT NULL DEFAULT 0,
+            version integer NOT NULL DEFAULT 1,
+            data text NOT NULL,
+            body text,
+            anchors text,
+            context text,
+            doc_len integer,
+            -- body, anchors and context hold FTS5's tokens joined by single spaces (pg_text.py),
+            -- so the 'simple' parser reads back exactly those tokens
+            tsv tsvector GENERATED ALWAYS AS (
+                setweight(to_tsvector('simple'::regconfig, coalesce(body, '')), 'A')
+                || setweight(to_tsvector('simple'::regconfig, coalesce(anchors, '')), 'B')
+                || setweight(to_tsvector('simple'::regconfig, coalesce(context, '')), 'C')
+            ) STORED,
+            anchor_terms text[],
+            embedding vector,
+            PRIMARY KEY (user_id, agent_id, id)
+        )""",
+        "CREATE UNIQUE INDEX memories_uri ON memories(user_id, agent_id, uri) "
+        "WHERE uri IS NOT NULL AND layer <> 'deleted'",
+        "CREATE INDEX memories_at ON memories(user_id, agent_id, at, id)",
+        "CREATE INDEX memories_kind ON memories(user_id, agent_id, kind, at)",
+        "CREATE INDEX memories_hash ON memories(user_id, agent_id, content_hash)",
+        "CREATE INDEX memories_layer ON memories(user_id, agent_id, layer, at)",
+        "CREATE INDEX memories_tsv ON memories USING gin (user_id, agent_id, tsv)",
+        "CREATE INDEX memories_anchors ON memories USING gin (user_id, agent_id, anchor_terms)",
+        """CREATE TABLE events (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            memory_id text COLLATE "C" NOT NULL,
+            op text NOT NULL,
+            version integer NOT NULL,
+            at timestamptz NOT NULL,
+            snapshot text,
+            actor text,
+            reason text,
+            PRIMARY KEY (user_id, agent_id, seq)
+        )""",
+        "CREATE INDEX events_memory ON events(user_id, agent_id, memory_id, seq)",
+        """CREATE TABLE scope_stats (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            docs bigint NOT NULL,
+            tokens bigint NOT NULL,
+            PRIMARY KEY (user_id, agent_id)
+        )""",
+        _stats_function("engramdb_stats_insert", _NEW),
+        _stats_function("engramdb_stats_update", f"{_NEW} UNION ALL {_OLD}"),
+        _stats_function("engramdb_stats_delete", _OLD),
+        "CREATE TRIGGER memories_stats_insert AFTER INSERT ON memories "
+        "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT "
+        "EXECUTE FUNCTION engramdb_stats_insert()",
+        "CREATE TRIGGER memories_stats_update AFTER UPDATE ON memories "
+        "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT "
+        "EXECUTE FUNCTION engramdb_stats_update()",
+        "CREATE TRIGGER memories_stats_delete AFTER DELETE ON memories "
+        "REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT "
+        "EXECUTE FUNCTION engramdb_stats_delete()",
+    )),
+    Migration(2, "event_actor_reason", ()),   # in 1 already: actor and reason
+    Migration(3, "memories_by_layer", ()),    # in 1 already: memories_layer
+)
