@@ -35,7 +35,7 @@ bench-scale: $(STAMP)
 	$(BIN)/python bench/scale.py
 
 bench-http: $(STAMP)
-	$(BIN)/python bench/http.py
+	$(BIN)/python bench/http_load.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache

@@ -6,8 +6,8 @@ figure stands the same verb called in process on the same file (``engramdb.open`
 difference is the door: JSON-RPC over the pipe, schema validation both ways, the result's
 structured content and text, the worker thread.
 
-    .venv/bin/python bench/mcp.py                       # 3,000 memories, hashing embedder
-    .venv/bin/python bench/mcp.py --embedder default    # the bundled model (slower to fill)
+    .venv/bin/python bench/mcp_roundtrip.py   # 3,000 memories, hashing embedder
+    .venv/bin/python bench/mcp_roundtrip.py --embedder default   # the bundled model (slower)
 """
 
 from __future__ import annotations
@@ -25,15 +25,11 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
 import engramdb
 from engramdb import Draft
-
-# Run as a script, this file's folder comes first on sys.path and its name would shadow the
-# SDK's `mcp` package: drop the folder before importing it.
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
-
-from mcp import Client  # noqa: E402
-from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 PEOPLE = "Alice Bob Carol David Emma Frank Grace Henry Maria Noah Olivia Peter Quinn".split()
 PLACES = "Berlin Paris London Madrid Lisbon Rome Vienna Oslo Tokyo Seoul Sydney Lima".split()
@@ -152,7 +148,7 @@ def report(args: argparse.Namespace, mcp: dict[str, list[float]],
             f"{gap['remember']:.2f} ms (JSON-RPC over the pipe, schema checks both ways, "
             "structured content and text, the worker thread)."]
     return "\n".join(["# engramdb MCP round trip (stdio)", "", head, "", *table, "", *door,
-                      "", "Command: `.venv/bin/python bench/mcp.py"
+                      "", "Command: `.venv/bin/python bench/mcp_roundtrip.py"
                       + (f" --embedder {args.embedder}" if args.embedder != "hashing" else "")
                       + "`", ""])
 

@@ -8,8 +8,8 @@ keep-alive httpx.Client sending POST /v1/recall (k=5) with a read key, so every 
 pure read (a read key's recall never records uses). The clients run on the same machine and
 take CPU from the server: the figures are a floor, not a ceiling.
 
-    .venv/bin/python bench/http.py                      # 10k memories, workers 1 and 2
-    .venv/bin/python bench/http.py --size 2000 --requests 100
+    .venv/bin/python bench/http_load.py                      # 10k memories, workers 1 and 2
+    .venv/bin/python bench/http_load.py --size 2000 --requests 100
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ def render(args: argparse.Namespace, stored: int, library: dict[str, float],
     lines = [
         "# HTTP recall over loopback",
         "",
-        f"`python bench/http.py` on {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"`python bench/http_load.py` on {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. One scope of "
         f"{stored:,} memories ({args.size:,} synthetic ones written; the write guard keeps "
         "repeats out) from the bench/scale.py corpus, English with some Chinese, **hashing "
