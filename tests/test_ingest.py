@@ -160,11 +160,6 @@ def test_a_slot_said_again_and_again_in_one_session_keeps_one_current_value(me):
     assert len({v.memory.id for v in chain}) == 5 and chain[-1].current
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "write/supersede.py neighbours() reads the 10 nearest memories of every kind: once a scope "
-    "holds more than ~10 turn events repeating one slot, they crowd the older fact out and the "
-    "new value is ADDed beside it (for the lead: restrict slotted writes' candidates to the "
-    "slot kinds)"))
 def test_many_values_of_one_slot_still_supersede(me):  # type: ignore[no-untyped-def]
     me.ingest(_moves(12))
     assert current(me) == ["I live in city number 11"]

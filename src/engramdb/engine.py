@@ -236,7 +236,8 @@ class Memory(AttentionVerbs):
         if j.action == Action.SUPERSEDE and old is not None and j.rule != "slot_older_value":
             gone = old.replace(invalid_at=rec.at, superseded_by=rec.id,
                                updated_at=rec.recorded_at, version=old.version + 1)
-            self.store.save(gone, "supersede", actor=ACTOR, reason=f"{j.rule}: {rec.id}")
+            self.store.save(gone, "supersede", index_text(gone), actor=ACTOR,
+                            reason=f"{j.rule}: {rec.id}")
         return WriteResult(j.action, j.rule, rec, evidence)
 
     def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:

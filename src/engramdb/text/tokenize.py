@@ -24,6 +24,9 @@ _RUN = re.compile(rf"([{_CJK}]+)|({_WORD}(?:'{_WORD})*)", re.UNICODE)
 _lock = threading.Lock()
 _ready = False
 _stemmer = Stemmer.Stemmer("english")
+# Verbs jieba's default dictionary ranks below their single characters, so its HMM glues the
+# character to an unknown name before it ("王磊艳住在成都" -> 王磊艳住 / 在 / 成都): made words.
+_WHOLE_WORDS = ("住在", "搬到")
 
 
 def _jieba() -> Any:
@@ -36,6 +39,8 @@ def _jieba() -> Any:
             if not _ready:
                 jieba.setLogLevel(logging.WARNING)
                 jieba.initialize()
+                for word in _WHOLE_WORDS:
+                    jieba.suggest_freq(word, tune=True)
                 _ready = True
     return jieba.dt
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import datetime
 from typing import Any
@@ -14,6 +15,7 @@ from ..text import tokenize
 from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
 from .guard import check_content, content_hash, storable
+from .slots import slot_of
 
 PRIORITY_BY_KIND = {
     Kind.IDENTITY: Priority.P0, Kind.EMOTION: Priority.P1, Kind.RULE: Priority.P1,
@@ -132,13 +134,30 @@ def _opt_str(name: str, value: object) -> str | None:
 
 
 def index_text(record: Record) -> IndexText:
-    """What full-text search indexes for a record: its content, anchors and context."""
+    """What full-text search indexes for a record: its content, anchors and context. A current
+    fact with a slot also carries its slot token among the anchors (see ``slot_token``)."""
     names = [*record.people, *record.places, *record.topics, *record.keywords]
+    anchors = " ".join(tokenize(" ".join(names), keep_stopwords=True))
+    token = slot_token(record)
     return IndexText(
         body=" ".join(tokenize(record.content)),
-        anchors=" ".join(tokenize(" ".join(names), keep_stopwords=True)),
+        anchors=f"{anchors} {token}".strip() if token else anchors,
         context=" ".join(tokenize(record.context or "")),
     )
+
+
+def slot_token(record: Record) -> str | None:
+    """One word naming the record's slot (subject and attribute), while the record is its
+    current value: the write guard finds a slot's current value by this word however many
+    look-alike episodes and former values surround it. None without a slot, with a URI (it is
+    addressed by it), or once superseded or forgotten (its index text is then rewritten)."""
+    if record.uri is not None or not record.current:
+        return None
+    slot = slot_of(record.content, record.kind)
+    if slot is None:
+        return None
+    digest = hashlib.blake2b("\x1f".join(slot.key).encode(), digest_size=8).hexdigest()
+    return f"slot{digest}"
 
 
 def embed_text(record: Record) -> str:

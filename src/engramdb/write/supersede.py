@@ -26,6 +26,7 @@ import numpy as np
 from ..model import Action, Kind, Layer, Record, Scope
 from ..store.base import ListFilter, Store
 from ..text import normalize, tokenize
+from .prepare import slot_token
 from .slots import SLOT_KINDS, Slot, slot_of
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
@@ -84,6 +85,11 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     words = list(dict.fromkeys(tokenize(rec.content)))
     if slotted and words:
         for mid, _ in store.search_text(rec.scope, words, {"body": 1.0}, NEIGHBOURS,
+                                        NEIGHBOUR_LAYERS):
+            scored.setdefault(mid, float("nan"))
+    token = slot_token(rec) if slotted else None
+    if token:  # the slot's current value, however many look-alikes crowd the other legs
+        for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
                                         NEIGHBOUR_LAYERS):
             scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]

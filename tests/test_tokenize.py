@@ -1,0 +1,14 @@
+from engramdb.text import tokenize
+
+
+def test_an_unknown_chinese_name_is_not_glued_to_the_verb_after_it():
+    """jieba's HMM joined 住 to a name it did not know ("王磊艳住"): the name must come out whole
+    in a statement and in a question about it, or full-text search cannot match them."""
+    for name in ("王磊艳", "何涛洋", "周兰英", "李静刚"):
+        assert name in tokenize(f"{name}住在成都")
+        assert name in tokenize(f"{name}现在住在哪里？")
+        assert name in tokenize(f"{name}搬到了上海")
+
+
+def test_english_words_are_stemmed_and_stopwords_dropped():
+    assert tokenize("The cats were running to Berlin") == ["cat", "run", "berlin"]
