@@ -18,6 +18,7 @@ from engramdb.errors import StoreError
 from engramdb.model import Layer
 from engramdb.store.base import IndexText, ListFilter
 from engramdb.store.contract import ALICE, make_record, unit
+from engramdb.store.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from engramdb.store.postgres import PostgresStore
 from engramdb.testing import StoreContract
 from pg import create_database, database_url, drop_database
@@ -73,7 +74,10 @@ def test_the_schema_is_migrated_once_and_named(pg_url):  # type: ignore[no-untyp
     PostgresStore(pg_url).close()
     with admin(pg_url) as conn:
         rows = conn.execute("SELECT version, name FROM schema_migrations ORDER BY 1").fetchall()
-    assert rows == [(1, "initial"), (2, "event_actor_reason"), (3, "memories_by_layer")]
+    assert rows == [(1, "initial"), (2, "event_actor_reason"), (3, "memories_by_layer"),
+                    (4, "links"), (5, "working_memory"), (6, "goals"), (7, "api_keys")]
+    # one numbering on both backends: "schema version N" names one state
+    assert [r[1] for r in rows[1:]] == [m.name for m in SQLITE_MIGRATIONS[1:]]
 
 
 def test_an_unreachable_server_names_host_and_database(tmp_path: Path) -> None:

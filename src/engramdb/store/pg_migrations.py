@@ -113,4 +113,96 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(2, "event_actor_reason", ()),   # in 1 already: actor and reason
     Migration(3, "memories_by_layer", ()),    # in 1 already: memories_layer
+    Migration(4, "links", (
+        # typed, directed edges between memories of one scope (pg_links.py)
+        """CREATE TABLE links (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            source text COLLATE "C" NOT NULL,
+            target text COLLATE "C" NOT NULL,
+            relation text COLLATE "C" NOT NULL,
+            weight double precision NOT NULL,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            PRIMARY KEY (user_id, agent_id, source, target, relation)
+        )""",
+        "CREATE INDEX links_target ON links(user_id, agent_id, target)",
+        "CREATE INDEX links_weight ON links(user_id, agent_id, relation, weight)",
+    )),
+    Migration(5, "working_memory", (
+        # working memory's sessions, their turns, offloaded blobs (pg_sessions.py)
+        """CREATE TABLE wm_sessions (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            settings text NOT NULL,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            ended_at timestamptz,
+            summary text NOT NULL DEFAULT '',
+            notes text NOT NULL DEFAULT '[]',
+            PRIMARY KEY (user_id, agent_id, id)
+        )""",
+        """CREATE TABLE wm_turns (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            session_id text COLLATE "C" NOT NULL,
+            seq integer NOT NULL,
+            role text NOT NULL,
+            content text NOT NULL,
+            at timestamptz NOT NULL,
+            tokens integer NOT NULL,
+            pinned boolean NOT NULL DEFAULT false,
+            ref text,
+            folded boolean NOT NULL DEFAULT false,
+            PRIMARY KEY (user_id, agent_id, session_id, seq)
+        )""",
+        """CREATE TABLE wm_blobs (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            ref text COLLATE "C" NOT NULL,
+            session_id text COLLATE "C" NOT NULL,
+            content text NOT NULL,
+            tokens integer NOT NULL,
+            at timestamptz NOT NULL,
+            PRIMARY KEY (user_id, agent_id, ref)
+        )""",
+    )),
+    Migration(6, "goals", (
+        # each scope's goal stack (pg_goals.py); lists are JSON arrays of text, as in SQLite
+        """CREATE TABLE goals (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            title text NOT NULL,
+            status text COLLATE "C" NOT NULL,
+            parent text COLLATE "C",
+            constraints text NOT NULL,
+            evidence text NOT NULL,
+            open_loops text NOT NULL,
+            created_at timestamptz NOT NULL,
+            updated_at timestamptz NOT NULL,
+            closed_at timestamptz,
+            PRIMARY KEY (user_id, agent_id, id)
+        )""",
+        # at most one active goal per scope, whatever writes it
+        "CREATE UNIQUE INDEX goals_one_active ON goals(user_id, agent_id) "
+        "WHERE status = 'active'",
+    )),
+    Migration(7, "api_keys", (
+        # HTTP API keys (pg_goals.py). The one table not led by the scope: a request is
+        # matched to its key by the secret's hash alone, before any scope is known, so key id
+        # and hash are unique across the whole database (a small reference table)
+        """CREATE TABLE api_keys (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" PRIMARY KEY,
+            key_hash text COLLATE "C" NOT NULL UNIQUE,
+            role text NOT NULL,
+            name text NOT NULL,
+            created_at timestamptz NOT NULL,
+            revoked_at timestamptz
+        )""",
+        "CREATE INDEX api_keys_scope ON api_keys(user_id, agent_id, created_at, id)",
+    )),
 )

@@ -39,7 +39,10 @@ from .pg_codec import (
     vector_from_text,
     vector_text,
 )
+from .pg_goals import GoalTable, KeyTable
+from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
+from .pg_sessions import SessionTables
 from .pg_text import (
     BM25_SQL,
     WEIGHT_LETTER,
@@ -93,7 +96,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore:
+class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0) -> None:
         self.location = redact(url)
@@ -413,6 +416,7 @@ class PostgresStore:
                       record.agent, seq) for seq, snap in rows])
             self._update_row(conn, record, None, None, clear_index=True)
             self._log(conn, record, "erase", actor=actor, reason=reason)
+            self._drop_links(conn, record.scope, record.id)
         self._run(write, record.scope)
 
     def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
@@ -424,6 +428,8 @@ class PostgresStore:
             removed = conn.execute("DELETE FROM memories WHERE user_id = %s AND agent_id = %s",
                                    args).rowcount
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
+            self._drop_sessions(conn, scope)
+            self._drop_links(conn, scope)
             conn.execute(
                 "INSERT INTO events(user_id, agent_id, memory_id, op, version, at, snapshot, "
                 "actor, reason) VALUES (%s, %s, %s, %s, 0, %s, NULL, %s, %s)",
@@ -573,6 +579,11 @@ class PostgresStore:
              vector_text(vector), want)).fetchall(), scope, write=False)
         ranked = sorted(((r[0], float(r[1])) for r in rows), key=lambda x: (-x[1], x[0]))
         return ranked[:limit]
+
+    def search_vector_many(self, scope: Scope, vectors: np.ndarray, limit: int,
+                           layers: Sequence[Layer]) -> list[list[tuple[str, float]]]:
+        """One ``search_vector`` per row: the same query, so the same ids and scores."""
+        return [self.search_vector(scope, row, limit, layers) for row in np.asarray(vectors)]
 
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
         rows = self._run(lambda c: c.execute(
