@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, fields, replace
@@ -38,6 +39,10 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+    auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
+    llm_base_url: str = ""             # an OpenAI-compatible endpoint that may reword gists
+    llm_model: str = ""
+    llm_api_key: str = ""
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -48,6 +53,12 @@ class Config:
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
+        value = self.auto_sleep_importance
+        if not _number(value) or not 0 <= value < math.inf:
+            raise ConfigError("auto_sleep_importance must be a number from 0 (never) up, "
+                              f"got {value!r}")
+        if bool(self.llm_base_url) != bool(self.llm_model):
+            raise ConfigError("llm_base_url and llm_model go together: set both or neither")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
