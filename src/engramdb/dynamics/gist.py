@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Any
 
 from ..ids import new_id
 from ..model import Kind, Layer, Priority, Record
@@ -65,11 +64,11 @@ def themes(rec: Record) -> list[tuple[str, str]]:
 def gist_pass(run: Pass, report: PhaseReport) -> None:
     looked = [*run.core(), *run.decayed.values()]
     episodes = {r.id: r for r in looked if settled(r, run)}
-    if run.only is not None and episodes:
-        episodes.update(_partners(run, list(episodes.values())))
     if not episodes:
         return
     gists = _gists(run)
+    if run.only is not None:  # a theme with a gist takes any new episode: no partner needed
+        episodes.update(_partners(run, list(episodes.values()), set(gists)))
     by_theme: dict[str, dict[str, Record]] = defaultdict(dict)
     labels: dict[str, str] = {}
     for rec in episodes.values():
@@ -87,10 +86,11 @@ def gist_pass(run: Pass, report: PhaseReport) -> None:
         taken.update(done)
 
 
-def _partners(run: Pass, episodes: list[Record]) -> dict[str, Record]:
-    """The settled core episodes sharing a theme with ``episodes`` (an incremental run)."""
+def _partners(run: Pass, episodes: list[Record], skip: set[str]) -> dict[str, Record]:
+    """The settled core episodes sharing a theme with ``episodes`` (an incremental run), for
+    the themes not in ``skip``."""
     out: dict[str, Record] = {}
-    seen: set[str] = set()
+    seen: set[str] = set(skip)
     for rec in episodes:
         for (key, _), anchor in zip(themes(rec), _anchors(rec), strict=True):
             if key in seen:
@@ -129,16 +129,15 @@ def _consolidate(run: Pass, key: str, label: str, members: list[Record], old: Re
     with run.store.transaction():
         fresh = run.store.get_many(run.scope, [m.id for m in members])
         members = [fresh[m.id] for m in members if m.id in fresh and settled(fresh[m.id], run)]
-        earlier = [] if old is None else [
-            r for r in run.store.get_many(run.scope, old.derived_from).values() if r.content]
         if not members or (old is None and len(members) < MIN_CLUSTER):
             return []
-        sources = sorted({r.id: r for r in [*earlier, *members]}.values(),
-                         key=lambda r: (r.at, r.id))
-        gist = _gist_record(run, key, label, sources, old)
+        chosen = [] if old is None else [
+            s["source"] for s in old.metadata.get("sentences", []) if isinstance(s, dict)]
+        earlier = [r for r in run.store.get_many(run.scope, chosen).values() if r.content]
+        gist = _gist_record(run, key, label, earlier, members, old)
         gist = _polished(run, gist, report)
         vector = run.embed([embed_text(gist)])[0]
-        why = f"{label}: {len(sources)} episodes"
+        why = f"{label}: {gist.metadata['support']} episodes"
         if old is None:
             run.store.insert(gist, index_text(gist), vector, actor="sleep",
                              reason=f"gist of {why}")
@@ -158,40 +157,51 @@ _REFRESHED = ("content", "content_hash", "importance", "metadata", "people", "pl
               "derived_from", "at", "layer")
 
 
-def _gist_record(run: Pass, key: str, label: str, sources: list[Record],
-                 old: Record | None) -> Record:
-    picked = pick_sentences(sources)
+def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
+                 members: list[Record], old: Record | None) -> Record:
+    """The gist after adding ``members``. A reinforced gist keeps how many of its sources name
+    each anchor (``metadata["anchor_counts"]``) and competes its chosen sentences
+    (``earlier``) with the new members' ones: its older sources are not read again."""
+    meta = dict(old.metadata) if old else {}
+    counts = {attr: Counter(meta.get("anchor_counts", {}).get(attr, {}))
+              for attr in ("people", "places", "topics")}
+    for rec in members:
+        for attr, counter in counts.items():
+            counter.update(dict.fromkeys(getattr(rec, attr), 1))
+    shared = [normalize(a) for counter in counts.values() for a, n in counter.items() if n >= 2]
+    candidates = sorted({r.id: r for r in [*earlier, *members]}.values(),
+                        key=lambda r: (r.at, r.id))
+    picked = pick_sentences(candidates, shared)
     content = join_sentences([text for text, _ in picked])
-    importance = max([s.importance for s in sources] + ([old.importance] if old else []))
-    metadata: dict[str, Any] = {
-        **(old.metadata if old else {}), "theme": key, "theme_label": label,
-        "support": len(sources), "sentences": [{"text": t, "source": s} for t, s in picked],
-        "span": [sources[0].at.isoformat(), sources[-1].at.isoformat()]}
+    derived = [*(old.derived_from if old else []), *(m.id for m in members)]
+    first = min([m.at for m in members] + ([old.at] if old else []))
+    start = meta.get("span", [first.isoformat()])[0] if old else first.isoformat()
+    last = max([m.at for m in members] + ([old.at] if old else []))
+    importance = max([m.importance for m in members] + ([old.importance] if old else []))
     for name in ("polish", "polished_from"):
-        metadata.pop(name, None)
-    anchors = {attr: _common(sources, attr) for attr in ("people", "places", "topics")}
+        meta.pop(name, None)
+    meta.update({"theme": key, "theme_label": label, "support": len(derived),
+                 "sentences": [{"text": t, "source": s} for t, s in picked],
+                 "span": [start, last.isoformat()],
+                 "anchor_counts": {a: dict(sorted(c.items())) for a, c in counts.items()}})
+    anchors = {attr: _top(counter) for attr, counter in counts.items()}
     priority = derive_priority(Kind.GIST, None)
     base = old or Record(
         id=new_id(run.now), user=run.scope.user, agent=run.scope.agent, content=content,
         kind=Kind.GIST, uri=None, priority=priority, lifecycle=LIFECYCLE_BY_PRIORITY[priority],
-        importance=importance, at=sources[-1].at, recorded_at=run.now, updated_at=run.now)
+        importance=importance, at=last, recorded_at=run.now, updated_at=run.now)
     return base.replace(content=content, content_hash=content_hash(content),
-                        importance=importance, metadata=metadata,
-                        derived_from=[s.id for s in sources], at=sources[-1].at,
+                        importance=importance, metadata=meta, derived_from=derived, at=last,
                         layer=Layer.CORE, **anchors)
 
 
-def _common(sources: list[Record], attr: str) -> list[str]:
-    counts = Counter(a for s in sources for a in dict.fromkeys(getattr(s, attr)))
-    return [a for a, _ in sorted(counts.items(), key=lambda x: (-x[1], x[0]))][:MAX_ANCHORS]
+def _top(counter: Counter[str]) -> list[str]:
+    return [a for a, _ in sorted(counter.items(), key=lambda x: (-x[1], x[0]))][:MAX_ANCHORS]
 
 
-def pick_sentences(sources: list[Record]) -> list[tuple[str, str]]:
+def pick_sentences(sources: list[Record], shared: list[str]) -> list[tuple[str, str]]:
     """(sentence, source id): the best sentence of each source, the best MAX_SENTENCES
-    sources, in time order. A sentence scores by the shared anchors it names."""
-    shared = [normalize(a) for attr in ("people", "places", "topics")
-              for a, n in Counter(a for s in sources for a in dict.fromkeys(getattr(s, attr))
-                                  ).items() if n >= 2]
+    sources, in time order. A sentence scores by the ``shared`` anchors it names."""
     best = []
     for order, src in enumerate(sources):
         sentences = [m.group().strip() for m in _SENTENCE.finditer(src.content)]

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from ..model import Kind, Layer, Record
 from ..text import tokenize
 from ..write.slots import slot_of
-from ..write.supersede import NEAR_DUP_JACCARD, Neighbour, _near_duplicate
+from ..write.supersede import NEAR_DUP_COSINE, NEAR_DUP_JACCARD, Neighbour, _near_duplicate
 from .passes import Pass, PhaseReport
 
 VECTOR_NEIGHBOURS = 20  # an incremental sleep looks at this many nearest memories per change
@@ -60,7 +60,7 @@ def _vector_neighbours(run: Pass, looked: list[Record]) -> dict[str, Record]:
 
     matrix = np.vstack([vectors[i] for i in ids])
     found = run.store.search_vector_many(run.scope, matrix, VECTOR_NEIGHBOURS, (Layer.CORE,))
-    near = {mid for hits in found for mid, _ in hits}
+    near = {mid for hits in found for mid, cos in hits if cos >= NEAR_DUP_COSINE}
     return {r.id: r for r in run.store.get_many(run.scope, sorted(near)).values()
             if mergeable(r)}
 
