@@ -29,6 +29,7 @@ from ..write.supersede import NEAR_DUP_COSINE, NEAR_DUP_JACCARD, Neighbour, _nea
 from .passes import Pass, PhaseReport
 
 VECTOR_NEIGHBOURS = 20  # an incremental sleep looks at this many nearest memories per change
+DEEP = 200              # ... and deeper when all of them are above the cosine bar
 
 
 def mergeable(rec: Record) -> bool:
@@ -59,8 +60,13 @@ def _vector_neighbours(run: Pass, looked: list[Record]) -> dict[str, Record]:
     import numpy as np
 
     matrix = np.vstack([vectors[i] for i in ids])
-    found = run.store.search_vector_many(run.scope, matrix, VECTOR_NEIGHBOURS, (Layer.CORE,))
-    near = {mid for hits in found for mid, cos in hits if cos >= NEAR_DUP_COSINE}
+    every = tuple(Layer)  # unfiltered, so one matrix product answers every row
+    found = run.store.search_vector_many(run.scope, matrix, VECTOR_NEIGHBOURS, every)
+    near: set[str] = set()
+    for row, hits in enumerate(found):
+        if len(hits) == VECTOR_NEIGHBOURS and hits[-1][1] >= NEAR_DUP_COSINE:  # more above it
+            hits = run.store.search_vector(run.scope, matrix[row], DEEP, (Layer.CORE,))
+        near.update(mid for mid, cos in hits if cos >= NEAR_DUP_COSINE)
     return {r.id: r for r in run.store.get_many(run.scope, sorted(near)).values()
             if mergeable(r)}
 
