@@ -130,7 +130,8 @@ def test_a_second_sleep_right_after_changes_nothing(mem, clock):  # type: ignore
     clock.advance(days=20)
     assert mem.sleep().changes > 0
     events = mem.stats().events
-    assert mem.sleep().changes == 0
+    again = mem.sleep()
+    assert again.changes == 0 and again.visited == 0  # its own changes are not revisited
     assert mem.sleep(full=True).changes == 0
     assert mem.sleep("consolidate").changes == 0
     assert mem.stats().events == events
@@ -286,6 +287,12 @@ def test_the_cli_runs_consolidate_alone(tmp_path, clock):  # type: ignore[no-unt
     data = json.loads(result.output)
     assert [p["phase"] for p in data["phases"]] == ["consolidate"]
     assert data["phases"][0]["counts"] == {"gist_created": 1, "consolidated": 3}
+    for flags, mode in (([], "full"), ([], "incremental"), (["--full"], "full")):
+        result = runner.invoke(app, ["sleep", *flags, "--db", str(db), "--embedder", "hashing",
+                                     "--json"])
+        assert result.exit_code == 0 and json.loads(result.output)["mode"] == mode
+    result = runner.invoke(app, ["sleep", "--db", str(db), "--embedder", "hashing"])
+    assert "incremental sleep, 0 memories visited" in result.output
     result = runner.invoke(app, ["sleep", "--phase", "dream", "--db", str(db),
                                  "--embedder", "hashing"])
     assert result.exit_code == 4

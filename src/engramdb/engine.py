@@ -14,7 +14,7 @@ from .config import Config
 from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
-from .errors import Conflict, Invalid, NotFound
+from .errors import Conflict, EngramError, Invalid, NotFound
 from .ids import new_id
 from .model import (
     Action,
@@ -437,7 +437,12 @@ class Memory:
         threshold = self.config.auto_sleep_importance
         if threshold <= 0 or written < threshold or not results:
             return
-        report = self.sleep(user=scope.user, agent=scope.agent)
+        try:
+            report = self.sleep(user=scope.user, agent=scope.agent)
+        except EngramError as exc:  # the write itself is stored: say why no sleep followed
+            results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
+                                                  "threshold": threshold, "error": str(exc)}
+            return
         self.last_auto_sleep = report
         results[-1].evidence["auto_sleep"] = {
             "importance_written": round(written, 4), "threshold": threshold,

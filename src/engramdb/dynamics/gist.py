@@ -141,6 +141,7 @@ def _consolidate(run: Pass, key: str, label: str, members: list[Record], old: Re
         if old is None:
             run.store.insert(gist, index_text(gist), vector, actor="sleep",
                              reason=f"gist of {why}")
+            run._track(gist)
             report.add("gist_created", gist.id)
         else:
             run.save(old, "reinforce", f"gist reinforced by {len(members)} episode(s); {why}",

@@ -102,9 +102,11 @@ def plan(store: Store, scope: Scope, params: DecayParams, now: datetime,
 
 
 def finish(store: Store, scope: Scope, params: DecayParams, now: datetime,
-           visited: Iterable[Record], seq: int) -> None:
-    """Write the due times of the memories visited and the scope's sleep state."""
-    due = {rec.id: due_time(rec, now, params) for rec in visited}
+           visited: Iterable[Record], seq: int, cleared: Iterable[str] = ()) -> None:
+    """Write the due times of the memories visited (none for ``cleared``: they left core) and
+    the scope's sleep state."""
+    due: dict[str, datetime | None] = dict.fromkeys(cleared)
+    due.update((rec.id, due_time(rec, now, params)) for rec in visited)
     with store.transaction():
         store.set_due(scope, due)
         store.save_sleep_state(scope, SleepState(now, seq, fingerprint(params), 0.0))

@@ -82,6 +82,7 @@ class Pass:
         return new
 
     def _track(self, new: Record) -> None:
+        """Keep the core view in step with a change this run made."""
         if self._core is not None:
             if new.layer == Layer.CORE and (self.only is None or new.id in self._core):
                 self._core[new.id] = new

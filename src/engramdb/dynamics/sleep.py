@@ -74,10 +74,26 @@ def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
         result.seconds = time.perf_counter() - started
         report.phases.append(result)
     if phase is None:
-        visited = (run.core() if only is None
-                   else list(store.get_many(scope, sorted(only)).values()))
-        incremental.finish(store, scope, params, now, visited, seq)
+        _finish(run, report, seq)
     return report
+
+
+def _finish(run: Pass, report: SleepReport, seq: int) -> None:
+    """Write the due times of what this sleep visited or changed, and the scope's state. The
+    sleep's own changes are not revisited next time; a write made by someone else while it ran
+    is (the saved event seq then stays where this sleep started)."""
+    store, scope = run.store, run.scope
+    own = {i for p in report.phases for ids in p.changed.values() for i in ids}
+    newest, during = store.changed_since(scope, seq)
+    next_seq = newest if set(during) <= own else seq
+    if run.only is None:  # a full sleep holds every core memory as it is now
+        records = run.core()
+        core = {r.id for r in records}
+        cleared = [i for i in own if i not in core]
+    else:
+        records = list(store.get_many(scope, sorted(run.only | set(during))).values())
+        cleared = []
+    incremental.finish(store, scope, run.params, run.now, records, next_seq, cleared)
 
 
 def check_phase(name: object) -> str:
