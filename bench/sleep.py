@@ -218,6 +218,7 @@ def main() -> None:
         pick = {"p": Zipf(FIRST, rng), "pl": Zipf(PLACES, rng), "t": Zipf(TOPICS, rng),
                 "cp": Zipf(CN_PEOPLE, rng), "cpl": Zipf(CN_PLACES, rng), "ct": Zipf(CN_TOPICS, rng)}
         drafts = [draft(args.size + n, clock.now(), rng, pick) for n in range(1000)]
+        mem.config = replace(mem.config, auto_sleep_importance=0)  # the sleep timed is ours
         mem.remember_many(drafts, batch=256, **SCOPE)
         clock.advance(hours=1)
         timed_sleep(mem, "incremental sleep after 1,000 new memories", TARGET_INCREMENTAL_S,
