@@ -124,6 +124,23 @@ def test_a_later_cluster_reinforces_and_another_theme_gets_its_own(mem, clock): 
     assert len(gists(mem)) == 2
 
 
+def test_an_archived_gist_is_reinforced_back_to_core_and_stays(mem, clock):  # type: ignore[no-untyped-def]
+    episodes(mem, WANG, ["Wang"])
+    clock.advance(days=15)
+    mem.sleep()
+    (gist,) = gists(mem)
+    clock.advance(days=400)  # unused for 400 days: the gist fades to the archive
+    assert mem.sleep().phase("decay").ids("archived") == [gist.id]
+    episodes(mem, ["Wang called about 2 tickets.", "Wang sent a postcard.",
+                   "Lunch with Wang at noon."], ["Wang"])
+    clock.advance(days=15)
+    assert mem.sleep().phase("consolidate").ids("gist_reinforced") == [gist.id]
+    again = mem.get(gist.id)
+    assert (again.layer.value, again.use_count, again.metadata["support"]) == ("core", 1, 6)
+    assert mem.explain(gist.id).weight > 0.9
+    assert mem.sleep().changes == 0 and mem.sleep(full=True).changes == 0
+
+
 def test_a_second_sleep_right_after_changes_nothing(mem, clock):  # type: ignore[no-untyped-def]
     episodes(mem, WANG, ["Wang"])
     episodes(mem, XIAOWANG, ["小王"])

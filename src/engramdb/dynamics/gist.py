@@ -10,7 +10,8 @@
 - A theme with no gist yields one when it has at least ``MIN_CLUSTER`` (3) settled episodes; two
   make nothing. A theme that has a gist reinforces it with any new settled episode: its sources,
   support count, importance, content, text index and vector are refreshed as a new version
-  (op "reinforce"); a second gist of the same theme is never made.
+  (op "reinforce"); a second gist of the same theme is never made. Reinforcing counts as a
+  use of the gist (an archived one comes back to core, strong enough to stay).
 - The gist (kind gist, priority P2, the slow decay of its kind) is extractive: at most
   ``MAX_SENTENCES`` sentences, each copied from one source, the best per source (the one naming
   most of the cluster's shared anchors), in the sources' time order. ``metadata["sentences"]``
@@ -35,7 +36,7 @@ from ..text import is_cjk, normalize, tokenize
 from ..write.guard import content_hash
 from ..write.prepare import LIFECYCLE_BY_PRIORITY, derive_priority, embed_text, index_text
 from .passes import Pass, PhaseReport
-from .strength import weight
+from .strength import KEPT_USES, weight
 
 SETTLED = 0.5
 MIN_CLUSTER = 3
@@ -155,7 +156,7 @@ def _consolidate(run: Pass, key: str, label: str, members: list[Record], old: Re
 
 
 _REFRESHED = ("content", "content_hash", "importance", "metadata", "people", "places", "topics",
-              "derived_from", "at", "layer")
+              "derived_from", "at", "layer", "use_count", "last_uses")
 
 
 def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
@@ -191,9 +192,11 @@ def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
         id=new_id(run.now), user=run.scope.user, agent=run.scope.agent, content=content,
         kind=Kind.GIST, uri=None, priority=priority, lifecycle=LIFECYCLE_BY_PRIORITY[priority],
         importance=importance, at=last, recorded_at=run.now, updated_at=run.now)
+    uses = {} if old is None else {  # reinforcing is a use: a weak gist is strong again
+        "use_count": old.use_count + 1, "last_uses": [*old.last_uses, run.now][-KEPT_USES:]}
     return base.replace(content=content, content_hash=content_hash(content),
                         importance=importance, metadata=meta, derived_from=derived, at=last,
-                        layer=Layer.CORE, **anchors)
+                        layer=Layer.CORE, **anchors, **uses)
 
 
 def _top(counter: Counter[str]) -> list[str]:
