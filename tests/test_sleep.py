@@ -146,9 +146,9 @@ def test_phases_run_in_order_and_report(mem, clock):  # type: ignore[no-untyped-
     clock.advance(days=60)
     report = mem.sleep()
     assert isinstance(report, SleepReport)
-    assert [p.phase for p in report.phases] == list(PHASES) == ["sync", "decay", "tidy", "lessons",
-                                                                   "govern"]
-    assert "not implemented" in report.skipped["consolidate"]
+    assert [p.phase for p in report.phases] == list(PHASES) == [
+        "sync", "decay", "tidy", "lessons", "consolidate", "govern"]
+    assert report.skipped == {}
     assert sorted(report.phase("decay").ids("archived")) == sorted(ids)
     assert report.phase("decay").counts() == {"archived": 3}
     assert report.phase("govern").note and report.phase("sync").note
@@ -157,7 +157,7 @@ def test_phases_run_in_order_and_report(mem, clock):  # type: ignore[no-untyped-
     assert [p.phase for p in mem.sleep("govern").phases] == ["govern"]
 
 
-@pytest.mark.parametrize("phase", ["consolidate", "dream", "", 3])
+@pytest.mark.parametrize("phase", ["dream", "", 3])
 def test_unknown_or_unbuilt_phases_are_invalid(mem, phase):  # type: ignore[no-untyped-def]
     with pytest.raises(Invalid, match="phase"):
         mem.sleep(phase)
@@ -194,4 +194,4 @@ def test_cli_sleep_and_explain(tmp_path: Path) -> None:
     assert [p["phase"] for p in report["phases"]] == list(PHASES)
     assert "decay" in run("sleep", "--phase", "decay")
     assert run("explain", "01NOSUCHMEMORY0000000000000", code=3).startswith("error: ")
-    assert "phase" in run("sleep", "--phase", "consolidate", code=4)
+    assert "phase" in run("sleep", "--phase", "dream", code=4)

@@ -96,7 +96,7 @@ def test_at_most_two_of_k_are_woken(mem, clock):  # type: ignore[no-untyped-def]
     for text in WORK:
         mem.remember(text)
     clock.advance(days=120)
-    mem.sleep()
+    mem.sleep(phase="decay")  # archive them, without consolidating them into a gist
     hits = mem.recall("Wang in Harbin", k=5, track=False)
     woken = [h for h in hits if h.woken]
     assert len(hits) == 5 and len(woken) == 2

@@ -618,14 +618,21 @@ def status(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = 
 def sleep(
     ctx: typer.Context,
     phase: Annotated[str | None, typer.Option(
-        metavar="NAME", help="Run one phase only: sync, decay, tidy, lessons, govern.")] = None,
+        metavar="NAME",
+        help="Run one phase only: sync, decay, tidy, lessons, consolidate, govern.")] = None,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Look at every memory, not only what changed since the last sleep.")
+    ] = False,
 ) -> None:
-    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons, govern."""
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons,
+    consolidate (merge duplicates, gists), govern."""
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), consolidate
+    (merge near-duplicates, gists of settled episodes), govern."""
     d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
-        report = mem.sleep(phase)
+        report = mem.sleep(phase, full=full)
         if d.json:
             emit(report.to_dict())
             return
@@ -638,6 +645,7 @@ def sleep(
         for name, why in report.skipped.items():
             table.add_row(name, "-", "-", "-", Text(f"skipped: {why}"))
         out().print(table)
+        out().print(Text(f"{report.mode} sleep, {report.visited} memories visited"))
 
 
 @app.command()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, fields, replace
@@ -48,10 +49,11 @@ class Config:
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
     assoc_slots: int = 2               # at most this many of k hits come by association
-    llm_url: str = ""                  # OpenAI-compatible base URL (".../v1") for extraction
-    llm_model: str = ""                # the chat model asked to extract memories
+    llm_url: str = ""                  # OpenAI-compatible base URL (".../v1"): extraction, gists
+    llm_model: str = ""                # the chat model asked to extract memories or word gists
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
+    auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -85,6 +87,12 @@ class Config:
                 raise ConfigError(f"{name} must be an integer of at least {low}, got {value!r}")
         if self.summarizer not in ("extractive", "llm"):
             raise ConfigError(f"summarizer must be extractive or llm, got {self.summarizer!r}")
+        value = self.auto_sleep_importance
+        if not _number(value) or not 0 <= value < math.inf:
+            raise ConfigError("auto_sleep_importance must be a number from 0 (never) up, "
+                              f"got {value!r}")
+        if bool(self.llm_url) != bool(self.llm_model):
+            raise ConfigError("llm_url and llm_model go together: set both or neither")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:

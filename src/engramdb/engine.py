@@ -16,7 +16,7 @@ from .config import Config
 from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
-from .errors import Conflict, Invalid, NotFound
+from .errors import Conflict, EngramError, Invalid, NotFound
 from .graph import as_hit, check_hops, check_linkable, check_relation, check_weight, start_hit, walk
 from .ids import new_id
 from .model import (
@@ -87,6 +87,7 @@ class Memory(AttentionVerbs):
         self.default_scope = Scope(self.config.user, self.config.agent)
         store.bind_embedder(embedder.model_id, embedder.dimensions)
         self.decay_params = params_from(self.config)
+        self.last_auto_sleep: SleepReport | None = None
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
                                   getattr(embedder, "relevance_floor", None))
 
@@ -172,7 +173,9 @@ class Memory(AttentionVerbs):
                 if near is not None and result.action in WRITES_VECTOR:
                     near.written(result.memory.id, vec)
                 results.append(result)
-            return results
+            written = self._count_importance(scope, results)
+        self._auto_sleep(scope, written, results)
+        return results
 
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
@@ -438,12 +441,50 @@ class Memory(AttentionVerbs):
         rec = self._get(self._scope(user, agent), id_or_uri)
         return assess(rec, self._now(), self.decay_params)
 
-    def sleep(self, phase: str | None = None, *, user: str | None = None,
+    def sleep(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
               agent: str | None = None) -> SleepReport:
-        """Maintenance: sync -> decay -> tidy -> govern, or the one ``phase`` named. Returns
-        what each phase examined and changed (dynamics/sleep.py)."""
+        """Maintenance: sync -> decay -> tidy -> consolidate -> govern, or the one ``phase``
+        named. After a scope's first sleep a whole sleep is incremental (only what changed or
+        is due); ``full=True`` looks at everything. Returns what each phase examined and
+        changed (dynamics/sleep.py)."""
+        if not isinstance(full, bool):
+            raise Invalid(f"full must be true or false, got {full!r}")
         return run_sleep(self.store, self._scope(user, agent), self._now(), self.decay_params,
-                         phase)
+                         phase, embed=self._embed, polisher=self._polisher(), full=full)
+
+    def _polisher(self) -> Any:
+        if not self.config.llm_url:
+            return None
+        from .dynamics.polish import Polisher
+
+        return Polisher(self.config.llm_url, self.config.llm_model,
+                        self.config.llm_api_key)
+
+    def _count_importance(self, scope: Scope, results: list[WriteResult]) -> float:
+        """Add what this write stored to the importance written since the last sleep."""
+        amount = sum(r.memory.importance for r in results if r.action in WRITES_VECTOR)
+        if self.config.auto_sleep_importance <= 0 or amount <= 0:
+            return 0.0
+        return self.store.add_written_importance(scope, amount)
+
+    def _auto_sleep(self, scope: Scope, written: float, results: list[WriteResult]) -> None:
+        """Sleep once the importance written since the last sleep reaches
+        ``Config.auto_sleep_importance``; the write that set it off carries its summary in
+        ``evidence["auto_sleep"]`` (the last result of the batch)."""
+        threshold = self.config.auto_sleep_importance
+        if threshold <= 0 or written < threshold or not results:
+            return
+        try:
+            report = self.sleep(user=scope.user, agent=scope.agent)
+        except EngramError as exc:  # the write itself is stored: say why no sleep followed
+            results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
+                                                  "threshold": threshold, "error": str(exc)}
+            return
+        self.last_auto_sleep = report
+        results[-1].evidence["auto_sleep"] = {
+            "importance_written": round(written, 4), "threshold": threshold,
+            "mode": report.mode, "visited": report.visited, "changes": report.changes,
+            "counts": {p.phase: p.counts() for p in report.phases if p.counts()}}
 
     def decay(self, *, user: str | None = None, agent: str | None = None) -> SleepReport:
         """The decay phase alone: archive the core memories whose weight fell below

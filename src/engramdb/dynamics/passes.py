@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from ..model import Layer, Record, Scope
-from ..store.base import ListFilter, Store
+from ..store.base import IndexText, ListFilter, Store
 from .strength import DecayParams
+
+Embed = Callable[[Sequence[str]], np.ndarray]
 
 
 @dataclass
@@ -54,12 +58,36 @@ class Pass:
     now: datetime
     params: DecayParams
     _core: dict[str, Record] | None = None
+    only: set[str] | None = None     # an incremental run looks at these memories only
+    embed: Embed | None = None       # what a phase that writes new text embeds it with
+    polisher: Any = None             # dynamics/polish.py: rewords a gist, or None
+    decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay in this run
 
     def core(self) -> list[Record]:
         if self._core is None:
-            flt = ListFilter(layers=(Layer.CORE,))
-            self._core = {r.id: r for r in self.store.list(self.scope, flt)}
+            if self.only is None:
+                flt = ListFilter(layers=(Layer.CORE,))
+                self._core = {r.id: r for r in self.store.list(self.scope, flt)}
+            else:
+                found = self.store.get_many(self.scope, sorted(self.only))
+                self._core = {i: r for i, r in sorted(found.items()) if r.layer == Layer.CORE}
         return list(self._core.values())
+
+    def save(self, old: Record, op: str, reason: str, changes: dict[str, Any],
+             text: IndexText | None = None, vector: np.ndarray | None = None) -> Record:
+        """Save a new version of ``old`` (actor "sleep"), inside the caller's transaction."""
+        new = old.replace(**changes, updated_at=self.now, version=old.version + 1)
+        self.store.save(new, op, text, vector, actor="sleep", reason=reason)
+        self._track(new)
+        return new
+
+    def _track(self, new: Record) -> None:
+        """Keep the core view in step with a change this run made."""
+        if self._core is not None:
+            if new.layer == Layer.CORE and (self.only is None or new.id in self._core):
+                self._core[new.id] = new
+            else:
+                self._core.pop(new.id, None)
 
     def apply(self, ids: list[str], decide: Decide, report: PhaseReport) -> None:
         """For each memory of ``ids``, as stored now: save the change ``decide`` returns."""
@@ -77,6 +105,8 @@ class Pass:
               changes: dict[str, Any]) -> None:
         new = old.replace(**changes, updated_at=self.now, version=old.version + 1)
         self.store.save(new, op, actor="sleep", reason=reason)
+        if op == "archive":
+            self.decayed[new.id] = new
         if self._core is not None:
             if new.layer == Layer.CORE:
                 self._core[new.id] = new

@@ -1,8 +1,10 @@
 """The sleep cycle: maintenance phases over one scope, each callable alone, and their report.
 
-Phases, in order: sync -> decay -> tidy -> lessons -> govern (lessons: dynamics/lessons.py).
-Consolidation (merging duplicates, gists) is not built yet: a full sleep reports it as
-skipped, and asking for it alone is an error.
+Phases, in order: sync -> decay -> tidy -> lessons -> consolidate -> govern. Lessons turns the
+oldest lessons into rules past five (dynamics/lessons.py). Consolidate merges near-duplicates
+and turns clusters of settled episodes into gists (dynamics/consolidate.py). A whole sleep (no
+phase named) is incremental after the first one: it visits only what changed since the last
+sleep and what is due now (dynamics/incremental.py); ``full=True`` visits all.
 Every change a phase makes is a saved version with actor "sleep" and its reason, so
 ``history(id)`` shows it; nothing is ever deleted, and forgotten memories are never touched
 (every phase reads the core layer only)."""
@@ -18,14 +20,16 @@ from typing import Any
 from ..errors import Invalid
 from ..model import Scope
 from ..store.base import Store
+from . import incremental
+from .consolidate import consolidate_pass
 from .decay import decay_pass
 from .lessons import lessons_pass
 from .lifecycle import tidy_pass
-from .passes import Pass, PhaseReport
+from .passes import Embed, Pass, PhaseReport
 from .strength import DecayParams
 
-PHASES = ("sync", "decay", "tidy", "lessons", "govern")
-NOT_BUILT = {"consolidate": "not implemented yet (merging duplicates and gists come later)"}
+PHASES = ("sync", "decay", "tidy", "lessons", "consolidate", "govern")
+NOT_BUILT: dict[str, str] = {}
 
 
 @dataclass
@@ -35,6 +39,8 @@ class SleepReport:
     at: datetime
     phases: list[PhaseReport] = field(default_factory=list)
     skipped: dict[str, str] = field(default_factory=dict)
+    mode: str = "phase"   # "full", "incremental", or "phase" (one phase run alone, in full)
+    visited: int = 0      # memories the run looked at (all core ones unless incremental)
 
     def phase(self, name: str) -> PhaseReport:
         for report in self.phases:
@@ -48,22 +54,48 @@ class SleepReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"user": self.user, "agent": self.agent, "at": self.at.isoformat(),
-                "phases": [p.to_dict() for p in self.phases], "skipped": dict(self.skipped)}
+                "phases": [p.to_dict() for p in self.phases], "skipped": dict(self.skipped),
+                "mode": self.mode, "visited": self.visited}
 
 
 def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
-              phase: str | None = None) -> SleepReport:
+              phase: str | None = None, *, embed: Embed | None = None, polisher: Any = None,
+              full: bool = False) -> SleepReport:
     """Run every phase (``phase=None``) or one of them, and report what changed."""
     names = PHASES if phase is None else (check_phase(phase),)
-    run = Pass(store, scope, now, params)
+    only, seq = incremental.plan(store, scope, params, now, full) if phase is None else (None, 0)
+    run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher)
     report = SleepReport(scope.user, scope.agent, now,
-                         skipped=dict(NOT_BUILT) if phase is None else {})
+                         skipped=dict(NOT_BUILT) if phase is None else {},
+                         mode="phase" if phase else "incremental" if only is not None
+                         else "full")
+    report.visited = len(run.core())
     for name in names:
         started = time.perf_counter()
         result = _RUNNERS[name](run)
         result.seconds = time.perf_counter() - started
         report.phases.append(result)
+    if phase is None:
+        _finish(run, report, seq)
     return report
+
+
+def _finish(run: Pass, report: SleepReport, seq: int) -> None:
+    """Write the due times of what this sleep visited or changed, and the scope's state. The
+    sleep's own changes are not revisited next time; a write made by someone else while it ran
+    is (the saved event seq then stays where this sleep started)."""
+    store, scope = run.store, run.scope
+    own = {i for p in report.phases for ids in p.changed.values() for i in ids}
+    newest, during = store.changed_since(scope, seq)
+    next_seq = newest if set(during) <= own else seq
+    if run.only is None:  # a full sleep holds every core memory as it is now
+        records = run.core()
+        core = {r.id for r in records}
+        cleared = [i for i in own if i not in core]
+    else:
+        records = list(store.get_many(scope, sorted(run.only | set(during))).values())
+        cleared = []
+    incremental.finish(store, scope, run.params, run.now, records, next_seq, cleared)
 
 
 def check_phase(name: object) -> str:
@@ -84,5 +116,6 @@ def govern(run: Pass) -> PhaseReport:
 
 _RUNNERS: dict[str, Callable[[Pass], PhaseReport]] = {
     "sync": sync, "decay": decay_pass, "tidy": tidy_pass, "lessons": lessons_pass,
+    "consolidate": consolidate_pass,
     "govern": govern,
 }

@@ -52,6 +52,16 @@ class Event:
     reason: str | None = None  # why, where known
 
 
+@dataclass(frozen=True)
+class SleepState:
+    """What a scope's last sleep left behind (dynamics/incremental.py)."""
+
+    last_at: datetime | None = None  # when the last sleep ran; None: never
+    event_seq: int = 0               # the newest event that sleep had seen
+    params: str = ""                 # the decay settings it ran with
+    importance: float = 0.0          # importance written since (auto sleep)
+
+
 class Store(Protocol):
     """Every method is scoped: no call can read or change another scope's memories."""
 
@@ -250,3 +260,24 @@ class Store(Protocol):
         ...
 
     def link_count(self, scope: Scope) -> int: ...
+    def sleep_state(self, scope: Scope) -> SleepState: ...
+
+    def save_sleep_state(self, scope: Scope, state: SleepState) -> None: ...
+
+    def add_written_importance(self, scope: Scope, amount: float) -> float:
+        """Add ``amount`` to the importance written since the last sleep; returns the sum."""
+        ...
+
+    def changed_since(self, scope: Scope, seq: int) -> tuple[int, list[str]]:
+        """(the newest event seq of the scope, or ``seq`` when none is newer; the ids of the
+        memories with an event after ``seq``, in first-change order)."""
+        ...
+
+    def set_due(self, scope: Scope, due: Mapping[str, datetime | None]) -> None:
+        """Remember when each memory next needs a sleep's attention (None: never)."""
+        ...
+
+    def due(self, scope: Scope, until: datetime) -> list[str]:
+        """The memories whose due time is at or before ``until``."""
+        ...
+

@@ -25,7 +25,7 @@ from ..model import (
     Role,
     Scope,
 )
-from .base import Event, IndexText, ListFilter
+from .base import Event, IndexText, ListFilter, SleepState
 from .contract_sessions import SessionContract
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -693,8 +693,47 @@ class StoreContract(SessionContract):
             raise RuntimeError("boom")
         assert store.link_count(ALICE) == 0
 
+    # ---------------------------------------------------------------- sleep state
+
+    def test_sleep_state_round_trips_per_scope(self, store):  # type: ignore[no-untyped-def]
+        assert store.sleep_state(ALICE) == SleepState()
+        assert store.add_written_importance(ALICE, 0.5) == 0.5
+        assert store.add_written_importance(ALICE, 1.25) == 1.75
+        assert store.sleep_state(BOB) == SleepState()
+        state = SleepState(T0, 42, '{"v": 1}', 0.0)
+        store.save_sleep_state(ALICE, state)
+        assert store.sleep_state(ALICE) == state
+        assert store.add_written_importance(ALICE, 2.0) == 2.0
+        assert store.sleep_state(ALICE).event_seq == 42
+
+    def test_changed_since_names_each_memory_once(self, store):  # type: ignore[no-untyped-def]
+        a, b = make_record(1), make_record(2)
+        store.insert(a, IndexText("a", ""), unit(1))
+        seq, ids = store.changed_since(ALICE, 0)
+        assert ids == [a.id] and seq > 0
+        store.insert(b, IndexText("b", ""), unit(2))
+        store.record_uses(ALICE, [a.id], T0, 60)
+        store.save(b.replace(version=2), "update")
+        newest, ids = store.changed_since(ALICE, seq)
+        assert ids == [b.id, a.id] and newest > seq
+        assert store.changed_since(ALICE, newest) == (newest, [])
+        assert store.changed_since(BOB, 0) == (0, [])
+
+    def test_due_times_are_kept_and_cleared(self, store):  # type: ignore[no-untyped-def]
+        store.set_due(ALICE, {"m1": T0 + timedelta(days=2), "m2": T0, "m3": None})
+        store.set_due(BOB, {"m9": T0})
+        assert store.due(ALICE, T0) == ["m2"]
+        assert store.due(ALICE, T0 + timedelta(days=2)) == ["m2", "m1"]
+        store.set_due(ALICE, {"m2": None, "m1": T0 - timedelta(days=1)})
+        assert store.due(ALICE, T0 + timedelta(days=9)) == ["m1"]
+        store.drop_scope(ALICE, T0)
+        assert store.due(ALICE, T0 + timedelta(days=9)) == []
+        assert store.sleep_state(ALICE) == SleepState()
+        assert store.due(BOB, T0) == ["m9"]
+
 
 def make_link(a: int, b: int, relation: str, weight: float, at: datetime = T0,
               scope: Scope = ALICE) -> Link:
     return Link(make_record(a, scope).id, make_record(b, scope).id, relation, weight, at, at,
                 scope.user, scope.agent)
+

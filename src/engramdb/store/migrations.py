@@ -175,4 +175,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX api_keys_scope ON api_keys(user, agent)",
     )),
+    Migration(9, "sleep_state", (
+        # per scope: when the last sleep ran, the newest event it had seen, the decay settings
+        # it ran with and the importance written since (dynamics/incremental.py)
+        """CREATE TABLE sleep_state (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            last_at TEXT,
+            event_seq INTEGER NOT NULL DEFAULT 0,
+            params TEXT NOT NULL DEFAULT '',
+            importance REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (user, agent)
+        )""",
+        # per core memory: the earliest time a sleep could change it if nothing else happens
+        """CREATE TABLE memory_due (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            due TEXT NOT NULL,
+            PRIMARY KEY (user, agent, memory_id)
+        )""",
+        "CREATE INDEX memory_due_at ON memory_due(user, agent, due)",
+    )),
 )

@@ -29,7 +29,7 @@ from ..model import (
     Role,
     Scope,
 )
-from .base import SCOPE_EVENT, Event, IndexText, ListFilter
+from .base import SCOPE_EVENT, Event, IndexText, ListFilter, SleepState
 from .idorder import IdOrder
 from .migrations import MIGRATIONS
 from .sqlite_links import LinkTable
@@ -385,6 +385,8 @@ class SQLiteStore(SessionTables, LinkTable):
                              (*args, SCOPE_EVENT))  # earlier scope events stay: the audit trail
             removed = self._db.execute(f"DELETE FROM memories WHERE {where}", args).rowcount
             self._drop_links(scope)
+            self._db.execute(f"DELETE FROM sleep_state WHERE {where}", args)
+            self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",
@@ -766,6 +768,63 @@ class SQLiteStore(SessionTables, LinkTable):
                                    (key_id,)).fetchone()
         return _key_from_row(row) if row else None
 
+    # ---------------------------------------------------------------- sleep state
+
+    def sleep_state(self, scope: Scope) -> SleepState:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT last_at, event_seq, params, importance FROM sleep_state "
+                "WHERE user = ? AND agent = ?", (scope.user, scope.agent)).fetchone()
+        if row is None:
+            return SleepState()
+        return SleepState(from_ts(row[0]), int(row[1]), str(row[2]), float(row[3]))
+
+    def save_sleep_state(self, scope: Scope, state: SleepState) -> None:
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO sleep_state(user, agent, last_at, event_seq, params, importance) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user, agent) DO UPDATE SET "
+                "last_at = excluded.last_at, event_seq = excluded.event_seq, "
+                "params = excluded.params, importance = excluded.importance",
+                (scope.user, scope.agent, ts(state.last_at), state.event_seq, state.params,
+                 state.importance))
+
+    def add_written_importance(self, scope: Scope, amount: float) -> float:
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO sleep_state(user, agent, importance) VALUES (?, ?, ?) "
+                "ON CONFLICT(user, agent) DO UPDATE SET importance = importance + ?",
+                (scope.user, scope.agent, amount, amount))
+            row = self._db.execute("SELECT importance FROM sleep_state WHERE user = ? AND "
+                                   "agent = ?", (scope.user, scope.agent)).fetchone()
+        return float(row[0])
+
+    def changed_since(self, scope: Scope, seq: int) -> tuple[int, list[str]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT memory_id, max(seq) FROM events WHERE seq > ? AND user = ? AND "
+                "agent = ? AND memory_id != ? GROUP BY memory_id ORDER BY min(seq)",
+                (seq, scope.user, scope.agent, SCOPE_EVENT)).fetchall()
+        return max([seq, *(int(r[1]) for r in rows)]), [r[0] for r in rows]
+
+    def set_due(self, scope: Scope, due: Mapping[str, datetime | None]) -> None:
+        with self.transaction():
+            gone = [(scope.user, scope.agent, mid) for mid, at in due.items() if at is None]
+            self._db.executemany("DELETE FROM memory_due WHERE user = ? AND agent = ? AND "
+                                 "memory_id = ?", gone)
+            self._db.executemany(
+                "INSERT INTO memory_due(user, agent, memory_id, due) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(user, agent, memory_id) DO UPDATE SET due = excluded.due",
+                [(scope.user, scope.agent, mid, ts(at)) for mid, at in due.items()
+                 if at is not None])
+
+    def due(self, scope: Scope, until: datetime) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT memory_id FROM memory_due WHERE user = ? AND agent = ? AND due <= ? "
+                "ORDER BY due, memory_id", (scope.user, scope.agent, ts(until))).fetchall()
+        return [r[0] for r in rows]
+
 
 _KEY_COLUMNS = "id, user, agent, role, name, created_at, revoked_at"
 
@@ -793,3 +852,4 @@ def _key_from_row(row: Sequence[Any]) -> ApiKey:
     return ApiKey(id=id_, user=user, agent=agent, role=Role(role), name=name,
                   created_at=from_ts(created_at),  # type: ignore[arg-type]
                   revoked_at=from_ts(revoked_at))
+
