@@ -136,8 +136,9 @@ def session(c: Any, a: s.SessionArgs) -> dict[str, Any]:
     sid = _need(a.id, "a session id", act)
     if act == "add":  # checked before the session is opened (and created)
         role, content = _need(a.role, "a role", act), _need(a.content, "content", act)
-        wm = me.session(sid)
-        turn = wm.add(role, content, pin=a.pin)
+        with me.memory.store.transaction():  # a turn refused creates no session
+            wm = me.session(sid)
+            turn = wm.add(role, content, pin=a.pin)
         return {"action": act, "turn": turn.to_dict(), "session": wm.to_dict()}
     wm = me.session(sid, create=False)
     if act == "end":
