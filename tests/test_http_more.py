@@ -9,8 +9,10 @@ import pytest
 
 from helpers import dump
 from live_server import auth
-from test_http import add, api, error, keys, url  # noqa: F401 - fixtures
+import test_http
+from test_http import add, error
 
+url, keys, api = test_http.url, test_http.keys, test_http.api  # the fixtures
 NOSUCH = "01NOSUCHIDNOSUCHIDNOSUCHID"
 
 
