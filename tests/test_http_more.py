@@ -7,9 +7,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+import test_http
 from helpers import dump
 from live_server import auth
-import test_http
 from test_http import add, error
 
 url, keys, api = test_http.url, test_http.keys, test_http.api  # the fixtures
