@@ -1341,6 +1341,9 @@ def ingest(
                              f"turn={r.memory.source_turn}: ") + short(r.memory.content))
 
 
+from . import cli_more  # noqa: E402, F401 - registers `update`, `sources`, `procedure triggered`
+
+
 def main() -> None:
     app(prog_name="engramdb")
 
