@@ -54,3 +54,15 @@ def test_procedure_triggered(cli, cli_json):  # type: ignore[no-untyped-def]
     assert [t["id"] for t in fired] == [proc["id"]] and fired[0]["on_query"] == ["旅行"]
     assert "fired" in cli("procedure", "triggered", "a trip to Oslo").stdout
     assert cli_json("procedure", "triggered", "nothing here") == []
+
+
+def test_count_follows_the_list_filters(cli, cli_json):  # type: ignore[no-untyped-def]
+    remember(cli_json, "我喜欢绿茶", "--kind", "preference")
+    remember(cli_json, "I went to Oslo", "--kind", "event")
+    gone = remember(cli_json, "I like coffee", "--kind", "preference")
+    cli("forget", gone)
+    assert cli_json("count") == {"count": 2}
+    assert cli_json("count", "--kind", "preference") == {"count": 1}
+    assert cli_json("count", "--layer", "deleted") == {"count": 1}
+    assert cli("count", "--layer", "core", "--layer", "deleted").stdout.strip() == "3"
+    cli("count", "--kind", "gossip", code=4)

@@ -242,3 +242,15 @@ def test_bad_input_is_4xx_json_and_writes_nothing(  # type: ignore[no-untyped-de
     assert r.status_code == status, r.text
     assert set(r.json()) == {"error"} and set(r.json()["error"]) == {"code", "message"}
     assert dump(mem.store.location) == before
+
+
+def test_count_follows_the_list_filters(api):  # type: ignore[no-untyped-def]
+    add(api, "我喜欢绿茶", kind="preference")
+    add(api, "I went to Oslo", kind="event")
+    gone = add(api, "I like coffee", kind="preference")["memory"]["id"]
+    api.delete(f"/v1/memories/{gone}")
+    assert api.get("/v1/count").json() == {"count": 2}
+    assert api.get("/v1/count", params={"kind": "preference"}).json() == {"count": 1}
+    assert api.get("/v1/count", params={"layer": ["core", "deleted"]}).json() == {"count": 3}
+    error(api.get("/v1/count", params={"kind": "gossip"}), 422, "invalid")
+    error(api.get("/v1/count", params={"uri_prefix": "nope"}), 422, "invalid")

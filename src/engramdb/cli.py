@@ -1341,7 +1341,7 @@ def ingest(
                              f"turn={r.memory.source_turn}: ") + short(r.memory.content))
 
 
-from . import cli_more  # noqa: E402, F401 - registers `update`, `sources`, `procedure triggered`
+from . import cli_more  # noqa: E402, F401 - update, sources, count, procedure triggered
 
 
 def main() -> None:

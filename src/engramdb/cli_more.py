@@ -97,3 +97,27 @@ def procedure_triggered(
         for t in fired:
             show_procedure(t.procedure)
             out().print(f"  fired: {t.why}")
+
+
+@app.command()
+def count(
+    ctx: typer.Context,
+    kind: Annotated[list[str] | None, typer.Option(
+        metavar="KIND", help="Only this kind (repeatable).")] = None,
+    uri_prefix: Annotated[str | None, typer.Option(
+        metavar="PREFIX", help="Only URIs starting with this, e.g. core://user/.")] = None,
+    since: Annotated[str | None, typer.Option(metavar="TIME", help="ISO 8601.")] = None,
+    until: Annotated[str | None, typer.Option(metavar="TIME", help="ISO 8601.")] = None,
+    layer: Annotated[list[str] | None, typer.Option(
+        metavar="LAYER", help="core, archived, deleted (repeatable; default core).")] = None,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """How many memories `list` would show with the same filters."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d):
+        since_t, until_t = opt_time(since, "--since"), opt_time(until, "--until")
+        with open_memory(d) as mem:
+            n = mem.count(kind=kind or None, uri_prefix=uri_prefix, since=since_t,
+                          until=until_t, layer=layer or None)
+        emit({"count": n}) if d.json else out().print(str(n))

@@ -7,6 +7,7 @@ restoring a snapshot and removing a whole scope need an admin key."""
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -36,6 +37,22 @@ Read = Annotated[Caller, Depends(reader)]
 Write = Annotated[Caller, Depends(writer)]
 Admin = Annotated[Caller, Depends(needs(Role.ADMIN))]
 Hops = Annotated[int, Query(ge=0, le=3)]
+
+
+# ---------------------------------------------------------------- counting
+
+
+@router.get("/count", summary="How many memories match the filters of GET /v1/memories")
+def count(
+    c: Read,
+    kind: Annotated[list[str] | None, Query()] = None,
+    uri_prefix: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    layer: Annotated[list[str] | None, Query()] = None,
+) -> JSONResponse:
+    return ok({"count": c.mem.count(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
+                                    layer=layer)})
 
 
 # ---------------------------------------------------------------- links
