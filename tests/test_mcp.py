@@ -26,7 +26,9 @@ from engramdb.mcp import VERBS
 
 pytestmark = pytest.mark.anyio
 TOOLS = {"remember", "remember_many", "recall", "get", "list", "update", "forget", "restore",
-         "history", "rollback", "boot", "sleep", "status", "explain", "snapshot"}
+         "history", "rollback", "boot", "sleep", "status", "explain", "snapshot",
+         "link", "unlink", "links", "related", "recall_path", "context", "ingest", "sources",
+         "focus", "goal", "session", "procedure", "learn", "markdown"}
 
 
 @pytest.fixture

@@ -1349,6 +1349,9 @@ def ingest(
                              f"turn={r.memory.source_turn}: ") + short(r.memory.content))
 
 
+from . import cli_more  # noqa: E402, F401 - update, sources, count, procedure triggered
+
+
 def main() -> None:
     app(prog_name="engramdb")
 

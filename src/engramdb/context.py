@@ -111,12 +111,12 @@ def assemble(memory: Memory, scope: Scope, query: str, budget: int, *,
     enc = check_encoding(encoding or memory.config.encoding)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
+    # the session first: an unknown session fails before the tracked recall writes anything
+    turns = _session(memory, scope, session) if session is not None else []
     items = _long_term(memory, scope, query, k, track, set(shown))
     items += [Item("goal", line, 30, i) for i, line in enumerate(goal)]
     items += [Item("procedures", line, 50, i) for i, line in enumerate(procedures)]
-    if session is not None:
-        items += _session(memory, scope, session)
-    return fit(items, budget, enc)
+    return fit(items + turns, budget, enc)
 
 
 def _long_term(memory: Memory, scope: Scope, query: str, k: int, track: bool,

@@ -35,6 +35,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 import engramdb
 
+from . import mcp_more
 from . import mcp_schema as s
 from .clock import parse_time
 from .engine import Memory, ScopedMemory
@@ -325,6 +326,8 @@ VERBS: list[Verb] = [
          "restore one (everything the scope holds is replaced by it, in one transaction).",
          s.SnapshotArgs, s.SnapshotOut, snapshot, snapshot_text, destructive=True),
 ]
+VERBS += [Verb(name, doc, args, out, run, text, read_only=ro, destructive=de)
+          for name, doc, args, out, run, text, ro, de in mcp_more.TABLE]
 
 
 # ---------------------------------------------------------------- the server

@@ -298,3 +298,216 @@ class SnapshotOut(Out):
         "restored")
     restored: dict[str, int] | None = Field(
         None, description="restore: {removed, restored, reembedded}")
+
+
+# ---------------------------------------------------------------- association, context,
+# conversations, working memory, attention (the tools of mcp_more.py)
+
+RelationName = Literal["related", "caused", "reminds", "evolved", "contradicts", "supersedes",
+                       "gist_of", "derived_from", "associated"]
+Lines = Annotated[list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
+                  Field(max_length=64)]
+
+
+class LinkArgs(Args):
+    source: Ref
+    target: Ref
+    relation: RelationName = "related"
+    weight: float = Field(0.5, ge=0, le=1)
+
+
+class UnlinkArgs(Args):
+    source: Ref
+    target: Ref
+    relation: RelationName | None = Field(None, description="Only this relation; default all")
+
+
+class RelatedArgs(Args):
+    id: Ref
+    hops: int = Field(2, ge=1, le=3, description="Links away")
+
+
+class PathArgs(Args):
+    uri: Annotated[str, Field(min_length=1, max_length=600,
+                              description="A URI, or a prefix ending in / (core://user/)")]
+    hops: int = Field(0, ge=0, le=3, description="Then this many links away")
+
+
+class ContextArgs(Args):
+    query: Text
+    budget: int = Field(800, ge=1, le=1_000_000, description="At most this many tokens")
+    session: Text | None = Field(None, description="Add this session's summary and turns")
+    k: int = Field(8, ge=1, le=MAX_K)
+    track: bool = True
+    encoding: Literal["cl100k_base", "o200k_base", "estimate"] | None = None
+
+
+class MessageArgs(Args):
+    role: Annotated[str, Field(min_length=1, max_length=64, description="user, assistant...")]
+    content: Annotated[str, Field(min_length=1, max_length=MAX_CHARS)]
+    at: Time | None = None
+    speaker: Text | None = None
+
+
+class IngestArgs(Args):
+    messages: list[MessageArgs] = Field(min_length=1, max_length=1000)
+    session: Text | None = Field(None, description="The conversation's id; default a new one")
+    at: Time | None = Field(None, description="When turns without `at` happened; default now")
+    extractor: Literal["auto", "rules", "llm"] = "auto"
+    keep_turns: bool = Field(True, description="Keep each turn as an event memory")
+
+
+class FocusArgs(Args):
+    query: Text
+    k: int = Field(5, ge=1, le=MAX_K)
+    track: bool = True
+
+
+class GoalArgs(Args):
+    action: Literal["start", "pause", "resume", "done", "note", "list"] = Field(
+        "list", description="start (needs title), pause/done/note (the active goal unless "
+        "id), resume (needs id), list (status filter)")
+    id: Text | None = None
+    title: Text | None = None
+    constraints: Lines | None = None
+    open_loops: Lines | None = None
+    close_loops: Lines | None = None
+    evidence: Lines | None = None
+    status: list[Literal["active", "paused", "done"]] | None = None
+
+
+class SessionArgs(Args):
+    action: Literal["add", "show", "end", "fetch", "list"] = Field(
+        "show", description="add a turn (role, content, pin), show the window, end (hand the "
+        "turns to long-term memory), fetch an offloaded turn (ref), list session ids")
+    id: Text | None = Field(None, description="The session id (all actions but list)")
+    role: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    content: Annotated[str, Field(min_length=1, max_length=MAX_CHARS)] | None = None
+    pin: bool = False
+    ref: Text | None = Field(None, description="For fetch: a wm-... reference")
+
+
+class ProcedureArgs(Args):
+    action: Literal["add", "list", "outcome", "triggered"] = Field(
+        "list", description="add (title, steps, triggers), list, outcome (id, success), "
+        "triggered (the procedures a query or the active goal fires)")
+    id: Ref | None = None
+    title: Text | None = None
+    steps: Lines | None = None
+    triggers: Lines | None = None
+    confidence: float | None = Field(None, ge=0, le=1)
+    success: bool | None = None
+    query: Text | None = None
+
+
+class LearnArgs(Args):
+    mistake: Text
+    rule: Text
+
+
+class MarkdownArgs(Args):
+    format: Literal["memory-md", "agents-md"] = Field(
+        "memory-md", description="memory-md: the zoned MEMORY.md; agents-md: the rules block")
+    uris: bool = Field(False, description="memory-md: show each memory's URI")
+
+
+class LinkOut(Out):
+    source: str
+    target: str
+    relation: str
+    weight: float
+    created_at: str
+    updated_at: str
+
+
+class LinksOut(Out):
+    links: list[LinkOut]
+    removed: int | None = Field(None, description="unlink: how many links were removed")
+
+
+class PathHitsOut(Out):
+    hits: list[HitOut]
+
+
+class SectionOut(Out):
+    name: str
+    title: str
+    lines: list[str]
+    tokens: int
+
+
+class ContextOut(Out):
+    text: str
+    tokens: int
+    budget: int
+    encoding: str
+    sections: list[SectionOut]
+    cut: list[dict[str, Any]]
+
+
+class IngestOut(Out):
+    session: str
+    turns: int
+    extractor: str
+    fallback_reason: str | None
+    counts: dict[str, int]
+    repeated_turns: int
+    events: list[str]
+    extracted: list[WriteOut]
+
+
+class MemoriesOut(Out):
+    memories: list[MemoryOut]
+
+
+class WorkspaceOut(Out):
+    query: str
+    goal: dict[str, Any] | None
+    uncertain: bool
+    cues: list[str]
+    procedures: list[dict[str, Any]]
+    memories: list[dict[str, Any]]
+    audit: list[dict[str, Any]]
+
+
+class GoalOut(Out):
+    id: str
+    title: str
+    status: str
+    constraints: list[str]
+    evidence: list[str]
+    open_loops: list[str]
+    parent: str | None
+
+
+class GoalsOut(Out):
+    action: str
+    goals: list[GoalOut] = Field(description="The goal acted on, or the goals listed")
+    active: GoalOut | None = Field(None, description="The active goal after the action")
+
+
+class SessionOut(Out):
+    action: str
+    session: dict[str, Any] | None = Field(None, description="add/show: the session's window")
+    turn: dict[str, Any] | None = Field(None, description="add: the turn added")
+    handover: dict[str, Any] | None = Field(None, description="end: what long-term memory got")
+    content: str | None = Field(None, description="fetch: the offloaded turn's whole text")
+    sessions: list[str] | None = Field(None, description="list: the scope's session ids")
+
+
+class ProceduresOut(Out):
+    action: str
+    procedures: list[dict[str, Any]]
+
+
+class LearnOut(Out):
+    added: bool
+    id: str
+    uri: str | None
+    rule: str
+    mistake: str | None
+
+
+class MarkdownOut(Out):
+    format: str
+    text: str

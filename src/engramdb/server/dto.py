@@ -80,3 +80,100 @@ class RecallIn(BaseModel):
 class SleepIn(BaseModel):
     model_config = _STRICT
     phase: str | None = Field(None, description="sync, decay, tidy or govern; none: all.")
+
+
+# ---------------------------------------------------------------- routes_more.py
+
+
+class LinkIn(BaseModel):
+    model_config = _STRICT
+    source: str = Field(description="A memory id or URI.")
+    target: str = Field(description="A memory id or URI.")
+    relation: str = Field("related", description="related, caused, reminds, evolved, "
+                          "contradicts, supersedes, gist_of, derived_from, associated.")
+    weight: float = Field(0.5, description="0 to 1.")
+
+
+class ContextIn(BaseModel):
+    model_config = _STRICT
+    query: str
+    budget: int = Field(800, description="At most this many tokens.")
+    session: str | None = Field(None, description="Add this session's summary and turns.")
+    k: int = Field(8, description="Relevant memories to consider.")
+    track: bool = Field(True, description="Count the memories used (write keys only).")
+    encoding: str | None = Field(None, description="cl100k_base, o200k_base or estimate.")
+
+
+class FocusIn(BaseModel):
+    model_config = _STRICT
+    query: str
+    k: int = 5
+    track: bool = Field(True, description="Count the memories used (write keys only).")
+
+
+class MessageIn(BaseModel):
+    model_config = _STRICT
+    role: str = Field(description="user, assistant, system...")
+    content: str
+    at: datetime | None = Field(None, strict=False, description="ISO 8601 with a zone.")
+    speaker: str | None = None
+
+
+class IngestIn(BaseModel):
+    model_config = _STRICT
+    messages: list[MessageIn]
+    session: str | None = Field(None, description="The conversation's id; default a new one.")
+    at: datetime | None = Field(None, description="When turns without `at` happened.")
+    extractor: str = Field("auto", description="auto, rules or llm.")
+    keep_turns: bool = Field(True, description="Keep each turn as an event memory.")
+
+    def turns(self) -> list[dict[str, Any]]:
+        return [m.model_dump(exclude_none=True) for m in self.messages]
+
+
+class GoalIn(BaseModel):
+    model_config = _STRICT
+    title: str
+    constraints: list[str] | None = None
+    open_loops: list[str] | None = None
+
+
+class GoalNoteIn(BaseModel):
+    """What a goal action adds: evidence (done, note), loops and constraints (note)."""
+
+    model_config = _STRICT
+    evidence: list[str] | None = None
+    open_loops: list[str] | None = None
+    close_loops: list[str] | None = None
+    constraints: list[str] | None = None
+
+
+class ProcedureIn(BaseModel):
+    model_config = _STRICT
+    title: str
+    steps: list[str]
+    triggers: list[str]
+    confidence: float | None = None
+
+
+class OutcomeIn(BaseModel):
+    model_config = _STRICT
+    success: bool
+
+
+class QueryIn(BaseModel):
+    model_config = _STRICT
+    query: str
+
+
+class LearnIn(BaseModel):
+    model_config = _STRICT
+    mistake: str
+    rule: str
+
+
+class TurnIn(BaseModel):
+    model_config = _STRICT
+    role: str
+    content: str
+    pin: bool = Field(False, description="Keep it in the window (and as a rule at the end).")
