@@ -205,4 +205,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX api_keys_scope ON api_keys(user_id, agent_id, created_at, id)",
     )),
+    Migration(9, "sleep_state", (
+        # per scope: when the last sleep ran, the newest event it had seen, the decay settings
+        # it ran with and the importance written since (dynamics/incremental.py, pg_sleep.py)
+        """CREATE TABLE sleep_state (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            last_at timestamptz,
+            event_seq bigint NOT NULL DEFAULT 0,
+            params text NOT NULL DEFAULT '',
+            importance double precision NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, agent_id)
+        )""",
+        # per core memory: the earliest time a sleep could change it if nothing else happens
+        """CREATE TABLE memory_due (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            due timestamptz NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id)
+        )""",
+        "CREATE INDEX memory_due_at ON memory_due(user_id, agent_id, due)",
+    )),
 )

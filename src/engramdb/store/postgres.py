@@ -43,6 +43,7 @@ from .pg_goals import GoalTable, KeyTable
 from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
 from .pg_sessions import SessionTables
+from .pg_sleep import SleepTables
 from .pg_text import (
     BM25_SQL,
     WEIGHT_LETTER,
@@ -96,7 +97,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable):
+class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0) -> None:
         self.location = redact(url)
@@ -430,6 +431,7 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable):
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
             self._drop_sessions(conn, scope)
             self._drop_links(conn, scope)
+            self._drop_sleep(conn, scope)
             conn.execute(
                 "INSERT INTO events(user_id, agent_id, memory_id, op, version, at, snapshot, "
                 "actor, reason) VALUES (%s, %s, %s, %s, 0, %s, NULL, %s, %s)",
