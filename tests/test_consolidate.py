@@ -67,6 +67,8 @@ def test_three_settled_episodes_make_one_traceable_gist(mem, clock, texts, perso
         assert (now.layer.value, now.metadata["gist"]) == ("archived", gist.id)
         last = mem.history(s.id)[-1]
         assert (last.op, last.actor) == ("consolidate", "sleep") and gist.id in last.reason
+        (link,) = mem.links(s.id)  # and linked to it
+        assert (link.source, link.target, link.relation) == (s.id, gist.id, "gist_of")
     hits = mem.recall(cue, k=5, track=False)  # a strong cue still wakes the sources
     assert gist.id in [h.memory.id for h in hits]
     assert {h.memory.id for h in hits if h.woken} <= set(by_id) and any(h.woken for h in hits)
@@ -122,6 +124,10 @@ def test_a_later_cluster_reinforces_and_another_theme_gets_its_own(mem, clock): 
     assert [g.metadata["theme"] for g in li] == ["person:li"]
     assert set(li[0].derived_from) == {e.id for e in other}
     assert len(gists(mem)) == 2
+    for e in later:  # the reinforced gist keeps its id: the new sources point to it
+        assert mem.get(e.id).metadata["gist"] == gist.id
+    assert {(link.source, link.relation) for link in mem.links(gist.id)} == {
+        (i, "gist_of") for i in again.derived_from}
 
 
 def test_an_archived_gist_is_reinforced_back_to_core_and_stays(mem, clock):  # type: ignore[no-untyped-def]

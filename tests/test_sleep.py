@@ -195,3 +195,31 @@ def test_cli_sleep_and_explain(tmp_path: Path) -> None:
     assert "decay" in run("sleep", "--phase", "decay")
     assert run("explain", "01NOSUCHMEMORY0000000000000", code=3).startswith("error: ")
     assert "phase" in run("sleep", "--phase", "dream", code=4)
+
+
+def test_govern_prunes_weak_excess_and_dangling_links(mem, clock):  # type: ignore[no-untyped-def]
+    from engramdb import Link
+    from engramdb.dynamics.sleep import EDGES_PER_MEMORY
+
+    hub = mem.remember("The hub note about the release").memory
+    others = [mem.remember(f"Note {i} about topic {i}").memory for i in range(EDGES_PER_MEMORY + 3)]
+    scope = mem._scope(None, None)
+    # association edges from the hub: one weak, the rest strong with distinct weights
+    mem.store.strengthen_links(scope, [(hub.id, others[0].id)], "associated", 0.04, 1.0,
+                               clock.now(), 0)
+    for i, other in enumerate(others[1:]):
+        mem.store.strengthen_links(scope, [(hub.id, other.id)], "associated",
+                                   0.1 + 0.01 * i, 1.0, clock.now(), 0)
+    mem.link(hub.id, others[0].id, "caused", 0.01)      # a user's link: kept however weak
+    # a link whose other end is not there (a hard forget drops its own links; an import or an
+    # older file may still carry one)
+    mem.store.put_link(Link(hub.id, "01JMISSINGMEMORY000000000", "related", 0.9, clock.now(),
+                            clock.now(), scope.user, scope.agent))
+    report = mem.sleep(phase="govern").phase("govern")
+    assert report.counts() == {"pruned_weak": 1, "pruned_dangling": 1, "pruned_excess": 2}
+    kept = [link for link in mem.links(hub.id) if link.relation == "associated"]
+    assert len(kept) == EDGES_PER_MEMORY
+    assert min(link.weight for link in kept) > 0.1  # the two weakest strong ones went
+    assert {(link.relation, link.target) for link in mem.links(hub.id)
+            if link.relation == "caused"} == {("caused", others[0].id)}
+    assert mem.sleep(phase="govern").phase("govern").counts() == {}  # nothing left to prune

@@ -30,7 +30,7 @@ import re
 from collections import Counter, defaultdict
 
 from ..ids import new_id
-from ..model import Kind, Layer, Priority, Record
+from ..model import Kind, Layer, Link, Priority, Record
 from ..store.base import ListFilter
 from ..text import is_cjk, normalize, tokenize
 from ..write.guard import content_hash
@@ -148,9 +148,12 @@ def _consolidate(run: Pass, key: str, label: str, members: list[Record], old: Re
             run.save(old, "reinforce", f"gist reinforced by {len(members)} episode(s); {why}",
                      {f: getattr(gist, f) for f in _REFRESHED}, index_text(gist), vector)
             report.add("gist_reinforced", old.id)
+        gist_id = gist.id if old is None else old.id  # a reinforced gist keeps its id
         for rec in members:
-            run.save(rec, "consolidate", f"consolidated into gist {gist.id} ({label})",
-                     {"layer": Layer.ARCHIVED, "metadata": {**rec.metadata, "gist": gist.id}})
+            run.save(rec, "consolidate", f"consolidated into gist {gist_id} ({label})",
+                     {"layer": Layer.ARCHIVED, "metadata": {**rec.metadata, "gist": gist_id}})
+            run.store.put_link(Link(rec.id, gist_id, "gist_of", 1.0, run.now, run.now,
+                                    run.scope.user, run.scope.agent))
             report.add("consolidated", rec.id)
     return [m.id for m in members]
 

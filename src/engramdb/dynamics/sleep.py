@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import Invalid
-from ..model import Scope
+from ..model import Link, Scope
 from ..store.base import Store
 from . import incremental
 from .consolidate import consolidate_pass
@@ -110,8 +110,47 @@ def sync(run: Pass) -> PhaseReport:
     return PhaseReport("sync", note="nothing to flush: a tracked recall writes its uses at once")
 
 
+EDGE_FLOOR = 0.05      # an association edge weaker than this is pruned
+EDGES_PER_MEMORY = 20  # the strongest association edges each memory keeps
+
+
 def govern(run: Pass) -> PhaseReport:
-    return PhaseReport("govern", note="nothing to prune: association links are not stored yet")
+    """Prune the graph: links to memories that are gone (dropped, or erased by a hard forget),
+    association edges weaker than EDGE_FLOOR, and a memory's association edges beyond its
+    EDGES_PER_MEMORY strongest. Users' own links are kept unless an end is gone. The report
+    names the memories whose links were pruned."""
+    report = PhaseReport("govern")
+    links = run.store.list_links(run.scope)
+    report.examined = len(links)
+    ends = {i for link in links for i in (link.source, link.target)}
+    alive = {mid for mid, r in run.store.get_many(run.scope, sorted(ends)).items()
+             if not r.erased}
+    drop: dict[tuple[str, str, str], tuple[Link, str]] = {}
+    for link in links:
+        if link.source not in alive or link.target not in alive:
+            drop[_key(link)] = (link, "pruned_dangling")
+        elif link.relation == "associated" and link.weight < EDGE_FLOOR:
+            drop[_key(link)] = (link, "pruned_weak")
+    kept: dict[str, list[Link]] = {}
+    for link in links:
+        if link.relation == "associated" and _key(link) not in drop:
+            kept.setdefault(link.source, []).append(link)
+    for edges in kept.values():
+        edges.sort(key=lambda e: (-e.weight, e.target))
+        for link in edges[EDGES_PER_MEMORY:]:
+            drop[_key(link)] = (link, "pruned_excess")
+    if drop:
+        with run.store.transaction():
+            run.store.delete_links(run.scope, [link for link, _ in drop.values()])
+        for link, action in drop.values():
+            report.add(action, link.source)
+    if not links:
+        report.note = "no links to prune"
+    return report
+
+
+def _key(link: Link) -> tuple[str, str, str]:
+    return (link.source, link.target, link.relation)
 
 
 _RUNNERS: dict[str, Callable[[Pass], PhaseReport]] = {
