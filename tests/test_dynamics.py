@@ -221,3 +221,23 @@ def test_absurd_decay_settings_from_the_environment(tmp_path, monkeypatch):  # t
     monkeypatch.setenv("ENGRAMDB_HALF_LIFE_P2_DAYS", "-5")
     with pytest.raises(ConfigError, match="half_life_p2_days"):
         engramdb.open(tmp_path / "m.db", embedder="hashing")
+
+
+def test_links_slow_decay_by_at_most_a_tenth(mem, clock):  # type: ignore[no-untyped-def]
+    plain = mem.remember("Lunch at the canal cafe", kind="event").memory
+    linked = mem.remember("Dinner at the harbour", kind="event").memory
+    friends = [mem.remember(f"Friend note {i}", kind="fact").memory for i in range(3)]
+    for friend in friends:
+        mem.link(linked.id, friend.id, "related", 1.0)
+    a, b = mem.explain(plain.id), mem.explain(linked.id)
+    assert a.association_factor == 1.0 and 1.09 < b.association_factor <= 1.1
+    assert abs(b.effective_half_life_days / a.effective_half_life_days
+               - b.association_factor) < 1e-9
+    for _ in range(120):  # find a day where only the unlinked one is below the threshold
+        clock.advance(days=1)
+        if mem.explain(plain.id).weight < 0.15 <= mem.explain(linked.id).weight:
+            break
+    else:
+        raise AssertionError("the link never made a difference")
+    report = mem.sleep(phase="decay").phase("decay")
+    assert report.ids("archived") == [plain.id]

@@ -13,6 +13,7 @@ import numpy as np
 from .attention.verbs import AttentionVerbs
 from .clock import Clock, SystemClock, aware
 from .config import Config
+from .dynamics.decay import link_weights
 from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
@@ -439,7 +440,8 @@ class Memory(AttentionVerbs):
         """Why a memory weighs what it weighs: layer, retention, decay rate, priority,
         half-life and every term of its weight (dynamics/strength.py)."""
         rec = self._get(self._scope(user, agent), id_or_uri)
-        return assess(rec, self._now(), self.decay_params)
+        links = link_weights(self.store, rec.scope, [rec.id]).get(rec.id, 0.0)
+        return assess(rec, self._now(), self.decay_params, links)
 
     def sleep(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
               agent: str | None = None) -> SleepReport:

@@ -32,7 +32,7 @@ One formula, three steps (ages in days; ``now`` comes from the injectable clock)
    floor. The factors slow (or, for importance below the default 0.5, speed up) the decay but
    never add a floor: importance 1 + (importance - 0.5), in [0.5, 1.5]; emotion
    1 + 0.5 * |intensity|, in [1, 1.5]; association 1 + 0.1 * (1 - exp(-links)), below 1.1
-   (``links``: the summed weight of the memory's associations; none are stored yet, so 0).
+   (``links``: the summed weight of the memory's links, both ways: decay.link_weights).
    At their defaults all three are 1 and the half-life is exact.
 
 A maintenance pass archives core memories whose weight falls below ``archive_below`` (0.15):
