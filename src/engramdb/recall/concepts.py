@@ -51,6 +51,7 @@ class Graph:
     concept_members: dict[str, list[str]] = field(default_factory=dict)
     too_common: set[str] = field(default_factory=set)   # concepts with over MAX_FAN members
     truncated: bool = False
+    loaded: dict[str, Record] = field(default_factory=dict)  # every record read while building
 
     @property
     def size(self) -> int:
@@ -77,6 +78,7 @@ def build(store: Store, scope: Scope, seeds: list[Record], *, relations: Iterabl
     for rec in seeds:
         if graph.has_room(max_nodes):
             graph.records.setdefault(rec.id, rec)
+    graph.loaded.update(graph.records)
     boost = relation_boost or {}
     rels = tuple(relations)
     first = _add_links(store, scope, graph, list(graph.records), rels, boost, max_nodes)
@@ -124,21 +126,24 @@ def _add_concepts(store: Store, scope: Scope, graph: Graph, rec: Record, max_nod
     for name, anchor in concepts_of(rec):
         if name in graph.concepts or name in graph.too_common or not graph.has_room(max_nodes):
             continue
-        members = _anchor_members(store, scope, name, anchor)
+        members = _anchor_members(store, scope, name, anchor, graph.loaded)
         if members is None:
             graph.too_common.add(name)
             continue
         _attach(graph, name, anchor, members, max_nodes)
 
 
-def _anchor_members(store: Store, scope: Scope, name: str,
-                    anchor: str) -> dict[str, Record] | None:
-    """The core memories carrying this anchor, or None when there are more than MAX_FAN."""
+def _anchor_members(store: Store, scope: Scope, name: str, anchor: str,
+                    loaded: dict[str, Record]) -> dict[str, Record] | None:
+    """The core memories carrying this anchor, or None when there are more than MAX_FAN.
+    ``loaded``: the records this graph has read already (concepts share members)."""
     words = tokenize(anchor, keep_stopwords=True)
     if not words:
         return None
-    found = store.search_text(scope, words, {"anchors": 1.0}, MAX_FAN + 1, _CORE)
-    records = store.get_many(scope, [mid for mid, _ in found])
+    found = [mid for mid, _ in store.search_text(scope, words, {"anchors": 1.0}, MAX_FAN + 1,
+                                                 _CORE)]
+    loaded.update(store.get_many(scope, [mid for mid in found if mid not in loaded]))
+    records = {mid: loaded[mid] for mid in found if mid in loaded}
     members = {mid: r for mid, r in records.items() if name in dict(concepts_of(r))}
     # the text search matches any word of the anchor, the memories naming all of it first: so
     # when some of the best MAX_FAN + 1 matches are not members, no member lies beyond them
