@@ -11,6 +11,7 @@ import re
 
 import httpx
 
+from ..chat import ChatFailed, complete
 from ..model import Record
 from ..text import normalize, tokenize
 
@@ -30,22 +31,18 @@ class Polisher:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key
+        self.timeout = timeout
         self._client = httpx.Client(timeout=timeout)
 
     def polish(self, text: str) -> tuple[str, str]:
         """(the reworded text, "") or ("", why it failed)."""
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        body = {"model": self.model, "temperature": 0,
-                "messages": [{"role": "system", "content": PROMPT},
-                             {"role": "user", "content": text}]}
+        messages = [{"role": "system", "content": PROMPT}, {"role": "user", "content": text}]
         try:
-            resp = self._client.post(f"{self.base_url}/chat/completions", json=body,
-                                     headers=headers)
-            resp.raise_for_status()
-            wording = resp.json()["choices"][0]["message"]["content"]
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
+            wording = complete(self.base_url, self.model, self.api_key, messages,
+                               timeout=self.timeout, client=self._client)
+        except ChatFailed as exc:
             return "", f"the polish request to {self.base_url} failed: {exc}"
-        if not isinstance(wording, str) or not wording.strip():
+        if not wording.strip():
             return "", "the model answered nothing"
         return wording.strip(), ""
 

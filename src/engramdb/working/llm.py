@@ -13,8 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-import httpx
-
+from ..chat import ChatFailed, complete
 from ..errors import EngramError
 from .state import Turn
 
@@ -40,24 +39,17 @@ class ChatSummarizer:
     def summarize(self, summary: str, turns: Sequence[Turn], max_tokens: int) -> list[str]:
         """The new summary lines (each "- ..."), merging ``turns`` into ``summary``."""
         new = "\n".join(f"{t.role}: {t.content}" for t in turns)
-        body = {
-            "model": self.model, "temperature": 0, "max_tokens": max(16, max_tokens),
-            "messages": [
-                {"role": "system", "content": INSTRUCTIONS.format(words=max(10, max_tokens // 2))},
-                {"role": "user", "content": f"Summary so far:\n{summary or '(empty)'}\n\n"
-                                            f"New turns:\n{new}"},
-            ],
-        }
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        messages = [
+            {"role": "system", "content": INSTRUCTIONS.format(words=max(10, max_tokens // 2))},
+            {"role": "user", "content": f"Summary so far:\n{summary or '(empty)'}\n\n"
+                                        f"New turns:\n{new}"},
+        ]
         try:
-            with httpx.Client(timeout=self.timeout) as client:
-                resp = client.post(f"{self.base_url}/chat/completions", json=body,
-                                   headers=headers)
-                resp.raise_for_status()
-                text = resp.json()["choices"][0]["message"]["content"]
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
+            text = complete(self.base_url, self.model, self.api_key, messages,
+                            timeout=self.timeout, max_tokens=max(16, max_tokens))
+        except ChatFailed as exc:
             raise EngramError(f"summary request to {self.base_url} failed: {exc}") from exc
-        if not isinstance(text, str) or not text.strip():
+        if not text.strip():
             raise EngramError(f"summary request to {self.base_url} returned no text")
         return [_point(line) for line in text.splitlines() if line.strip()]
 

@@ -16,8 +16,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import httpx
-
+from ..chat import ChatFailed, complete
 from ..config import Config
 from ..errors import ConfigError, EngramError
 from ..model import Draft, Kind
@@ -60,30 +59,13 @@ class LLMExtractor:
         lines = [f"[{t.index}] {t.message.role}"
                  + (f" ({t.message.speaker})" if t.message.speaker else "")
                  + f" at {t.at.isoformat()}: {t.message.content}" for t in turns]
-        body = {"model": self.model, "temperature": 0,
-                "response_format": {"type": "json_object"},
-                "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                             {"role": "user", "content": "\n".join(lines)}]}
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        url = f"{self.base_url}/chat/completions"
+        messages = [{"role": "system", "content": SYSTEM_PROMPT},
+                    {"role": "user", "content": "\n".join(lines)}]
         try:
-            resp = httpx.post(url, json=body, headers=headers, timeout=self.timeout)
-            resp.raise_for_status()
-            content = resp.json()["choices"][0]["message"]["content"]
-        except httpx.TimeoutException:
-            raise ExtractionFailed(f"the LLM at {url} did not answer within "
-                                   f"{self.timeout:g}s") from None
-        except httpx.HTTPStatusError as exc:
-            raise ExtractionFailed(f"the LLM at {url} answered HTTP "
-                                   f"{exc.response.status_code}") from None
-        except httpx.HTTPError as exc:
-            raise ExtractionFailed(f"the LLM at {url} could not be reached: {exc}") from None
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ExtractionFailed(f"the LLM at {url} sent no chat completion: "
-                                   f"{exc!r}") from None
-        if not isinstance(content, str):
-            raise ExtractionFailed("the LLM's message has no text content")
-        return content
+            return complete(self.base_url, self.model, self.api_key, messages,
+                            timeout=self.timeout, response_format={"type": "json_object"})
+        except ChatFailed as exc:
+            raise ExtractionFailed(str(exc)) from None
 
 
 def choose_extractor(config: Config, mode: str) -> LLMExtractor | None:
