@@ -192,3 +192,28 @@ def test_no_association_when_switched_off(tmp_path, clock):  # type: ignore[no-u
 
 def test_floor_is_relative_to_the_strongest_seed():  # type: ignore[no-untyped-def]
     assert 0 < FLOOR < 0.25
+
+
+def test_a_file_from_before_the_concept_table_gains_it(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Schema migration 10 fills the concept table from the memories already in the file."""
+    import sqlite3
+
+    import engramdb
+
+    path = tmp_path / "old.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        me = mem.scope(user="alice", agent="noah")
+        lunch = me.remember("Lunch at the noodle bar", kind="event", people=["Wang Lei"]).memory
+        ski = me.remember("Got the season passes", kind="event", people=["ＷＡＮＧ  lei"]).memory
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE concepts")
+    db.execute("DELETE FROM schema_migrations WHERE version = 10")
+    db.commit()
+    db.close()
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        scope = mem._scope("alice", "noah")
+        assert mem.store.concept_members(scope, "person:wang lei", 10) == sorted(
+            [lunch.id, ski.id])
+        hits = mem.scope(user="alice", agent="noah").recall("noodle bar", k=5, track=False,
+                                                              preset=LEX)
+        assert assoc_ids(hits) == [ski.id]

@@ -63,7 +63,7 @@ class Activation:
 def spread(graph: Graph, seeds: dict[str, float], damping: float = DAMPING,
            max_iterations: int = MAX_ITERATIONS, tolerance: float = TOLERANCE) -> Activation:
     """Personalised PageRank over the graph's memories; ``seeds``: id -> personalisation."""
-    order = list(graph.records)
+    order = list(graph.nodes)
     index = {mid: i for i, mid in enumerate(order)}
     n = len(order)
     p = np.zeros(n)
@@ -84,20 +84,27 @@ def spread(graph: Graph, seeds: dict[str, float], damping: float = DAMPING,
 
 
 def transition(graph: Graph, order: list[str], index: dict[str, int]) -> np.ndarray:
-    """Row u: the share of u's activation each memory receives in one step."""
+    """Row u: the share of u's activation each memory receives in one step (its links'
+    weights and ``CONCEPT_WEIGHT`` / fan for each concept it shares, divided by its total
+    out-weight where that is over 1)."""
     matrix = np.zeros((len(order), len(order)))
     concepts = _concept_counts(graph)
-    for mid in order:
-        u = index[mid]
-        out = graph.link_weight.get(mid, 0.0) + CONCEPT_WEIGHT * concepts.get(mid, 0)
-        norm = max(1.0, out)
-        for edge in graph.edges.get(mid, []):
+    norm = np.array([max(1.0, graph.link_weight.get(mid, 0.0) + CONCEPT_WEIGHT
+                         * concepts.get(mid, 0)) for mid in order])
+    for mid, edges in graph.edges.items():
+        u = index.get(mid)
+        if u is None:
+            continue
+        for edge in edges:
             v = index.get(edge.target)
-            if v is None:
-                continue
-            share = CONCEPT_WEIGHT * edge.weight if edge.concept else edge.weight
-            matrix[u, v] += share / norm
-    return matrix
+            if v is not None:
+                matrix[u, v] += edge.weight
+    for name, members in graph.concept_members.items():
+        at = np.array([index[mid] for mid in members], dtype=np.intp)
+        share = CONCEPT_WEIGHT / graph.concepts[name]
+        matrix[np.ix_(at, at)] += share
+        matrix[at, at] -= share   # no edge from a memory to itself (the diagonal was 0)
+    return matrix / norm[:, None]
 
 
 def _concept_counts(graph: Graph) -> dict[str, int]:
@@ -116,23 +123,23 @@ def associate(store: Store, scope: Scope, hits: list[Hit], preset: Preset,
         return []
     graph = build(store, scope, [h.memory for h in seeds],
                   relation_boost=dict(preset.relation_boost))
-    if len(graph.records) <= len(seeds):
+    if len(graph.nodes) <= len(seeds):
         return []
     act = spread(graph, {h.memory.id: h.score for h in seeds})
     seed_ids = {h.memory.id for h in hits}
     top = max(act.of(h.memory.id) for h in seeds)
     scale = sum(h.score for h in seeds) / (1.0 - DAMPING) * preset.assoc_weight
-    found: list[tuple[float, str]] = []
-    for i, mid in enumerate(act.order):
-        value = float(act.values[i])
-        rec = graph.records[mid]
-        if mid in seed_ids or value < FLOOR * top or rec.layer == Layer.DELETED:
-            continue
-        if allowed(rec):
-            found.append((value, mid))
+    above = [(float(act.values[i]), mid) for i, mid in enumerate(act.order)
+             if mid not in seed_ids and act.values[i] >= FLOOR * top]
+    unread = [mid for _, mid in above if mid not in graph.records]
+    records = {**graph.records, **store.get_many(scope, unread)}
+    found = [(value, mid) for value, mid in above if mid in records
+             and records[mid].layer != Layer.DELETED and allowed(records[mid])]
     found.sort(key=lambda x: (-x[0], x[1]))
+    if not found:
+        return []
     matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
-    return [_hit(graph.records[mid], value, value / top, scale, graph, act, matrix)
+    return [_hit(records[mid], value, value / top, scale, graph, act, matrix)
             for value, mid in found[: preset.assoc_slots]]
 
 
@@ -157,19 +164,15 @@ def _hit(rec: Record, value: float, share: float, scale: float, graph: Graph,
 def _trace(mid: str, graph: Graph, act: Activation, matrix: np.ndarray,
            top: int = 3) -> list[str]:
     """The strongest edges into ``mid``: which memory passed how much, and through what."""
-    index = {m: i for i, m in enumerate(act.order)}
-    v = index[mid]
-    inflow = []
-    for edge_src in act.order:
-        u = index[edge_src]
-        amount = DAMPING * matrix[u, v] * act.values[u]
-        if amount <= 0:
-            continue
-        whys = sorted({e.why for e in graph.edges.get(edge_src, []) if e.target == mid})
-        label = ", ".join(w.replace(f" {mid}", "") for w in whys)
-        inflow.append((amount, edge_src, label))
-    inflow.sort(key=lambda x: (-x[0], x[1]))
-    return [f"{src} by {label} (+{amount:.4f})" for amount, src, label in inflow[:top]]
+    v = act.order.index(mid)
+    amounts = DAMPING * matrix[:, v] * act.values
+    inflow = sorted((-float(amounts[u]), src) for u, src in enumerate(act.order)
+                    if amounts[u] > 0)[:top]
+    out = []
+    for neg, src in inflow:
+        label = ", ".join(w.replace(f" {mid}", "") for w in sorted(set(graph.why(src, mid))))
+        out.append(f"{src} by {label} (+{-neg:.4f})")
+    return out
 
 
 def merge(direct: list[Hit], associated: list[Hit], k: int, slots: int) -> list[Hit]:

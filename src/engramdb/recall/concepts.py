@@ -12,76 +12,82 @@ memories only. Deleted memories never enter.
 The graph is bounded: at most ``max_nodes`` nodes (memories and concepts), added in a fixed
 order (seeds first, by rank; their links and concepts; the links of what they reached), so the
 same store and seeds give the same graph. A concept with more than ``MAX_FAN`` members is too
-common to carry meaning (it would pass each member under 1/``MAX_FAN``) and is left out."""
+common to carry meaning (it would pass each member under 1/``MAX_FAN``) and is left out.
+
+Cost: a concept's members are one indexed lookup (``Store.concept_members``: the stores keep
+each memory's concept names), not a read of their records; concept edges are not listed pair by
+pair but kept as member lists (a concept of 100 members would be 9,900 edges), and the
+transition matrix (recall/associate.py) is built from those lists. Only the seeds and memories
+reached by links are read in full; the caller reads the few associated memories it returns."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..anchors import concepts_of
 from ..model import Layer, Link, Record, Scope
 from ..store.base import Store
-from ..text import normalize, tokenize
 
 MAX_FAN = 100          # a concept with more members than this is not spread through
 MAX_NODES = 300
-_ANCHORS = (("person", "people"), ("place", "places"), ("topic", "topics"),
-            ("topic", "keywords"))
-_CORE = (Layer.CORE,)
 _REACHABLE = (Layer.CORE, Layer.ARCHIVED)
 
 
 @dataclass
 class Edge:
+    """A link between two memories, one direction."""
+
     target: str
     weight: float
-    why: str           # "caused -> X", "person Wang (3 memories)"
-    concept: bool = False   # through a concept (else a link)
+    why: str           # "caused -> X"
 
 
 @dataclass
 class Graph:
-    """Memory nodes (``records``) and the edges between them; a path through a concept is one
-    edge whose weight carries the fan (1 / the concept's member count)."""
+    """Memory nodes and what joins them: link edges (``edges``), and concepts, each joining
+    all its members with the weight 1 / its member count (the fan)."""
 
-    records: dict[str, Record] = field(default_factory=dict)
+    nodes: dict[str, None] = field(default_factory=dict)   # memory ids, in the order added
+    records: dict[str, Record] = field(default_factory=dict)   # read in full: seeds, linked
     edges: dict[str, list[Edge]] = field(default_factory=dict)
     concepts: dict[str, int] = field(default_factory=dict)    # concept -> member count
+    labels: dict[str, str] = field(default_factory=dict)      # concept -> anchor as written
     link_weight: dict[str, float] = field(default_factory=dict)  # out-weight via links
     concept_members: dict[str, list[str]] = field(default_factory=dict)
     too_common: set[str] = field(default_factory=set)   # concepts with over MAX_FAN members
     truncated: bool = False
-    loaded: dict[str, Record] = field(default_factory=dict)  # every record read while building
 
     @property
     def size(self) -> int:
-        return len(self.records) + len(self.concepts)
+        return len(self.nodes) + len(self.concepts)
 
     def has_room(self, limit: int) -> bool:
         return self.size < limit
 
+    def add(self, record: Record) -> None:
+        self.nodes[record.id] = None
+        self.records[record.id] = record
 
-def concepts_of(record: Record) -> list[tuple[str, str]]:
-    """The record's concepts: (node name, the anchor as written), in a fixed order."""
-    out: dict[str, str] = {}
-    for kind, attr in _ANCHORS:
-        for anchor in getattr(record, attr):
-            key = normalize(anchor)
-            if key:
-                out.setdefault(f"{kind}:{key}", anchor)
-    return list(out.items())
+    def why(self, source: str, target: str) -> list[str]:
+        """What joins ``source`` to ``target``: its links and the concepts both belong to."""
+        out = [e.why for e in self.edges.get(source, []) if e.target == target]
+        for name, members in self.concept_members.items():
+            if source != target and source in members and target in members:
+                kind = name.split(":", 1)[0]
+                out.append(f"{kind} {self.labels[name]!r} ({self.concepts[name]} memories)")
+        return out
 
 
 def build(store: Store, scope: Scope, seeds: list[Record], *, relations: Iterable[str] = (),
           relation_boost: dict[str, float] | None = None, max_nodes: int = MAX_NODES) -> Graph:
     graph = Graph()
     for rec in seeds:
-        if graph.has_room(max_nodes):
-            graph.records.setdefault(rec.id, rec)
-    graph.loaded.update(graph.records)
+        if graph.has_room(max_nodes) and rec.id not in graph.nodes:
+            graph.add(rec)
     boost = relation_boost or {}
     rels = tuple(relations)
-    first = _add_links(store, scope, graph, list(graph.records), rels, boost, max_nodes)
+    first = _add_links(store, scope, graph, list(graph.nodes), rels, boost, max_nodes)
     for rec in list(graph.records.values())[: len(seeds)]:
         _add_concepts(store, scope, graph, rec, max_nodes)
     _add_links(store, scope, graph, first, rels, boost, max_nodes)   # the second hop
@@ -95,12 +101,12 @@ def _add_links(store: Store, scope: Scope, graph: Graph, ids: list[str], relatio
         return []
     links = store.links(scope, ids, relations)
     ends = sorted({link.other(i) for link in links for i in (link.source, link.target)
-                   if i in ids} - set(graph.records))
+                   if i in ids} - set(graph.nodes))
     found = {m: r for m, r in store.get_many(scope, ends).items() if r.layer in _REACHABLE}
     added = []
     for mid in ends:
         if mid in found and graph.has_room(max_nodes):
-            graph.records[mid] = found[mid]
+            graph.add(found[mid])
             added.append(mid)
         elif mid in found:
             graph.truncated = True
@@ -111,7 +117,7 @@ def _add_links(store: Store, scope: Scope, graph: Graph, ids: list[str], relatio
 
 def _link_edge(graph: Graph, link: Link, boost: float) -> None:
     a, b = link.source, link.target
-    if a not in graph.records or b not in graph.records or a == b:
+    if a not in graph.nodes or b not in graph.nodes or a == b:
         return
     weight = min(1.0, link.weight * boost)
     for src, dst, arrow in ((a, b, "->"), (b, a, "<-")):
@@ -126,50 +132,34 @@ def _add_concepts(store: Store, scope: Scope, graph: Graph, rec: Record, max_nod
     for name, anchor in concepts_of(rec):
         if name in graph.concepts or name in graph.too_common or not graph.has_room(max_nodes):
             continue
-        members = _anchor_members(store, scope, name, anchor, graph.loaded)
+        members = _anchor_members(store, scope, name)
         if members is None:
             graph.too_common.add(name)
             continue
         _attach(graph, name, anchor, members, max_nodes)
 
 
-def _anchor_members(store: Store, scope: Scope, name: str, anchor: str,
-                    loaded: dict[str, Record]) -> dict[str, Record] | None:
-    """The core memories carrying this anchor, or None when there are more than MAX_FAN.
-    ``loaded``: the records this graph has read already (concepts share members)."""
-    words = tokenize(anchor, keep_stopwords=True)
-    if not words:
-        return None
-    found = [mid for mid, _ in store.search_text(scope, words, {"anchors": 1.0}, MAX_FAN + 1,
-                                                 _CORE)]
-    loaded.update(store.get_many(scope, [mid for mid in found if mid not in loaded]))
-    records = {mid: loaded[mid] for mid in found if mid in loaded}
-    members = {mid: r for mid, r in records.items() if name in dict(concepts_of(r))}
-    # the text search matches any word of the anchor, the memories naming all of it first: so
-    # when some of the best MAX_FAN + 1 matches are not members, no member lies beyond them
+def _anchor_members(store: Store, scope: Scope, name: str) -> list[str] | None:
+    """The core memories holding this concept (in id order), or None when there are more
+    than MAX_FAN."""
+    members = store.concept_members(scope, name, MAX_FAN + 1)
     return None if len(members) > MAX_FAN else members
 
 
-def _attach(graph: Graph, name: str, label: str, members: dict[str, Record],
-            max_nodes: int) -> None:
+def _attach(graph: Graph, name: str, label: str, members: list[str], max_nodes: int) -> None:
     """Add the concept and as many of its members as the node budget allows (in id order);
     the fan is the full member count, so what would reach a member left out is lost."""
     fan = len(members)
     if fan < 2:
         return
     graph.concepts[name] = fan
+    graph.labels[name] = label
     kept = []
-    for mid in sorted(members):
-        if mid not in graph.records:
+    for mid in members:
+        if mid not in graph.nodes:
             if not graph.has_room(max_nodes):
                 graph.truncated = True
                 continue
-            graph.records[mid] = members[mid]
+            graph.nodes[mid] = None
         kept.append(mid)
     graph.concept_members[name] = kept
-    kind = name.split(":", 1)[0]
-    for src in kept:
-        for dst in kept:
-            if src != dst:
-                graph.edges.setdefault(src, []).append(
-                    Edge(dst, 1.0 / fan, f"{kind} {label!r} ({fan} memories)", True))

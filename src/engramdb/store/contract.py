@@ -182,6 +182,24 @@ class StoreContract(SessionContract):
             make_record(1).id: make_record(1)}
         assert store.get_many(ALICE, []) == {}
 
+    def test_a_concept_lists_its_core_members(self, store):  # type: ignore[no-untyped-def]
+        wang = [make_record(n, people=["Wang Lei"], places=["北京"]) for n in (3, 1, 2)]
+        other = make_record(4, people=["Wang"], topics=["wang lei"])   # a topic, not a person
+        for n, r in enumerate([*wang, other], start=1):
+            store.insert(r, IndexText("x", "wang lei 北京"), unit(n))
+        ids = sorted(r.id for r in wang)
+        assert store.concept_members(ALICE, "person:wang lei", 10) == ids
+        assert store.concept_members(ALICE, "place:北京", 10) == ids
+        assert store.concept_members(ALICE, "topic:wang lei", 10) == [other.id]
+        assert len(store.concept_members(ALICE, "person:wang lei", 2)) == 2
+        assert store.concept_members(BOB, "person:wang lei", 10) == []
+        store.save(wang[0].replace(layer=Layer.ARCHIVED, version=2), "archive")
+        store.save(wang[1].replace(people=["Li Na"], version=2), "update", IndexText("x", "li na"))
+        assert store.concept_members(ALICE, "person:wang lei", 10) == [wang[2].id]
+        assert store.concept_members(ALICE, "person:li na", 10) == [wang[1].id]
+        store.drop_scope(ALICE, T0)
+        assert store.concept_members(ALICE, "place:北京", 10) == []
+
     def test_no_read_crosses_scopes(self, store):  # type: ignore[no-untyped-def]
         mine = make_record(1, uri="core://user/name", content_hash="same")
         store.insert(mine, IndexText("berlin", "anna"), unit(1))

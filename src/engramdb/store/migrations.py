@@ -197,4 +197,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX memory_due_at ON memory_due(user, agent, due)",
     )),
+    Migration(10, "concepts", (
+        # each memory's concepts (anchors.py), so that a concept's members are one index range
+        # (recall/concepts.py); engramdb_concepts is the store's Python function for anchors.py
+        """CREATE TABLE concepts (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            concept TEXT NOT NULL,
+            mem_rowid INTEGER NOT NULL,
+            PRIMARY KEY (user, agent, concept, mem_rowid)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX concepts_memory ON concepts(mem_rowid)",
+        "INSERT OR IGNORE INTO concepts SELECT m.user, m.agent, c.value, m.rowid "
+        "FROM memories m, json_each(engramdb_concepts(m.data)) c",
+    )),
 )

@@ -227,4 +227,6 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX memory_due_at ON memory_due(user_id, agent_id, due)",
     )),
+    # SQLite's concept table; here a concept's members are found through anchor_terms (in 1)
+    Migration(10, "concepts", ()),
 )

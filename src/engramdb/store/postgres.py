@@ -25,8 +25,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ..anchors import concept_names, concept_words
 from ..errors import ConfigError, Conflict, StoreError
 from ..model import Layer, Record, Scope
+from ..text import tokenize
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .pg_codec import (
     COLUMNS,
@@ -50,6 +52,7 @@ from .pg_text import (
     Candidate,
     bm25,
     document,
+    fts_tokens,
     query_terms,
     tsquery,
 )
@@ -486,6 +489,27 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
             f"SELECT {SELECT} FROM memories WHERE user_id = %s AND agent_id = %s "
             f"AND id = ANY(%s)", (scope.user, scope.agent, list(dict.fromkeys(ids))))
         return {r.id: r for r in found}
+
+    def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
+        """Candidates hold every word of the concept among their anchors (the GIN index on
+        ``anchor_terms``); each is checked for the concept itself. A first read of at most
+        4 x ``limit`` candidates answers unless they were that many yet held under ``limit``
+        members: then all candidates are read."""
+        words = sorted(set(fts_tokens(" ".join(tokenize(concept_words(concept),
+                                                         keep_stopwords=True)))))
+        if not words:
+            return []
+        sql = ("SELECT id, data FROM memories WHERE user_id = %s AND agent_id = %s "
+               "AND layer = %s AND anchor_terms @> %s")
+        args = [scope.user, scope.agent, Layer.CORE.value, words]
+        first = 4 * limit
+        rows = self._run(lambda c: c.execute(f"{sql} LIMIT %s", [*args, first]).fetchall(),
+                         scope, write=False)
+        members = [r[0] for r in rows if concept in concept_names(r[1])]
+        if len(rows) == first and len(members) < limit:
+            rows = self._run(lambda c: c.execute(sql, args).fetchall(), scope, write=False)
+            members = [r[0] for r in rows if concept in concept_names(r[1])]
+        return sorted(members)[:limit]
 
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
         return self._records(scope,

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..anchors import concept_names, concepts_of
 from ..errors import Conflict, StoreError
 from ..model import (
     ApiKey,
@@ -121,6 +122,11 @@ def record_from_values(values: Sequence[Any]) -> Record:
     )
 
 
+def _concepts_json(data_json: str) -> str:
+    """The memory's concept names as a JSON list (SQL's engramdb_concepts, for migration 10)."""
+    return json.dumps(concept_names(data_json), ensure_ascii=False)
+
+
 def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:
     """The record as its column values, in JSON (``values``: ``_row_values(rec)``, if known)."""
     row = values if values is not None else _row_values(rec)
@@ -147,6 +153,7 @@ class SQLiteStore(SessionTables, LinkTable):
             self._scrub = False  # an erase is in this transaction: see _start_scrub
             self._secure_delete = 0
             self._configure(busy_timeout_ms)
+            self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
             self._migrate()
         except BaseException as exc:
             self._db.close()
@@ -298,6 +305,7 @@ class SQLiteStore(SessionTables, LinkTable):
             values = _row_values(record)  # encoded once: for the row and its snapshot
             rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
+            self._write_concepts(rowid, record)
             self._log(record, "create", values=values, actor=actor, reason=reason)
 
     def _insert_row(self, record: Record, values: list[Any] | None = None) -> int:
@@ -317,7 +325,9 @@ class SQLiteStore(SessionTables, LinkTable):
     ) -> None:
         """Insert a record with its own event log (from an export) instead of a new one."""
         with self.transaction():
-            self._write_index(self._insert_row(record), record.scope, text, vector)
+            rowid = self._insert_row(record)
+            self._write_index(rowid, record.scope, text, vector)
+            self._write_concepts(rowid, record)
             self._db.executemany(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -342,11 +352,12 @@ class SQLiteStore(SessionTables, LinkTable):
                 raise Conflict(f"cannot update memory {record.id}: {exc}") from exc
             if cur.rowcount != 1:
                 raise StoreError(f"memory {record.id} vanished during the update")
-            if text is not None or vector is not None:
-                rowid = self._rowid(record.id)
-                if text is not None:
-                    self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
-                self._write_index(rowid, record.scope, text, vector)
+            rowid = self._rowid(record.id)
+            if text is not None:
+                self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
+            self._write_index(rowid, record.scope, text, vector)
+            self._db.execute("DELETE FROM concepts WHERE mem_rowid = ?", (rowid,))
+            self._write_concepts(rowid, record)
             self._log(record, op, values=values, actor=actor, reason=reason)
 
     def erase(self, record: Record, *, actor: str | None = None,
@@ -387,6 +398,7 @@ class SQLiteStore(SessionTables, LinkTable):
             self._drop_links(scope)
             self._db.execute(f"DELETE FROM sleep_state WHERE {where}", args)
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
+            self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
             self._db.execute(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",
@@ -408,6 +420,11 @@ class SQLiteStore(SessionTables, LinkTable):
             )
         if vector is not None:
             self._vectors.put(scope, rowid, vector)
+
+    def _write_concepts(self, rowid: int, record: Record) -> None:
+        self._db.executemany(
+            "INSERT OR IGNORE INTO concepts(user, agent, concept, mem_rowid) VALUES (?, ?, ?, ?)",
+            [(record.user, record.agent, name, rowid) for name, _ in concepts_of(record)])
 
     def _rowid(self, memory_id: str) -> int:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
@@ -482,6 +499,14 @@ class SQLiteStore(SessionTables, LinkTable):
                 )
                 out.update((r[0], record_from_values(r)) for r in rows)
         return out
+
+    def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT m.id FROM concepts c JOIN memories m ON m.rowid = c.mem_rowid "
+                "WHERE c.user = ? AND c.agent = ? AND c.concept = ? AND m.layer = ? LIMIT ?",
+                (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall()
+        return sorted(r[0] for r in rows)
 
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
         with self._lock:
