@@ -247,7 +247,13 @@ class SQLiteStore(SessionTables, LinkTable):
                 self._text.invalidate()
                 raise
             else:
-                self._db.execute("COMMIT")
+                try:
+                    self._db.execute("COMMIT")
+                except BaseException:  # the caches may hold what never reached the file
+                    self._vectors.invalidate()
+                    self._id_order.invalidate()
+                    self._text.invalidate()
+                    raise
             finally:
                 self._depth = 0
                 if self._scrub:
