@@ -156,3 +156,46 @@ def test_a_dropped_scope_starts_afresh(mem, full):  # type: ignore[no-untyped-de
     mem.forget_scope()
     assert mem.store.sleep_state(mem.default_scope).last_at is None
     assert mem.store.due(mem.default_scope, mem.clock.now() + timedelta(days=999)) == []
+
+
+def test_the_guards_hints_spare_the_sleep_a_search(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """A sleep right after writes takes what the write guard found near each memory instead
+    of searching again; a memory written past the guard (an import) is searched. The same end
+    as a sleep in a new process, which has no hints."""
+    from engramdb import Draft
+    from engramdb.ids import new_id
+    from engramdb.write.prepare import build_record, embed_text, index_text
+
+    animals = ["bees", "goats", "hens", "cats", "ducks", "snails", "owls", "crabs"]
+    ends, searched = [], []
+    for reopen in (False, True):
+        path = tmp_path / f"{reopen}.db"
+        writer = engramdb.open(path, embedder="hashing", clock=clock, **NO_AUTO)
+        me = writer.scope(user="u")
+        me.remember("The garden gate is green", kind="fact")
+        writer.sleep(user="u")   # the first sleep is full; the next ones are incremental
+        me.remember_many([Draft(f"Wang keeps {a} in the garden shed", kind="fact",
+                                people=["Wang"]) for a in animals])
+        twin = build_record(Draft("Wang keeps bees in the garden shed!", kind="fact",
+                                  people=["Wang"]), writer._scope("u", None),
+                            new_id(clock.now()), clock.now(), 65536)
+        writer.store.insert(twin, index_text(twin), writer._embed([embed_text(twin)])[0])
+        if reopen:   # a new process has no hints; the writer has
+            writer.close()
+            writer = engramdb.open(path, embedder="hashing", clock=clock, **NO_AUTO)
+        rows: list[int] = []
+        search = writer.store.search_vector_many
+
+        def counted(scope, vectors, *args, _search=search, _rows=rows):  # type: ignore[no-untyped-def]
+            _rows.append(len(vectors))
+            return _search(scope, vectors, *args)
+
+        writer.store.search_vector_many = counted  # type: ignore[method-assign]
+        assert writer.sleep(user="u").mode == "incremental"
+        searched.append(sum(rows))
+        ends.append(sorted((r.content, r.layer.value, r.version)
+                           for r in writer.list(layer=["core", "archived"], user="u")))
+        writer.close()
+    assert ends[0] == ends[1]
+    assert ("Wang keeps bees in the garden shed!", "archived", 2) in ends[0]   # merged
+    assert searched == [1, len(animals) + 1]

@@ -14,6 +14,7 @@ from .attention.verbs import AttentionVerbs
 from .clock import Clock, SystemClock, aware
 from .config import Config
 from .dynamics.decay import link_weights
+from .dynamics.merge import NearHints
 from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
@@ -89,6 +90,7 @@ class Memory(AttentionVerbs):
         store.bind_embedder(embedder.model_id, embedder.dimensions)
         self.decay_params = params_from(self.config)
         self.last_auto_sleep: SleepReport | None = None
+        self._near = NearHints()   # what writes found near them, for the next sleep's merge
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
                                   getattr(embedder, "relevance_floor", None))
 
@@ -213,7 +215,10 @@ class Memory(AttentionVerbs):
             self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
             return WriteResult(Action.ADD, "new_memory", rec)
         nearby = neighbours(self.store, rec, vector, near, index)
-        return self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
+        result = self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
+        if result.action in WRITES_VECTOR:
+            self._near.note(result.memory, nearby.near)
+        return result
 
     def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,
                surprise_: float) -> WriteResult:
@@ -451,8 +456,10 @@ class Memory(AttentionVerbs):
         changed (dynamics/sleep.py)."""
         if not isinstance(full, bool):
             raise Invalid(f"full must be true or false, got {full!r}")
-        return run_sleep(self.store, self._scope(user, agent), self._now(), self.decay_params,
-                         phase, embed=self._embed, polisher=self._polisher(), full=full)
+        scope = self._scope(user, agent)
+        return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
+                         embed=self._embed, polisher=self._polisher(), full=full,
+                         near_hints=self._near.take(scope))
 
     def _polisher(self) -> Any:
         if not self.config.llm_url:

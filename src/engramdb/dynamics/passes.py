@@ -61,6 +61,7 @@ class Pass:
     only: set[str] | None = None     # an incremental run looks at these memories only
     embed: Embed | None = None       # what a phase that writes new text embeds it with
     polisher: Any = None             # dynamics/polish.py: rewords a gist, or None
+    near_hints: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # merge.NearHints
     decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay in this run
 
     def core(self) -> list[Record]:

@@ -60,11 +60,14 @@ class SleepReport:
 
 def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
               phase: str | None = None, *, embed: Embed | None = None, polisher: Any = None,
-              full: bool = False) -> SleepReport:
-    """Run every phase (``phase=None``) or one of them, and report what changed."""
+              full: bool = False,
+              near_hints: dict[str, tuple[int, list[str]]] | None = None) -> SleepReport:
+    """Run every phase (``phase=None``) or one of them, and report what changed.
+    ``near_hints``: what the write guard found near each memory (merge.py ``NearHints``)."""
     names = PHASES if phase is None else (check_phase(phase),)
     only, seq = incremental.plan(store, scope, params, now, full) if phase is None else (None, 0)
-    run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher)
+    run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher,
+               near_hints=near_hints or {})
     report = SleepReport(scope.user, scope.agent, now,
                          skipped=dict(NOT_BUILT) if phase is None else {},
                          mode="phase" if phase else "incremental" if only is not None

@@ -56,6 +56,10 @@ class Nearby:
 
     candidates: list[Neighbour]
     top_cosine: float = 0.0
+    # the stored memories at cosine >= NEAR_DUP_COSINE among the nearest CANDIDATES, or None
+    # when all of those are that near (there may be more): what a sleep's merge pass would
+    # search for again (dynamics/merge.py ``NearHints``)
+    near: list[str] | None = None
 
     @property
     def surprise(self) -> float:
@@ -78,8 +82,11 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         found = store.search_vector(rec.scope, vector, CANDIDATES, NEIGHBOUR_LAYERS)
     else:
         found = batch.candidates(index, vector)
-    hits = sorted(found, key=lambda item: (-item[1], item[0]))[:NEIGHBOURS]
+    ranked = sorted(found, key=lambda item: (-item[1], item[0]))[:CANDIDATES]
+    hits = ranked[:NEIGHBOURS]
     top = hits[0][1] if hits else 0.0
+    crowded = len(ranked) == CANDIDATES and ranked[-1][1] >= NEAR_DUP_COSINE
+    near = None if crowded else [mid for mid, cos in ranked if cos >= NEAR_DUP_COSINE]
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
     scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
     words = list(dict.fromkeys(tokenize(rec.content)))
@@ -97,7 +104,8 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         scored[mid] = float(np.dot(vec, vector))
     records = store.get_many(rec.scope, list(scored)) if scored else {}
     return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
-                   for mid, cos in scored.items() if mid in records and mid != rec.id], top)
+                   for mid, cos in scored.items() if mid in records and mid != rec.id], top,
+                  near)
 
 
 class BatchNeighbours:
