@@ -74,10 +74,13 @@ CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cu
 def neighbours(store: Store, rec: Record, vector: np.ndarray,
                batch: BatchNeighbours | None = None, index: int = 0) -> Nearby:
     """The scope's core memories ``rec`` must be judged against. A record with a slot: the
-    nearest by vector and by words (the subject's name is a rare word, so BM25 finds its other
-    facts among many look-alikes). Without one: only those close enough to be near-duplicates
-    (loading fewer records keeps a batch of 10k writes fast). ``batch``: a batch of writes
-    searched at once (``BatchNeighbours``), ``index`` this record's place in it."""
+    nearest by vector, and the slot's current value found by its slot token (``slot_token``)
+    however many look-alikes surround it. (A BM25 search over the content's words was a third
+    leg: the slot token finds what it found for the judgement, and inside the write's
+    transaction it ran as SQL over every matching row, ~30 ms a write at 100k memories.)
+    Without a slot: only those close enough to be near-duplicates (loading fewer records keeps
+    a batch of 10k writes fast). ``batch``: a batch of writes searched at once
+    (``BatchNeighbours``), ``index`` this record's place in it."""
     if batch is None:
         found = store.search_vector(rec.scope, vector, CANDIDATES, NEIGHBOUR_LAYERS)
     else:
@@ -89,11 +92,6 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     near = None if crowded else [mid for mid, cos in ranked if cos >= NEAR_DUP_COSINE]
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
     scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
-    words = list(dict.fromkeys(tokenize(rec.content)))
-    if slotted and words:
-        for mid, _ in store.search_text(rec.scope, words, {"body": 1.0}, NEIGHBOURS,
-                                        NEIGHBOUR_LAYERS):
-            scored.setdefault(mid, float("nan"))
     token = slot_token(rec) if slotted else None
     if token:  # the slot's current value, however many look-alikes crowd the other legs
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
