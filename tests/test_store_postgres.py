@@ -81,6 +81,28 @@ def test_the_schema_is_migrated_once_and_named(pg_url):  # type: ignore[no-untyp
     assert [r[1] for r in rows[1:]] == [m.name for m in SQLITE_MIGRATIONS[1:]]
 
 
+def test_migration_10_fills_the_concepts_of_stored_memories(pg_url):  # type: ignore[no-untyped-def]
+    store = PostgresStore(pg_url)
+    wang = make_record(1, people=["Wang Lei", "ＷＡＮＧ  lei"], places=["北京"], keywords=["雪"])
+    bare = make_record(2)
+    for n, rec in enumerate((wang, bare), start=1):
+        store.insert(rec, IndexText("x", "wang lei"), unit(n))
+    store.close()
+    with admin(pg_url) as conn:   # back to schema 9: no concepts column
+        conn.execute("ALTER TABLE memories DROP COLUMN concepts")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 10")
+    store = PostgresStore(pg_url)
+    try:
+        assert store.concept_members(ALICE, "person:wang lei", 10) == [wang.id]
+        assert store.concept_members(ALICE, "place:北京", 10) == [wang.id]
+        assert store.concept_members(ALICE, "topic:雪", 10) == [wang.id]
+        with admin(pg_url) as conn:
+            assert conn.execute("SELECT id, concepts FROM memories ORDER BY id").fetchall() == [
+                (wang.id, ["person:wang lei", "place:北京", "topic:雪"]), (bare.id, None)]
+    finally:
+        store.close()
+
+
 def test_an_unreachable_server_names_host_and_database(tmp_path: Path) -> None:
     url = f"postgresql://someone@/nodb?host={tmp_path}"
     with pytest.raises(StoreError, match=rf"cannot connect to PostgreSQL database 'nodb' on "

@@ -34,7 +34,3 @@ def concept_names(data_json: str) -> list[str]:
     """The concept names of a record's ``data`` column (JSON text on both backends)."""
     return [name for name, _ in concepts_in(json.loads(data_json))]
 
-
-def concept_words(name: str) -> str:
-    """The anchor part of a concept name (``person:wang lei`` -> ``wang lei``)."""
-    return name.split(":", 1)[1] if ":" in name else name

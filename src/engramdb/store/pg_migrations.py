@@ -227,6 +227,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX memory_due_at ON memory_due(user_id, agent_id, due)",
     )),
-    # SQLite's concept table; here a concept's members are found through anchor_terms (in 1)
-    Migration(10, "concepts", ()),
+    Migration(10, "concepts", (
+        # each memory's concept names (anchors.py), so that a concept's members are one index
+        # scan (recall/concepts.py); the store fills it for existing rows (PostgresStore)
+        "ALTER TABLE memories ADD COLUMN concepts text[]",
+        "CREATE INDEX memories_concepts ON memories USING gin (user_id, agent_id, concepts)",
+    )),
 )

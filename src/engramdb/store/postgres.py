@@ -25,10 +25,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..anchors import concept_names, concept_words
+from ..anchors import concept_names, concepts_of
 from ..errors import ConfigError, Conflict, StoreError
 from ..model import Layer, Record, Scope
-from ..text import tokenize
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .pg_codec import (
     COLUMNS,
@@ -52,7 +51,6 @@ from .pg_text import (
     Candidate,
     bm25,
     document,
-    fts_tokens,
     query_terms,
     tsquery,
 )
@@ -149,6 +147,8 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
                     continue
                 for statement in migration.statements:
                     conn.execute(statement)  # type: ignore[call-overload]
+                if migration.name == "concepts":
+                    _fill_concepts(conn)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, now())",
                              (migration.version, migration.name))
 
@@ -295,13 +295,13 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
     def _insert_row(self, conn: psycopg.Connection[Any], record: Record,
                     text: IndexText | None, vector: np.ndarray | None) -> None:
         extra, values = self._index_values(text, vector)
-        names = [*COLUMNS, *extra]
-        marks = ", ".join(["%s"] * len(COLUMNS) + [extra[n] for n in extra])
+        names = [*COLUMNS, "concepts", *extra]
+        marks = ", ".join(["%s"] * (len(COLUMNS) + 1) + [extra[n] for n in extra])
         try:
             with conn.transaction():  # a savepoint: a conflict leaves the caller's work intact
                 conn.execute(  # type: ignore[call-overload]
                     f"INSERT INTO memories ({', '.join(names)}) VALUES ({marks})",
-                    [*row_values(record), *values])
+                    [*row_values(record), _concepts(record), *values])
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot store memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
@@ -336,11 +336,12 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
                 self._lock(conn, scope)
             with conn.cursor() as cur:
                 register_vector_dumper(cur)
-                with cur.copy(f"COPY memories ({', '.join([*COLUMNS, *index_columns])}) "
-                              f"FROM STDIN (FORMAT BINARY)") as copy:
-                    copy.set_types(COPY_TYPES)
+                with cur.copy(f"COPY memories ({', '.join([*COLUMNS, *index_columns])}, "
+                              f"concepts) FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.set_types([*COPY_TYPES, "text[]"])
                     for rec, text, vector in items:
-                        copy.write_row([*row_values(rec), *_index_row(text, vector)])
+                        copy.write_row([*row_values(rec), *_index_row(text, vector),
+                                        _concepts(rec)])
                 with cur.copy("COPY events (user_id, agent_id, memory_id, op, version, at, "
                               "snapshot, actor, reason) FROM STDIN") as copy:
                     for rec, _, _ in items:
@@ -379,13 +380,15 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
         if clear_index:
             extra = {c: "NULL" for c in
                      ("body", "anchors", "context", "doc_len", "anchor_terms", "embedding")}
-        sets = [f"{c} = %s" for c in COLUMNS[3:]] + [f"{c} = {m}" for c, m in extra.items()]
+        sets = ([f"{c} = %s" for c in (*COLUMNS[3:], "concepts")]
+                + [f"{c} = {m}" for c, m in extra.items()])
         try:
             with conn.transaction():
                 cur = conn.execute(  # type: ignore[call-overload]
                     f"UPDATE memories SET {', '.join(sets)} "
                     f"WHERE user_id = %s AND agent_id = %s AND id = %s",
-                    [*row_values(record)[3:], *values, record.user, record.agent, record.id])
+                    [*row_values(record)[3:], _concepts(record), *values, record.user,
+                     record.agent, record.id])
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot update memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
@@ -491,25 +494,12 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
         return {r.id: r for r in found}
 
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
-        """Candidates hold every word of the concept among their anchors (the GIN index on
-        ``anchor_terms``); each is checked for the concept itself. A first read of at most
-        4 x ``limit`` candidates answers unless they were that many yet held under ``limit``
-        members: then all candidates are read."""
-        words = sorted(set(fts_tokens(" ".join(tokenize(concept_words(concept),
-                                                         keep_stopwords=True)))))
-        if not words:
-            return []
-        sql = ("SELECT id, data FROM memories WHERE user_id = %s AND agent_id = %s "
-               "AND layer = %s AND anchor_terms @> %s")
-        args = [scope.user, scope.agent, Layer.CORE.value, words]
-        first = 4 * limit
-        rows = self._run(lambda c: c.execute(f"{sql} LIMIT %s", [*args, first]).fetchall(),
-                         scope, write=False)
-        members = [r[0] for r in rows if concept in concept_names(r[1])]
-        if len(rows) == first and len(members) < limit:
-            rows = self._run(lambda c: c.execute(sql, args).fetchall(), scope, write=False)
-            members = [r[0] for r in rows if concept in concept_names(r[1])]
-        return sorted(members)[:limit]
+        rows = self._run(lambda c: c.execute(  # no ORDER BY: the scan stops at the limit
+            "SELECT id FROM memories WHERE user_id = %s AND agent_id = %s AND layer = %s "
+            "AND concepts @> ARRAY[%s]::text[] LIMIT %s",
+            (scope.user, scope.agent, Layer.CORE.value, concept, limit)).fetchall(),
+            scope, write=False)
+        return sorted(r[0] for r in rows)
 
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
         return self._records(scope,
@@ -638,6 +628,29 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
             "SELECT DISTINCT user_id, agent_id FROM memories ORDER BY 1, 2").fetchall(),
             write=False)
         return [Scope(r[0], r[1]) for r in rows]
+
+
+def _concepts(record: Record) -> list[str] | None:
+    """The record's concept names (anchors.py) for the ``concepts`` column; None: it has none."""
+    return [name for name, _ in concepts_of(record)] or None
+
+
+def _fill_concepts(conn: psycopg.Connection[Any]) -> None:
+    """Migration 10's data: the concept names of the memories already stored, computed by the
+    same Python code as every write's (anchors.py), loaded with COPY and set in one UPDATE."""
+    conn.execute("CREATE TEMP TABLE fill_concepts (user_id text, agent_id text, id text, "
+                 "concepts text[]) ON COMMIT DROP")
+    with conn.cursor(name="engramdb_fill_concepts") as rows:
+        rows.execute("SELECT user_id, agent_id, id, data FROM memories WHERE data LIKE "
+                     "ANY (ARRAY['%\"people\": [\"%', '%\"places\": [\"%', "
+                     "'%\"topics\": [\"%', '%\"keywords\": [\"%'])")
+        while batch := rows.fetchmany(5000):   # no FETCH while a COPY runs: one COPY a batch
+            found = [(u, a, i, names) for u, a, i, data in batch if (names := concept_names(data))]
+            with conn.cursor().copy("COPY fill_concepts FROM STDIN") as copy:
+                for row in found:
+                    copy.write_row(row)
+    conn.execute("UPDATE memories m SET concepts = f.concepts FROM fill_concepts f "
+                 "WHERE m.user_id = f.user_id AND m.agent_id = f.agent_id AND m.id = f.id")
 
 
 def _index_row(text: IndexText | None, vector: np.ndarray | None) -> list[Any]:
