@@ -89,6 +89,20 @@ def test_sleep_turns_the_oldest_lessons_into_rules(me, clock):  # type: ignore[n
     assert again.changes == 0 and "nothing to merge" in again.phase("lessons").note
 
 
+def test_an_incremental_sleep_counts_every_lesson(me):  # type: ignore[no-untyped-def]
+    old = [me.remember(f"lesson {i}: pin the {w} version", kind="lesson",
+                       at=datetime(2026, 1, 1 + i, tzinfo=UTC)).memory.id
+           for i, w in enumerate(["numpy", "jieba", "sqlite", "psycopg", "uvicorn"])]
+    assert me.sleep().changes == 0   # the first sleep (full): five lessons stay
+    new = [me.remember(f"教训 {i}：发布前先跑第 {i} 组测试", kind="lesson",
+                       at=datetime(2026, 2, 1 + i, tzinfo=UTC)).memory.id for i in range(3)]
+    report = me.sleep()
+    assert report.mode == "incremental"
+    assert sorted(report.phase("lessons").ids("lesson_to_rule")) == sorted(old[:3])
+    assert me.count(kind="lesson") == 5 and {me.get(i).kind.value for i in new} == {"lesson"}
+    assert me.sleep(full=True).changes == 0
+
+
 def test_five_lessons_stay_lessons(me):  # type: ignore[no-untyped-def]
     for i in range(5):
         me.remember(f"经验 {i}：部署前先在 staging 验证第 {i} 步", kind="lesson")

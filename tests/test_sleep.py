@@ -223,3 +223,44 @@ def test_govern_prunes_weak_excess_and_dangling_links(mem, clock):  # type: igno
     assert {(link.relation, link.target) for link in mem.links(hub.id)
             if link.relation == "caused"} == {("caused", others[0].id)}
     assert mem.sleep(phase="govern").phase("govern").counts() == {}  # nothing left to prune
+
+
+def test_an_incremental_sleep_prunes_what_a_full_one_would(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Links set since the last sleep are governed by an incremental sleep too; links it does
+    not read are as the last sleep left them."""
+    from engramdb import Link
+    from engramdb.dynamics.sleep import EDGES_PER_MEMORY
+
+    ends, examined = [], []
+    for full in (False, True):
+        with engramdb.open(tmp_path / f"{full}.db", embedder="hashing", clock=clock,
+                           auto_sleep_importance=0) as mem:
+            scope = mem._scope(None, None)
+            hub = mem.remember("The hub note about the release").memory
+            others = [mem.remember(f"Note {i} about topic {i}").memory
+                      for i in range(EDGES_PER_MEMORY + 3)]
+            quiet = [mem.remember(f"安静的笔记 {i}").memory for i in range(30)]
+            for a, b in zip(quiet, quiet[1:], strict=False):
+                mem.link(a.id, b.id, "related", 0.5)
+            clock.advance(minutes=5)
+            assert mem.sleep().mode == "full"   # the first sleep
+            clock.advance(hours=1)
+            mem.store.strengthen_links(scope, [(hub.id, others[0].id)], "associated", 0.04,
+                                       1.0, clock.now(), 0)
+            for i, other in enumerate(others[1:]):
+                mem.store.strengthen_links(scope, [(hub.id, other.id)], "associated",
+                                           0.1 + 0.01 * i, 1.0, clock.now(), 0)
+            mem.store.put_link(Link(quiet[0].id, "01JMISSINGMEMORY000000000", "related", 0.9,
+                                    clock.now(), clock.now(), scope.user, scope.agent))
+            clock.advance(hours=1)
+            report = mem.sleep(full=full)
+            assert report.mode == ("full" if full else "incremental")
+            govern = report.phase("govern")
+            examined.append(govern.examined)
+            name = {r.id: r.content for r in mem.list()}
+            ends.append((govern.counts(), sorted(
+                (name[x.source], name.get(x.target, x.target), x.relation, x.weight)
+                for x in mem.store.list_links(scope))))
+    assert ends[0] == ends[1]
+    assert ends[0][0] == {"pruned_weak": 1, "pruned_dangling": 1, "pruned_excess": 2}
+    assert examined[0] < examined[1]

@@ -1,11 +1,14 @@
 """The lessons phase: LESSONS holds at most ``MAX_LESSONS`` current lessons. When there are
 more, the oldest (by ``at``) become rules: the same memory, kind "rule", with
 ``metadata["promoted_from"] = "lesson"``, saved as a version (op "promote", actor "sleep"), so
-``history(id)`` shows when and why. A second sleep at once changes nothing."""
+``history(id)`` shows when and why. A second sleep at once changes nothing. The count is over
+every current lesson of the scope, an incremental sleep's too (it reads them by kind, not only
+the memories it visits), so both end alike."""
 
 from __future__ import annotations
 
-from ..model import Kind, Record
+from ..model import Kind, Layer, Record
+from ..store.base import ListFilter
 from .passes import Change, Pass, PhaseReport
 
 MAX_LESSONS = 5
@@ -13,7 +16,9 @@ MAX_LESSONS = 5
 
 def lessons_pass(run: Pass) -> PhaseReport:
     report = PhaseReport("lessons")
-    lessons = sorted((r for r in run.core() if r.kind == Kind.LESSON and r.current),
+    pool = (run.core() if run.only is None else
+            run.store.list(run.scope, ListFilter(kinds=(Kind.LESSON.value,), layers=(Layer.CORE,))))
+    lessons = sorted((r for r in pool if r.kind == Kind.LESSON and r.current),
                      key=lambda r: (r.at, r.id))
     report.examined = len(lessons)
     oldest = {r.id for r in lessons[: max(0, len(lessons) - MAX_LESSONS)]}

@@ -62,6 +62,7 @@ class Pass:
     embed: Embed | None = None       # what a phase that writes new text embeds it with
     polisher: Any = None             # dynamics/polish.py: rewords a gist, or None
     near_hints: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # merge.NearHints
+    since: datetime | None = None    # an incremental run: when the scope last slept
     decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay in this run
 
     def core(self) -> list[Record]:

@@ -67,7 +67,8 @@ def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
     names = PHASES if phase is None else (check_phase(phase),)
     only, seq = incremental.plan(store, scope, params, now, full) if phase is None else (None, 0)
     run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher,
-               near_hints=near_hints or {})
+               near_hints=near_hints or {},
+               since=store.sleep_state(scope).last_at if only is not None else None)
     report = SleepReport(scope.user, scope.agent, now,
                          skipped=dict(NOT_BUILT) if phase is None else {},
                          mode="phase" if phase else "incremental" if only is not None
@@ -121,9 +122,10 @@ def govern(run: Pass) -> PhaseReport:
     """Prune the graph: links to memories that are gone (dropped, or erased by a hard forget),
     association edges weaker than EDGE_FLOOR, and a memory's association edges beyond its
     EDGES_PER_MEMORY strongest. Users' own links are kept unless an end is gone. The report
-    names the memories whose links were pruned."""
+    names the memories whose links were pruned. An incremental sleep reads only the links that
+    can have changed since the last sleep (``_links_to_govern``)."""
     report = PhaseReport("govern")
-    links = run.store.list_links(run.scope)
+    links = _links_to_govern(run)
     report.examined = len(links)
     ends = {i for link in links for i in (link.source, link.target)}
     alive = {mid for mid, r in run.store.get_many(run.scope, sorted(ends)).items()
@@ -150,6 +152,25 @@ def govern(run: Pass) -> PhaseReport:
     if not links:
         report.note = "no links to prune"
     return report
+
+
+def _links_to_govern(run: Pass) -> list[Link]:
+    """Every link of the scope for a full sleep. For an incremental one: the links of the
+    memories it visits (an erased end is a change), those set or strengthened since the last
+    sleep, the association edges under EDGE_FLOOR, and every association edge of a memory one
+    of those starts from (to rank them). A link none of these reaches is as the last sleep left
+    it, and that sleep pruned it already, so both kinds of sleep end alike."""
+    store, scope = run.store, run.scope
+    if run.only is None or run.since is None:
+        return store.list_links(scope)
+    found = {_key(x): x for x in store.links(scope, sorted(run.only))}
+    for link in [*store.list_links(scope, since=run.since),
+                 *store.list_links(scope, relation="associated", below=EDGE_FLOOR)]:
+        found.setdefault(_key(link), link)
+    sources = sorted({x.source for x in found.values() if x.relation == "associated"})
+    for link in store.links(scope, sources, ("associated",)):
+        found.setdefault(_key(link), link)
+    return sorted(found.values(), key=lambda x: (x.weight, x.source, x.target, x.relation))
 
 
 def _key(link: Link) -> tuple[str, str, str]:

@@ -255,9 +255,11 @@ class Store(Protocol):
         ...
 
     def list_links(self, scope: Scope, *, relation: str | None = None,
-                   below: float | None = None, limit: int | None = None) -> list[Link]:
-        """The scope's links (of one relation; with weight under ``below``), weakest first,
-        then by source, target, relation: what a pruning pass reads."""
+                   below: float | None = None, since: datetime | None = None,
+                   limit: int | None = None) -> list[Link]:
+        """The scope's links (of one relation; with weight under ``below``; set or changed at
+        or after ``since``), weakest first, then by source, target, relation: what a pruning
+        pass reads."""
         ...
 
     def delete_links(self, scope: Scope, links: Sequence[Link]) -> int:

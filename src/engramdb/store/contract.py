@@ -687,6 +687,11 @@ class StoreContract(SessionContract):
         every = store.list_links(ALICE)
         assert [x.weight for x in every] == [0.01, 0.05, 0.5]
         assert [x.weight for x in store.list_links(ALICE, limit=2)] == [0.01, 0.05]
+        store.put_link(make_link(1, 2, "associated", 0.2, T0 + timedelta(hours=1)))
+        assert [(x.weight, x.relation) for x in store.list_links(
+            ALICE, since=T0 + timedelta(minutes=59))] == [(0.2, "associated")]
+        assert len(store.list_links(ALICE, since=T0)) == 3
+        store.put_link(make_link(1, 2, "associated", 0.05))
         assert store.delete_links(BOB, weak) == 0
         assert store.delete_links(ALICE, weak) == 1
         assert [x.weight for x in store.list_links(ALICE)] == [0.01, 0.5]

@@ -102,7 +102,8 @@ class LinkTable:
         return self._run(write, scope)
 
     def list_links(self, scope: Scope, *, relation: str | None = None,
-                   below: float | None = None, limit: int | None = None) -> list[Link]:
+                   below: float | None = None, since: datetime | None = None,
+                   limit: int | None = None) -> list[Link]:
         sql = f"SELECT {_COLS} FROM links WHERE {_KEY}"
         args: list[Any] = [scope.user, scope.agent]
         if relation is not None:
@@ -111,6 +112,9 @@ class LinkTable:
         if below is not None:
             sql += " AND weight < %s"
             args.append(below)
+        if since is not None:
+            sql += " AND updated_at >= %s"
+            args.append(since)
         sql += " ORDER BY weight, source, target, relation"
         if limit is not None:
             sql += " LIMIT %s"

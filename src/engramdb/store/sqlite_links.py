@@ -108,7 +108,8 @@ class LinkTable:
         return changed
 
     def list_links(self, scope: Scope, *, relation: str | None = None,
-                   below: float | None = None, limit: int | None = None) -> list[Link]:
+                   below: float | None = None, since: datetime | None = None,
+                   limit: int | None = None) -> list[Link]:
         """The scope's links, weakest first (then by source, target, relation): for pruning."""
         sql = f"SELECT {_COLS} FROM links WHERE user = ? AND agent = ?"
         args: list[Any] = [scope.user, scope.agent]
@@ -118,6 +119,9 @@ class LinkTable:
         if below is not None:
             sql += " AND weight < ?"
             args.append(below)
+        if since is not None:
+            sql += " AND updated_at >= ?"
+            args.append(ts(since))
         sql += " ORDER BY weight, source, target, relation"
         if limit is not None:
             sql += " LIMIT ?"
