@@ -632,17 +632,18 @@ class SQLiteStore(SessionTables, LinkTable):
     ) -> list[tuple[str, float]]:
         allowed = {lay.value for lay in layers}
         want = limit
-        while True:
-            found = self._vectors.top(scope, vector, want)
-            if not found:
-                return []
-            layer_of = self._layers(scope, [rowid for rowid, _ in found])
-            kept = sorted(((layer_of[r][0], s) for r, s in found
-                           if r in layer_of and layer_of[r][1] in allowed),
-                          key=lambda item: (-item[1], item[0]))  # ties: by id, like text search
-            if len(kept) >= limit or len(found) < want:
-                return kept[:limit]
-            want *= 4
+        with self._lock:
+            scan = self._vectors.scan(scope, vector)
+            while scan is not None:   # deeper on the same scores while layers filter rows out
+                found = scan.best(want)
+                layer_of = self._layers(scope, [rowid for rowid, _ in found])
+                kept = sorted(((layer_of[r][0], s) for r, s in found
+                               if r in layer_of and layer_of[r][1] in allowed),
+                              key=lambda item: (-item[1], item[0]))  # ties: by id, as text
+                if len(kept) >= limit or len(found) < want:
+                    return kept[:limit]
+                want *= 4
+        return []
 
     def search_vector_many(
         self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],

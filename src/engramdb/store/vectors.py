@@ -73,13 +73,20 @@ class VectorCache:
         self._scopes.pop(scope, None)
 
     def top(self, scope: Scope, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        found = self.scan(scope, query)
+        return found.best(limit) if found is not None else []
+
+    def scan(self, scope: Scope, query: np.ndarray) -> Scan | None:
+        """Every row's score for one query (one pass over the matrix), to take the best of at
+        several depths: a caller that filters the rows (layers) goes deeper without scanning
+        again. None when the scope has no vectors."""
         with self._lock:
             matrix = self._fresh(scope)
-            columns = matrix.view()
             if not matrix.used:
-                return []
+                return None
+            columns = matrix.view()
             query = np.asarray(query, dtype=np.float32)
-            return _best(query @ columns, columns, query, matrix.rowids, limit)
+            return Scan(query @ columns, columns, query, matrix.rowids[: matrix.used])
 
     def top_many(self, scope: Scope, queries: np.ndarray,
                  limit: int) -> list[list[tuple[int, float]]]:
@@ -147,6 +154,17 @@ class VectorCache:
         else:
             for pos, vector in zip(positions, block, strict=True):
                 matrix.data[:, pos] = vector
+
+
+@dataclass
+class Scan:
+    scores: np.ndarray
+    columns: np.ndarray
+    query: np.ndarray
+    rowids: list[int]
+
+    def best(self, limit: int) -> list[tuple[int, float]]:
+        return _best(self.scores, self.columns, self.query, self.rowids, limit)
 
 
 def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: list[int],
