@@ -246,7 +246,7 @@ def test_export_then_import_gives_the_same_recall(cli: Run, cli_json: Callable[.
     imported = cli("--db", fresh, "import", str(dump))
     assert "imported 5" in imported.stdout and "5/5" in imported.stderr
     assert cli_json("--db", fresh, "import", str(dump)) == {
-        "imported": 0, "skipped": 5, "reembedded": 0}
+        "imported": 0, "skipped": 5, "goals": 0, "reembedded": 0}
 
     def ranking(*extra: str) -> list[tuple[str, float]]:
         hits = cli_json(*extra, "recall", "tea Berlin", "-k", "5", "--no-track")["hits"]

@@ -60,7 +60,7 @@ def test_export_import_gives_identical_recall_and_history(mem, clock, tmp_path):
     text = export_text(mem, all_scopes=True)
     with engramdb.open(tmp_path / "copy.db", embedder="hashing", clock=clock) as copy:
         counts = copy.import_(io.StringIO(text))
-        assert counts == {"imported": 7, "skipped": 0, "reembedded": 0}
+        assert counts == {"imported": 7, "skipped": 0, "goals": 0, "reembedded": 0}
         for user, agent in [("alice", "noah"), ("bob", "default")]:
             assert recall_view(copy, user, agent) == recall_view(mem, user, agent)
             original = list(mem.list(layer=ALL_LAYERS, user=user, agent=agent))
@@ -90,7 +90,7 @@ def test_import_with_another_embedder_reembeds(tmp_path, clock):  # type: ignore
     small = HashingEmbedder(dimensions=64)
     with engramdb.open(tmp_path / "b.db", embedder=small, clock=clock) as target:
         counts = target.import_(io.StringIO(text))
-        assert counts == {"imported": 7, "skipped": 0, "reembedded": 7}
+        assert counts == {"imported": 7, "skipped": 0, "goals": 0, "reembedded": 7}
         assert target.stats(user="alice", agent="noah").dimensions == 64
         me = target.scope(user="alice", agent="noah")
         assert me.recall("火锅", k=1)[0].memory.content == "我周末喜欢去吃火锅"
@@ -106,7 +106,7 @@ def test_import_twice_skips_what_is_there(mem, clock, tmp_path):  # type: ignore
         copy.import_(io.StringIO(text))
         events = copy.stats(user="alice", agent="noah").events
         counts = copy.import_(io.StringIO(text))
-        assert counts == {"imported": 0, "skipped": 7, "reembedded": 0}
+        assert counts == {"imported": 0, "skipped": 7, "goals": 0, "reembedded": 0}
         assert copy.stats(user="alice", agent="noah").events == events
 
 
@@ -168,6 +168,14 @@ GARBAGE: dict[str, Callable[[str], str]] = {
     "bad data": lambda t: _spoil_memory(t, data="{not json"),
     "event without op": _spoil_event,
     "vector of the wrong size": _spoil_vector,
+    "goal without title": lambda t: t + json.dumps({"type": "goal", "goal": {
+        "id": "g1", "user": "alice", "agent": "noah", "status": "active",
+        "created_at": "2026-01-01T00:00:00+00:00", "updated_at": "2026-01-01T00:00:00+00:00"}})
+    + "\n",
+    "goal of an unknown status": lambda t: t + json.dumps({"type": "goal", "goal": {
+        "id": "g1", "user": "alice", "agent": "noah", "title": "x", "status": "dreaming",
+        "created_at": "2026-01-01T00:00:00+00:00", "updated_at": "2026-01-01T00:00:00+00:00"}})
+    + "\n",
 }
 
 
@@ -223,3 +231,26 @@ def test_import_keeps_timestamps_and_uses(mem, clock, tmp_path):  # type: ignore
             assert (got.at, got.recorded_at, got.use_count, got.last_uses) == (
                 rec.at, rec.recorded_at, rec.use_count, rec.last_uses)
         assert got.recorded_at < clock.now() - timedelta(days=29)
+
+
+def test_goals_travel_with_the_export(mem, clock, tmp_path):  # type: ignore[no-untyped-def]
+    me = mem.scope(user="alice", agent="noah")
+    me.remember("I moved to Berlin in March")
+    trip = me.goal_start("Plan the Lisbon trip", constraints=["budget 800 EUR"],
+                         open_loops=["book the flight"])
+    me.goal_note(evidence=["hotel near Alfama found"])
+    clock.advance(hours=1)
+    visa = me.goal_start("办好签证", open_loops=["预约面谈"])   # the trip goal is paused under it
+    text = export_text(mem, all_scopes=True)
+    with engramdb.open(tmp_path / "copy.db", embedder="hashing", clock=clock) as copy:
+        counts = copy.import_(io.StringIO(text))
+        assert counts["goals"] == 2
+        assert copy.goals(user="alice", agent="noah") == me.goals()
+        assert copy.active_goal(user="alice", agent="noah") == visa
+        assert copy.import_(io.StringIO(text))["goals"] == 0   # already there
+    with engramdb.open(tmp_path / "busy.db", embedder="hashing", clock=clock) as busy:
+        own = busy.goal_start("Ship the release", user="alice", agent="noah")
+        assert busy.import_(io.StringIO(text))["goals"] == 2
+        assert busy.active_goal(user="alice", agent="noah") == own   # one active goal a scope
+        came = {g.id: g for g in busy.goals(user="alice", agent="noah")}
+        assert came[visa.id].status.value == "paused" and came[trip.id] == me.goals()[0]

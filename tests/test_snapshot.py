@@ -178,3 +178,17 @@ def test_snapshot_to_a_path_is_atomic(mem, clock, tmp_path: Path):  # type: igno
     me.snapshot(snap)
     assert snap.read_text(encoding="utf-8").startswith('{"type": "header"')
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".snap")) == []
+
+
+def test_a_restore_brings_back_the_goal_stack(mem, clock, tmp_path):  # type: ignore[no-untyped-def]
+    me, _ = fill(mem, clock)
+    trip = me.goal_start("Plan the Lisbon trip", open_loops=["book the flight"])
+    snap = tmp_path / "alice.snapshot.jsonl"
+    me.snapshot(snap)
+    goals = me.goals()
+    me.goal_done(evidence=["booked TP 1234"])
+    me.goal_start("整理照片")
+    bob = mem.scope(user="bob", agent="noah").goal_start("Bob's own goal")
+    me.restore_snapshot(snap)
+    assert me.goals() == goals and me.active_goal() == trip
+    assert mem.scope(user="bob", agent="noah").goals() == [bob]

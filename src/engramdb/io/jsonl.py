@@ -4,7 +4,10 @@ Line 1 is a header; then one ``memory`` line per record followed by its ``event`
 event line carries ``actor`` and ``reason`` (null where unknown; absent in older files). A
 snapshot's header also names its scope (io/snapshot.py). A hard forget's tombstone has empty
 content and no vector, and so do the snapshots in its event lines. After a scope's memories
-come its ``link`` lines (graph.py); an import adds a link when both its memories are there."""
+come its ``link`` lines (graph.py); an import adds a link when both its memories are there.
+Then its ``goal`` lines (attention/goals.py): an import adds the goals whose id is new to the
+store; an active one whose scope has an active goal already comes in paused (one active goal a
+scope)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import numpy as np
 
 from ..errors import Invalid
 from ..graph import check_relation, check_weight
-from ..model import Layer, Link, Record, Scope
+from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
 from ..store.base import Event, ListFilter
 from ..store.sqlite import from_ts, record_from_row, snapshot_json
 from ..write.prepare import embed_text, index_text
@@ -56,6 +59,9 @@ def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope],
         for link in mem.store.list_links(scope):
             fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
                      + "\n")
+        for goal in mem.store.list_goals(scope):
+            fp.write(json.dumps({"type": "goal", "goal": goal.to_dict()}, ensure_ascii=False)
+                     + "\n")
     return n
 
 
@@ -87,6 +93,7 @@ class Export:
     vectors: list[np.ndarray | None]
     events: list[list[Event]]
     links: list[Link] = field(default_factory=list)
+    goals: list[Goal] = field(default_factory=list)
 
 
 def read_export(mem: Memory, fp: IO[str]) -> Export:
@@ -114,7 +121,9 @@ def read_export(mem: Memory, fp: IO[str]) -> Export:
                for rec, (_, vec, _) in zip(records, groups, strict=True)]
     links = [_link(item, number) for number, item in enumerate(items[1:], start=2)
              if item.get("type") == "link"]
-    return Export(header, records, vectors, [events for _, _, events in groups], links)
+    goals = [_goal(item, number) for number, item in enumerate(items[1:], start=2)
+             if item.get("type") == "goal"]
+    return Export(header, records, vectors, [events for _, _, events in groups], links, goals)
 
 
 def _link(item: dict[str, Any], number: int) -> Link:
@@ -128,6 +137,29 @@ def _link(item: dict[str, Any], number: int) -> Link:
     except (KeyError, ValueError, TypeError, AttributeError, Invalid) as exc:
         raise Invalid(f"line {number}: bad link line: {exc}") from None
     return link
+
+
+def _goal(item: dict[str, Any], number: int) -> Goal:
+    """A goal line, checked before anything is written."""
+    try:
+        row = item["goal"]
+        texts = {name: [str(x) for x in row.get(name) or []]
+                 for name in ("constraints", "evidence", "open_loops")}
+        goal = Goal(id=_text(row["id"]), user=_text(row["user"]), agent=_text(row["agent"]),
+                    title=_text(row["title"]), status=GoalStatus(row["status"]),
+                    created_at=_time(row["created_at"]), updated_at=_time(row["updated_at"]),
+                    parent=_opt_text(row.get("parent")),
+                    closed_at=_time(row["closed_at"]) if row.get("closed_at") else None,
+                    **texts)
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        raise Invalid(f"line {number}: bad goal line: {exc}") from None
+    return goal
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected text, got {value!r}")
+    return value
 
 
 def embed_missing(mem: Memory, export: Export, skip_stored: bool) -> int:
@@ -167,6 +199,15 @@ def write_export(mem: Memory, export: Export,
         if len(ends) == 2 and mem.store.get_link(scope, link.source, link.target,
                                                  link.relation) is None:
             mem.store.put_link(link)
+    counts["goals"] = 0
+    for goal in export.goals:
+        scope = goal.scope
+        if mem.store.get_goal(scope, goal.id) is not None:
+            continue
+        if goal.status == GoalStatus.ACTIVE and mem.store.list_goals(scope, [GoalStatus.ACTIVE]):
+            goal = goal.replace(status=GoalStatus.PAUSED)
+        mem.store.put_goal(goal)
+        counts["goals"] += 1
     return counts
 
 
@@ -194,7 +235,7 @@ def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[
                     actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason"))))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 raise Invalid(f"line {number}: bad event line: {exc!r}") from None
-        elif kind == "link":
+        elif kind in ("link", "goal"):
             continue  # read by read_export
         else:
             raise Invalid(f"line {number}: unexpected line of type {kind!r}")
@@ -205,6 +246,8 @@ def _time(value: Any) -> datetime:
     when = from_ts(value)
     if when is None:
         raise ValueError("a timestamp is missing")
+    if when.tzinfo is None:
+        raise ValueError(f"{value!r} has no time zone")
     return when
 
 

@@ -67,6 +67,7 @@ def restore_snapshot(mem: Memory, source: Target, scope: Scope, at: datetime,
         keep_tombstones(mem, scope, export)
         removed = mem.store.drop_scope(scope, at, "restore_snapshot", actor=actor,
                                        reason=f"replaced by a snapshot taken at {taken}")
+        mem.store.drop_goals(scope)   # the snapshot's goal stack replaces the scope's
         counts = write_export(mem, export)
     return {"removed": removed, "restored": counts["imported"], "reembedded": reembedded}
 
