@@ -290,3 +290,31 @@ def test_a_failed_forget_scope_changes_nothing(mem, path):  # type: ignore[no-un
             raise RuntimeError("boom")
     assert scope_rows(path, Scope("alice", "noah")) == before
     assert alice.recall("tea", k=5, track=False)
+
+
+def test_hard_forget_takes_its_words_out_of_a_gist(me, clock, backend, path):  # type: ignore[no-untyped-def]
+    texts = [f"Wang told me the vault word {SECRET} in Harbin.",
+             "Wang booked the hotel in Harbin for 3 nights.",
+             "Dinner with Wang in Harbin: dumplings."]
+    sources = [me.remember(t, kind="event", people=["Wang"], places=["Harbin"],
+                           topics=[SECRET] if i == 0 else []).memory
+               for i, t in enumerate(texts)]
+    clock.advance(days=14)   # settled: the next sleep consolidates them
+    me.sleep()
+    (gist,) = me.list(kind="gist", layer=["core", "archived"])
+    assert SECRET in gist.content and gist.topics == [SECRET]
+    me.forget(sources[0].id, hard=True)
+    (after,) = me.list(kind="gist", layer=["core", "archived"])
+    assert after.id == gist.id and SECRET not in repr(after)
+    assert after.derived_from == [s.id for s in sources[1:]] and after.metadata["support"] == 2
+    assert "hotel" in after.content and after.people == ["Wang"] and after.topics == []
+    versions = me.history(gist.id)
+    assert versions[-1].op == "redact" and all(SECRET not in repr(v.memory) for v in versions)
+    assert gist.id not in ids(me.recall(f"vault word {SECRET}", k=10, track=False,
+                                        preset="lexical"))
+    if backend == "sqlite":
+        assert rows_mentioning(path, SECRET) == [] and SECRET.encode() not in file_bytes(path)
+    for source in sources[1:]:   # no source left: the gist goes too
+        me.forget(source.id, hard=True)
+    assert list(me.list(kind="gist", layer=["core", "archived"])) == []
+    assert [r.id for r in me.list(kind="gist", layer="deleted")] == [gist.id]

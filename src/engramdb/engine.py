@@ -15,6 +15,7 @@ from .clock import Clock, SystemClock, aware
 from .config import Config
 from .dynamics.decay import link_weights
 from .dynamics.merge import NearHints
+from .dynamics.redact import gists_of, redact
 from .dynamics.sleep import SleepReport, run_sleep
 from .dynamics.strength import Strength, assess, params_from
 from .embed.base import Embedder
@@ -311,7 +312,8 @@ class Memory(AttentionVerbs):
         ``hard=True`` erases it: its content, metadata, anchors, context, emotion, text index
         and vector are gone, and so is the content of every earlier version in its log (history
         must not leak what was erased). A tombstone stays (id, scope, kind, URI, times, layer
-        deleted, empty content) with an "erase" event; it can never be found or restored."""
+        deleted, empty content) with an "erase" event; it can never be found or restored. A gist
+        made from it is rebuilt from its other sources, its history too (dynamics/redact.py)."""
         if not hard:
             return self._set_layer(memory_id, Layer.DELETED, "forget", user, agent, reason)
         scope = self._scope(user, agent)
@@ -319,6 +321,8 @@ class Memory(AttentionVerbs):
             old = self._get(scope, memory_id)
             if old.erased:
                 return old
+            for gist in gists_of(self.store, old):
+                redact(self.store, gist, old, self._embed, self._now(), ACTOR)
             tomb = old.scrubbed().replace(layer=Layer.DELETED, updated_at=self._now(),
                                           version=old.version + 1)
             self.store.erase(tomb, actor=ACTOR, reason=reason)

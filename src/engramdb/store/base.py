@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
@@ -104,6 +104,13 @@ class Store(Protocol):
         """Hard forget: overwrite the memory with ``record`` (its tombstone, ``record.erased``),
         drop its text and vector, replace every earlier snapshot in its log by
         ``snapshot.scrubbed()``, and log op "erase" with the tombstone as its snapshot."""
+        ...
+
+    def rewrite_log(self, scope: Scope, memory_id: str,
+                    rewrite: Callable[[Record], Record]) -> int:
+        """Replace every snapshot in the memory's log by ``rewrite(snapshot)``, with the care of
+        an erasure (freed space zeroed where the backend can): a redaction, so that history
+        does not keep words that were erased elsewhere. Returns how many were rewritten."""
         ...
 
     def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,

@@ -411,20 +411,15 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
             raise StoreError(f"erase needs a tombstone (deleted, no content) for {record.id}")
 
         def write(conn: psycopg.Connection[Any]) -> None:
-            rows = conn.execute(
-                "SELECT seq, snapshot FROM events WHERE user_id = %s AND agent_id = %s "
-                "AND memory_id = %s AND snapshot IS NOT NULL",
-                (record.user, record.agent, record.id)).fetchall()
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "UPDATE events SET snapshot = %s WHERE user_id = %s AND agent_id = %s "
-                    "AND seq = %s",
-                    [(snapshot_json(record_from_row(json.loads(snap)).scrubbed()), record.user,
-                      record.agent, seq) for seq, snap in rows])
+            _rewrite_log(conn, record.scope, record.id, Record.scrubbed)
             self._update_row(conn, record, None, None, clear_index=True)
             self._log(conn, record, "erase", actor=actor, reason=reason)
             self._drop_links(conn, record.scope, record.id)
         self._run(write, record.scope)
+
+    def rewrite_log(self, scope: Scope, memory_id: str,
+                    rewrite: Callable[[Record], Record]) -> int:
+        return self._run(lambda conn: _rewrite_log(conn, scope, memory_id, rewrite), scope)
 
     def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
                    actor: str | None = None, reason: str | None = None) -> int:
@@ -628,6 +623,20 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
             "SELECT DISTINCT user_id, agent_id FROM memories ORDER BY 1, 2").fetchall(),
             write=False)
         return [Scope(r[0], r[1]) for r in rows]
+
+
+def _rewrite_log(conn: psycopg.Connection[Any], scope: Scope, memory_id: str,
+                 rewrite: Callable[[Record], Record]) -> int:
+    rows = conn.execute(
+        "SELECT seq, snapshot FROM events WHERE user_id = %s AND agent_id = %s "
+        "AND memory_id = %s AND snapshot IS NOT NULL",
+        (scope.user, scope.agent, memory_id)).fetchall()
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE events SET snapshot = %s WHERE user_id = %s AND agent_id = %s AND seq = %s",
+            [(snapshot_json(rewrite(record_from_row(json.loads(snap)))), scope.user,
+              scope.agent, seq) for seq, snap in rows])
+    return len(rows)
 
 
 def _concepts(record: Record) -> list[str] | None:

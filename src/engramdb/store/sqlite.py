@@ -8,7 +8,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -371,20 +371,26 @@ class SQLiteStore(SessionTables, LinkTable):
         if not record.erased:
             raise StoreError(f"erase needs a tombstone (deleted, no content) for {record.id}")
         with self.transaction():
-            self._start_scrub()
-            rows = self._db.execute(
-                "SELECT seq, snapshot FROM events WHERE user = ? AND agent = ? AND memory_id = ? "
-                "AND snapshot IS NOT NULL", (record.user, record.agent, record.id)).fetchall()
-            self._db.executemany(
-                "UPDATE events SET snapshot = ? WHERE seq = ?",
-                [(snapshot_json(record_from_row(json.loads(snap)).scrubbed()), seq)
-                 for seq, snap in rows])
+            self.rewrite_log(record.scope, record.id, Record.scrubbed)
             self.save(record, "erase", actor=actor, reason=reason)  # checks the scope
             rowid = self._rowid(record.id)
             self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
             self._vectors.remove(record.scope, rowid)
             self._drop_links(record.scope, record.id)
+
+    def rewrite_log(self, scope: Scope, memory_id: str,
+                    rewrite: Callable[[Record], Record]) -> int:
+        with self.transaction():
+            self._start_scrub()
+            rows = self._db.execute(
+                "SELECT seq, snapshot FROM events WHERE user = ? AND agent = ? AND memory_id = ? "
+                "AND snapshot IS NOT NULL", (scope.user, scope.agent, memory_id)).fetchall()
+            self._db.executemany(
+                "UPDATE events SET snapshot = ? WHERE seq = ?",
+                [(snapshot_json(rewrite(record_from_row(json.loads(snap)))), seq)
+                 for seq, snap in rows])
+        return len(rows)
 
     def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
                    actor: str | None = None, reason: str | None = None) -> int:

@@ -1,0 +1,101 @@
+"""A hard forget reaches the gists made from the memory it erases (dynamics/gist.py).
+
+A gist copies sentences from its sources, so erasing a source must not leave its words in the
+gist: the gist is rebuilt from its other sources, as the consolidation phase builds it (the best
+sentence of each, the best ``MAX_SENTENCES``, in time order), saved as a new version (op
+"redact"), and every earlier version in its log loses the erased source's sentences
+(``Store.rewrite_log``). A polished wording (dynamics/polish.py) is dropped for the extractive
+one: it may carry the erased source's facts. A gist left with no source is erased too.
+
+The gist's anchor counts (how many sources named each person, place or topic) lose the erased
+source's anchors too, and an anchor no other source names leaves the gist."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..model import Layer, Record
+from ..store.base import Store
+from ..text import normalize
+from ..write.guard import content_hash
+from ..write.prepare import embed_text, index_text
+from .gist import _top, join_sentences, pick_sentences
+
+_ANCHOR_FIELDS = ("people", "places", "topics")
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+def gists_of(store: Store, source: Record) -> list[Record]:
+    """The gists made from ``source`` (its "gist_of" links and ``metadata["gist"]``)."""
+    ids = {link.target for link in store.links(source.scope, [source.id], ("gist_of",))
+           if link.source == source.id}
+    if isinstance(source.metadata.get("gist"), str):
+        ids.add(source.metadata["gist"])
+    found = store.get_many(source.scope, sorted(ids))
+    return [g for g in found.values() if source.id in g.derived_from and not g.erased]
+
+
+def redact(store: Store, gist: Record, source: Record, embed: Embed, now: datetime,
+           actor: str) -> Record:
+    """Rebuild ``gist`` without ``source`` (inside the caller's transaction); returns the
+    gist as stored now (a tombstone when no other source is left)."""
+    reason = f"source {source.id} was erased"
+    remaining = [i for i in gist.derived_from if i != source.id]
+    sources = sorted((r for r in store.get_many(gist.scope, remaining).values()
+                      if r.content and not r.erased), key=lambda r: (r.at, r.id))
+    store.rewrite_log(gist.scope, gist.id, lambda snap: _without(snap, source))
+    if not sources:
+        tomb = gist.scrubbed().replace(layer=Layer.DELETED, updated_at=now,
+                                       version=gist.version + 1)
+        store.erase(tomb, actor=actor, reason=reason)
+        return tomb
+    meta, anchors = _less_anchors(gist, source)
+    shared = [normalize(a) for counter in meta.get("anchor_counts", {}).values()
+              for a, n in counter.items() if n >= 2]
+    picked = pick_sentences(sources, shared)
+    content = join_sentences([text for text, _ in picked])
+    meta.update(sentences=[{"text": t, "source": s} for t, s in picked],
+                support=len(remaining))
+    new = gist.replace(content=content, content_hash=content_hash(content), metadata=meta,
+                       derived_from=remaining, updated_at=now, version=gist.version + 1,
+                       **anchors)
+    store.save(new, "redact", index_text(new), embed([embed_text(new)])[0], actor=actor,
+               reason=reason)
+    return new
+
+
+def _without(snapshot: Record, source: Record) -> Record:
+    """An earlier version of the gist, less what came from ``source``: its sentences leave
+    the content (rebuilt from the others'; a polished wording goes with them), its anchors the
+    counts."""
+    sentences = [s for s in snapshot.metadata.get("sentences", []) if isinstance(s, dict)]
+    if source.id not in snapshot.derived_from and all(
+            s.get("source") != source.id for s in sentences):
+        return snapshot
+    kept = [s for s in sentences if s.get("source") != source.id]
+    content = join_sentences([str(s["text"]) for s in kept]) if kept else ""
+    meta, anchors = _less_anchors(snapshot, source)
+    meta["sentences"] = kept
+    return snapshot.replace(content=content, content_hash=content_hash(content) if content else "",
+                            metadata=meta, **anchors,
+                            derived_from=[i for i in snapshot.derived_from if i != source.id])
+
+
+def _less_anchors(gist: Record, source: Record) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """The gist's metadata (without a polished wording) and anchors, less ``source``'s."""
+    meta = {k: v for k, v in gist.metadata.items() if k not in ("polish", "polished_from")}
+    counts = {attr: Counter(meta.get("anchor_counts", {}).get(attr, {}))
+              for attr in _ANCHOR_FIELDS}
+    for attr, counter in counts.items():
+        counter.subtract(dict.fromkeys(getattr(source, attr), 1))
+    counts = {attr: Counter({a: n for a, n in c.items() if n > 0}) for attr, c in counts.items()}
+    if "anchor_counts" not in meta:   # (every gist keeps them; without, the anchors stay)
+        return meta, {attr: list(getattr(gist, attr)) for attr in _ANCHOR_FIELDS}
+    meta["anchor_counts"] = {a: dict(sorted(c.items())) for a, c in counts.items()}
+    return meta, {attr: _top(counter) for attr, counter in counts.items()}
