@@ -12,6 +12,7 @@ from ..errors import Invalid
 from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
 from ..store.base import IndexText
 from ..text import tokenize
+from ..text.duedate import due_from_text
 from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
 from .guard import check_content, content_hash, storable
@@ -101,6 +102,9 @@ def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
                      else (now, check_precision(draft.at_precision)))
     if precision is not None and draft.at is None:
         at = start_of(now, precision)
+    due_at = aware(draft.due_at, "due_at") if draft.due_at else None
+    if due_at is None and kind == Kind.PENDING:   # "call mom tomorrow": due when it was said + 1
+        due_at = due_from_text(content, at)
     return Record(
         id=new_id, user=scope.user, agent=scope.agent, content=content, kind=kind, uri=uri,
         priority=priority,
@@ -112,7 +116,7 @@ def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
         topics=check_anchors("topics", draft.topics),
         source_session=_opt_str("session", draft.session), source_turn=_opt_str("turn", draft.turn),
         context=check_context(draft.context, max_bytes),
-        expires_at=expires_at, due_at=aware(draft.due_at, "due_at") if draft.due_at else None,
+        expires_at=expires_at, due_at=due_at,
         layer=Layer.CORE, content_hash=content_hash(content),
     )
 
