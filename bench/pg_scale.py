@@ -7,6 +7,10 @@ Stages (each can be run alone; the server and its data stay under --pgdata betwe
              (100k + 9,000 x 100 = 1,000,000 by default), measuring after the big scope
              (the 100k figure) and after all (the 1M figure)
     measure  only measure recall on an existing database
+    copy     time bulk_insert alone: --copy-n memories tokenised and embedded beforehand (timed
+             apart), loaded into a fresh database (--database + "_copy") three ways: every
+             index kept (HNSW too; the first --copy-kept only), the HNSW index dropped and
+             rebuilt after, the HNSW and both GIN indexes dropped and rebuilt after
 
 Memories are the synthetic corpus of bench/scale.py, embedded with the hashing embedder at the
 default model's dimension (384): it times the index, not a model. Query embedding is done
@@ -194,9 +198,75 @@ def measure_big(url: str, big: str, queries: list[str], n: int, stats: Load,
     return n
 
 
+GIN = {"memories_tsv": "CREATE INDEX memories_tsv ON memories USING gin "
+                       "(user_id, agent_id, tsv)",
+       "memories_anchors": "CREATE INDEX memories_anchors ON memories USING gin "
+                           "(user_id, agent_id, anchor_terms)"}
+
+
+def copy_stage(admin: str, args: argparse.Namespace) -> list[str]:
+    """COPY rates with and without index builds (the ``copy`` stage)."""
+    corpus = Corpus(args.seed)
+    stats = Load()
+    t0 = time.perf_counter()
+    jobs = [([("copy", n, corpus.draft(n)) for n in range(lo, min(lo + BATCH, args.copy_n))],
+             384) for lo in range(0, args.copy_n, BATCH)]
+    draw_s = time.perf_counter() - t0
+    with ProcessPoolExecutor(max(1, args.workers)) as pool:
+        batches = []
+        for rows, prepare_s, embed_s in pool.map(_prepare, jobs):
+            batches.append(rows)
+            stats.prepare_s += prepare_s
+            stats.embed_s += embed_s
+    n = sum(len(b) for b in batches)
+    out = [f"- {n:,} memories drawn in {draw_s:.1f} s; tokenising {n / stats.prepare_s:,.0f}/s, "
+           f"hashing embedder {n / stats.embed_s:,.0f}/s (per process, {args.workers} processes)"]
+    print(out[-1], flush=True)
+    for variant in ("kept", "hnsw", "hnsw+gin"):
+        url = pg_server.database(admin, args.database + "_copy", fresh=True)
+        with engramdb.open(url, embedder=HashingEmbedder(384)):
+            pass
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("CHECKPOINT")
+            if variant != "kept":
+                conn.execute("DROP INDEX memories_embedding")
+            if variant == "hnsw+gin":
+                for name in GIN:
+                    conn.execute(f"DROP INDEX {name}")  # type: ignore[arg-type]
+        store = PostgresStore(url)
+        todo = batches if variant != "kept" else batches[: max(1, args.copy_kept // BATCH)]
+        loaded = sum(len(b) for b in todo)
+        t = time.perf_counter()
+        for rows in todo:
+            store.bulk_insert(rows, actor="import", reason="bench")
+        copy_s = time.perf_counter() - t
+        store.close()
+        built = {}
+        if variant == "hnsw+gin":
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("SET maintenance_work_mem = '2GB'")
+                for name, sql in GIN.items():
+                    t = time.perf_counter()
+                    conn.execute(sql)  # type: ignore[arg-type]
+                    built[name] = time.perf_counter() - t
+        if variant != "kept":
+            built["HNSW"] = hnsw(url, 384, build=True)
+        total = copy_s + sum(built.values())
+        builds = ", ".join(f"{k} {v:.1f} s" for k, v in built.items())
+        out.append(f"- COPY, {variant if variant != 'kept' else 'every index kept'}"
+                   f"{' dropped' if variant != 'kept' else ''}: {loaded:,} memories in "
+                   f"{copy_s:.1f} s = **{loaded / copy_s:,.0f}/s**"
+                   + (f"; then {builds}: {loaded / total:,.0f}/s with the builds" if built
+                      else ""))
+        print(out[-1], flush=True)
+    return out
+
+
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--stage", choices=["build", "measure"], default="build")
+    p.add_argument("--stage", choices=["build", "measure", "copy"], default="build")
+    p.add_argument("--copy-n", type=int, default=100_000)
+    p.add_argument("--copy-kept", type=int, default=20_000)
     p.add_argument("--pgdata", type=Path, default=pg_server.DEFAULT_PGDATA)
     p.add_argument("--database", default="engramdb_scale")
     p.add_argument("--big", type=int, default=100_000)
@@ -219,6 +289,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse(argv)
     admin = pg_server.start(args.pgdata)
+    if args.stage == "copy":
+        print("\n".join(copy_stage(admin, args)))
+        return 0
     url = pg_server.database(admin, args.database,
                              fresh=args.stage == "build" and not args.resume)
     qcorpus = Corpus(args.seed + 1)
