@@ -132,6 +132,8 @@ def test_what_it_leaves_to_the_sql(pg_url) -> None:  # type: ignore[no-untyped-d
                                   {"core"}, 5) is None
         got = store.search_text(BOB, ["live"], {"body": 1.0}, 5, [Layer.CORE])
         assert got == sql(store, BOB, ["live"], {"body": 1.0}, [Layer.CORE], 5)
+        store.save(make_record(90, BOB, version=2), "update", IndexText("live once", ""))
+        same(store, BOB)   # that document changed: the index answers again
     finally:
         store.close()
 

@@ -42,6 +42,7 @@ from .pg_codec import (
 from .pg_goals import GoalTable, KeyTable
 from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
+from .pg_scopeindex import ScopeIndexes
 from .pg_sessions import SessionTables
 from .pg_sleep import SleepTables
 from .pg_text import (
@@ -100,7 +101,8 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
+class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
+                    ScopeIndexes):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0, text_cache_docs: int = TEXT_CACHE_DOCS,
                  text_index_min_docs: int = TEXT_INDEX_MIN_DOCS) -> None:
