@@ -23,6 +23,7 @@ own time are reported separately. The HNSW index is dropped for the load and bui
 from __future__ import annotations
 
 import argparse
+import gc
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -171,7 +172,7 @@ def hnsw(url: str, dim: int, build: bool) -> float:
 
 
 def measure(url: str, user: str, queries: list[str], label: str, out: list[str],
-            min_docs: int | None = None) -> None:
+            min_docs: int | None = None, gc_freeze: bool = False) -> None:
     """Recall latency in ``user``'s scope; the first recall (which also builds the scope's
     in-process text index, store/pg_textindex.py) is timed apart."""
     inner = HashingEmbedder(384)
@@ -182,6 +183,9 @@ def measure(url: str, user: str, queries: list[str], label: str, out: list[str],
         t = time.perf_counter()
         mem.recall(queries[0], k=5, track=False, user=user, agent=AGENT)
         first_ms = (time.perf_counter() - t) * 1000
+        if gc_freeze:   # diagnostic: what is left once full collections skip long-lived objects
+            gc.collect()
+            gc.freeze()
         times, hits = [], 0
         for q in queries:
             t = time.perf_counter()
@@ -274,6 +278,12 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--stage", choices=["build", "measure", "copy"], default="build")
     p.add_argument("--text-index-min-docs", type=int, default=None,
                    help="measure: the store's text_index_min_docs (default: the store's)")
+    p.add_argument("--scope-index", action="store_true",
+                   help="build, measure: give the big scope its own HNSW index "
+                        "(PostgresStore.build_scope_index), timed; without it, drop that index")
+    p.add_argument("--gc-freeze", action="store_true",
+                   help="measure, diagnostic: gc.freeze() after the first recall (Python's full "
+                        "collections then skip everything loaded so far)")
     p.add_argument("--copy-n", type=int, default=100_000)
     p.add_argument("--copy-kept", type=int, default=20_000)
     p.add_argument("--pgdata", type=Path, default=pg_server.DEFAULT_PGDATA)
@@ -340,6 +350,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(out[-1], flush=True)
         store.close()
         args.stage = "measure"
+    store = PostgresStore(url)
+    if args.scope_index:
+        built = store.build_scope_index(Scope(big, AGENT), maintenance_work_mem="2GB")
+        out.append(f"- {big}'s own HNSW index (build_scope_index): {built:.1f} s "
+                   f"(0 if it existed)")
+        print(out[-1], flush=True)
+    else:
+        store.drop_scope_index(Scope(big, AGENT))
+    store.close()
     with psycopg.connect(url) as conn:
         total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
         present = {r[0] for r in conn.execute(
@@ -347,7 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ([big, small, f"small{args.small_scopes // 2:05d}"],))}
     for user in (big, small, f"small{args.small_scopes // 2:05d}"):
         if user in present:
-            measure(url, user, queries, f"{total:,}", out, args.text_index_min_docs)
+            measure(url, user, queries, f"{total:,}" + (" (gc.freeze)" if args.gc_freeze else ""),
+                    out, args.text_index_min_docs, args.gc_freeze)
     print("\n".join(out))
     return 0
 

@@ -25,12 +25,13 @@ QUERIES = (
 LAYERS = ([Layer.CORE], [Layer.CORE, Layer.ARCHIVED])
 
 
-class TestPostgresStoreWithTextIndex(StoreContract):
-    """The whole store contract, with every scope's text search answered in process."""
+class TestPostgresStoreWithSqlText(StoreContract):
+    """The whole store contract with every text search ranked by the SQL query (the store
+    answers from the in-process index by default: test_store_postgres.py)."""
 
     @pytest.fixture
     def store(self, pg_url):  # type: ignore[no-untyped-def]
-        s = PostgresStore(pg_url, text_index_min_docs=0)
+        s = PostgresStore(pg_url, text_index_min_docs=10**9)
         yield s
         s.close()
 
@@ -115,7 +116,7 @@ def test_inside_a_transaction_the_sql_answers(pair) -> None:  # type: ignore[no-
 
 
 def test_what_it_leaves_to_the_sql(pg_url) -> None:  # type: ignore[no-untyped-def]
-    store = PostgresStore(pg_url, text_index_min_docs=30, text_cache_docs=50)
+    store = PostgresStore(pg_url, text_index_min_docs=30, text_cache_docs=50 + 64)
     try:
         store.bulk_insert([(make_record(n), text(n), unit(n)) for n in range(20)])
         store.bulk_insert([(make_record(n, BOB), text(n), unit(n)) for n in range(40)])
@@ -139,7 +140,7 @@ def test_what_it_leaves_to_the_sql(pg_url) -> None:  # type: ignore[no-untyped-d
 
 
 def test_scopes_are_held_least_recently_used_first(pg_url) -> None:  # type: ignore[no-untyped-def]
-    store = PostgresStore(pg_url, text_index_min_docs=0, text_cache_docs=50)
+    store = PostgresStore(pg_url, text_index_min_docs=0, text_cache_docs=50 + 2 * 64)
     carol = Scope("carol", "noah")
     try:
         for k, scope in enumerate((ALICE, BOB, carol)):

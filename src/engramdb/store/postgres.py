@@ -70,8 +70,8 @@ T = TypeVar("T")
 DEFAULT_POOL_SIZE = 8
 EF_SEARCH = 100            # HNSW candidate list per scan step
 MAX_SCAN_TUPLES = 40000    # iterative scans stop after this many index tuples
-TEXT_CACHE_DOCS = 2_000_000    # documents held in the in-process text index (pg_textindex.py)
-TEXT_INDEX_MIN_DOCS = 2000     # smaller scopes are ranked by the SQL query
+TEXT_CACHE_DOCS = 1_000_000    # documents held in the in-process text index (pg_textindex.py)
+TEXT_INDEX_MIN_DOCS = 0        # smaller scopes are ranked by the SQL query
 _MIGRATION_LOCK = 0x454E4752   # advisory lock key while migrating ("ENGR")
 _FIELDS = ("body", "anchors", "context")
 
