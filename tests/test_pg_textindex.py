@@ -11,6 +11,7 @@ from engramdb.store.base import IndexText
 from engramdb.store.contract import ALICE, BOB, make_record, unit
 from engramdb.store.pg_text import query_terms
 from engramdb.store.postgres import PostgresStore
+from engramdb.testing import StoreContract
 
 WORDS = ("berlin oslo rome live work run running anna li maria garcia budget roadmap "
          "上海 北京 我 住 在 很 大 喜欢 乌龙茶 工作").split()
@@ -22,6 +23,17 @@ QUERIES = (
     (["nothing", "here"], {"body": 1.0}),
 )
 LAYERS = ([Layer.CORE], [Layer.CORE, Layer.ARCHIVED])
+
+
+class TestPostgresStoreWithSqlText(StoreContract):
+    """The whole store contract with every text search ranked by the SQL query (the store
+    answers from the in-process index by default: test_store_postgres.py)."""
+
+    @pytest.fixture
+    def store(self, pg_url):  # type: ignore[no-untyped-def]
+        s = PostgresStore(pg_url, text_index_min_docs=10**9)
+        yield s
+        s.close()
 
 
 def text(n: int) -> IndexText:

@@ -42,7 +42,6 @@ from .pg_codec import (
 from .pg_goals import GoalTable, KeyTable
 from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
-from .pg_records import RecordCache
 from .pg_scopeindex import ScopeIndexes
 from .pg_sessions import SessionTables
 from .pg_sleep import SleepTables
@@ -73,7 +72,6 @@ EF_SEARCH = 100            # HNSW candidate list per scan step
 MAX_SCAN_TUPLES = 40000    # iterative scans stop after this many index tuples
 TEXT_CACHE_DOCS = 1_000_000    # documents held in the in-process text index (pg_textindex.py)
 TEXT_INDEX_MIN_DOCS = 0        # smaller scopes are ranked by the SQL query
-RECORD_CACHE = 50_000          # records get_many keeps decoded (pg_records.py); 0: none
 _MIGRATION_LOCK = 0x454E4752   # advisory lock key while migrating ("ENGR")
 _FIELDS = ("body", "anchors", "context")
 
@@ -107,8 +105,7 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
                     ScopeIndexes):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0, text_cache_docs: int = TEXT_CACHE_DOCS,
-                 text_index_min_docs: int = TEXT_INDEX_MIN_DOCS,
-                 record_cache: int = RECORD_CACHE) -> None:
+                 text_index_min_docs: int = TEXT_INDEX_MIN_DOCS) -> None:
         self.location = redact(url)
         self._where = describe(url)
         self._check_connect(url, connect_timeout_s)
@@ -123,8 +120,6 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
         self._local = threading.local()
         self._text = PgTextIndex(lambda fn: self._run(fn, write=False),
                                  max_docs=text_cache_docs, min_docs=text_index_min_docs)
-        self._cache = RecordCache(lambda fn: self._run(fn, write=False),
-                                  max_records=record_cache)
         try:
             self._pool.open(wait=True, timeout=connect_timeout_s + 5)
             self._migrate()
@@ -495,11 +490,6 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
         return found[0] if found else None
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
-        if getattr(self._local, "conn", None) is None:   # outside a caller's transaction
-            return self._cache.get_many(scope, ids, self._get_many)
-        return self._get_many(scope, ids)
-
-    def _get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
         found = self._records(scope,
             f"SELECT {SELECT} FROM memories WHERE user_id = %s AND agent_id = %s "
             f"AND id = ANY(%s)", (scope.user, scope.agent, list(dict.fromkeys(ids))))
