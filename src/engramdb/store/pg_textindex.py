@@ -57,6 +57,12 @@ SCOPE_WEIGHT = 64   # a held scope's fixed cost, in documents (measured: 69 KB f
                     # for 100,000)
 _ROW = ("SELECT id, layer, doc_len, body, anchors, context, length(tsv) FROM memories "
         "WHERE user_id = %s AND agent_id = %s AND doc_len IS NOT NULL")
+# the scope's events after the last one seen, in order; ORDER BY + LIMIT make the planner walk
+# the primary key (user_id, agent_id, seq) instead of scanning the scope's whole entry in
+# events_memory (it cannot know that few events follow ``seq``: 0.05 against 3.5 ms at 100k)
+EVENTS_READ = 10_000
+EVENTS_SQL = ("SELECT seq, memory_id, op FROM events WHERE user_id = %s AND agent_id = %s "
+              f"AND seq > %s ORDER BY seq LIMIT {EVENTS_READ + 1}")
 Row = tuple[str, str, int, str | None, str | None, str | None, int]
 Read = Callable[[Callable[[Any], Any]], Any]   # runs fn(connection) on a pooled connection
 
@@ -320,14 +326,13 @@ class PgTextIndex:
     def _follow(self, user: str, agent: str, scope: _Scope) -> _Scope | None:
         """The scope brought up to date with the events after the last one it saw."""
         def read(conn: Any) -> tuple[int, list[str], bool, list[Row]]:
-            events = conn.execute(
-                "SELECT seq, memory_id, op FROM events WHERE user_id = %s AND agent_id = %s "
-                "AND seq > %s", (user, agent, scope.seen_seq)).fetchall()
+            events = conn.execute(EVENTS_SQL, (user, agent, scope.seen_seq)).fetchall()
             if not events:
                 return scope.seen_seq, [], False, []
             top = max(int(e[0]) for e in events)
             changed = list(dict.fromkeys(e[1] for e in events if e[2] != "use"))
-            if SCOPE_EVENT in changed or len(changed) > _REBUILD_SHARE * max(scope.size, 4000):
+            if SCOPE_EVENT in changed or len(events) > EVENTS_READ or (
+                    len(changed) > _REBUILD_SHARE * max(scope.size, 4000)):
                 return top, changed, True, []
             rows = conn.execute(_ROW + " AND id = ANY(%s)",
                                 (user, agent, changed)).fetchall() if changed else []
