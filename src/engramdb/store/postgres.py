@@ -43,6 +43,7 @@ from .pg_codec import (
 from .pg_goals import GoalTable, KeyTable
 from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
+from .pg_scopeindex import ScopeIndexes
 from .pg_sessions import SessionTables
 from .pg_sleep import SleepTables
 from .pg_text import (
@@ -54,6 +55,7 @@ from .pg_text import (
     query_terms,
     tsquery,
 )
+from .pg_textindex import PgTextIndex
 from .sqlite import record_from_row, snapshot_json
 
 try:
@@ -69,6 +71,8 @@ T = TypeVar("T")
 DEFAULT_POOL_SIZE = 8
 EF_SEARCH = 100            # HNSW candidate list per scan step
 MAX_SCAN_TUPLES = 40000    # iterative scans stop after this many index tuples
+TEXT_CACHE_DOCS = 1_000_000    # documents held in the in-process text index (pg_textindex.py)
+TEXT_INDEX_MIN_DOCS = 0        # smaller scopes are ranked by the SQL query
 _MIGRATION_LOCK = 0x454E4752   # advisory lock key while migrating ("ENGR")
 _FIELDS = ("body", "anchors", "context")
 
@@ -98,9 +102,11 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
+class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
+                    ScopeIndexes):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
-                 connect_timeout_s: float = 10.0) -> None:
+                 connect_timeout_s: float = 10.0, text_cache_docs: int = TEXT_CACHE_DOCS,
+                 text_index_min_docs: int = TEXT_INDEX_MIN_DOCS) -> None:
         self.location = redact(url)
         self._where = describe(url)
         self._check_connect(url, connect_timeout_s)
@@ -113,6 +119,8 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
                     "prepare_threshold": None},
         )
         self._local = threading.local()
+        self._text = PgTextIndex(lambda fn: self._run(fn, write=False),
+                                 max_docs=text_cache_docs, min_docs=text_index_min_docs)
         try:
             self._pool.open(wait=True, timeout=connect_timeout_s + 5)
             self._migrate()
@@ -549,6 +557,16 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables):
         if not terms or not columns or limit <= 0 or not layers:
             return []
 
+        if getattr(self._local, "conn", None) is None:   # outside a caller's transaction
+            ranked = self._text.ranked(scope.user, scope.agent, terms, fields,
+                                       {lay.value for lay in layers}, limit)
+            if ranked is not None:
+                return ranked
+        return self._search_text_sql(scope, terms, fields, columns, limit, layers)
+
+    def _search_text_sql(self, scope: Scope, terms: list[tuple[str, ...]],
+                         fields: Mapping[str, float], columns: list[str], limit: int,
+                         layers: Sequence[Layer]) -> list[tuple[str, float]]:
         if all(len(t) == 1 for t in terms):
             rows = self._run(lambda c: c.execute(BM25_SQL, {  # type: ignore[call-overload]
                 "user": scope.user, "agent": scope.agent, "query": tsquery(terms, columns),
