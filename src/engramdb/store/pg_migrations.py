@@ -229,8 +229,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(10, "concepts", (
         # each memory's concept names (anchors.py), so that a concept's members are one index
-        # scan (recall/concepts.py); the store fills it for existing rows (PostgresStore)
-        "ALTER TABLE memories ADD COLUMN concepts text[]",
-        "CREATE INDEX memories_concepts ON memories USING gin (user_id, agent_id, concepts)",
+        # range (recall/concepts.py); the store fills it for existing rows (pg_concepts.fill)
+        """CREATE TABLE concepts (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            concept text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            PRIMARY KEY (user_id, agent_id, concept, id)
+        )""",
+        "CREATE INDEX concepts_memory ON concepts(user_id, agent_id, id)",
     )),
 )

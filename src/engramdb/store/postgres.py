@@ -25,9 +25,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..anchors import concept_names, concepts_of
 from ..errors import ConfigError, Conflict, StoreError
 from ..model import Layer, Record, Scope
+from . import pg_concepts
 from .base import SCOPE_EVENT, Event, IndexText, ListFilter
 from .pg_codec import (
     COLUMNS,
@@ -40,6 +40,7 @@ from .pg_codec import (
     vector_from_text,
     vector_text,
 )
+from .pg_concepts import ConceptTable
 from .pg_goals import GoalTable, KeyTable
 from .pg_links import LinkTable
 from .pg_migrations import MIGRATIONS
@@ -102,7 +103,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
+class PostgresStore(ConceptTable, LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
                     ScopeIndexes):
     def __init__(self, url: str, *, pool_size: int = DEFAULT_POOL_SIZE,
                  connect_timeout_s: float = 10.0, text_cache_docs: int = TEXT_CACHE_DOCS,
@@ -156,7 +157,7 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
                 for statement in migration.statements:
                     conn.execute(statement)  # type: ignore[call-overload]
                 if migration.name == "concepts":
-                    _fill_concepts(conn)
+                    pg_concepts.fill(conn)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, now())",
                              (migration.version, migration.name))
 
@@ -303,13 +304,14 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
     def _insert_row(self, conn: psycopg.Connection[Any], record: Record,
                     text: IndexText | None, vector: np.ndarray | None) -> None:
         extra, values = self._index_values(text, vector)
-        names = [*COLUMNS, "concepts", *extra]
-        marks = ", ".join(["%s"] * (len(COLUMNS) + 1) + [extra[n] for n in extra])
+        names = [*COLUMNS, *extra]
+        marks = ", ".join(["%s"] * len(COLUMNS) + [extra[n] for n in extra])
         try:
             with conn.transaction():  # a savepoint: a conflict leaves the caller's work intact
                 conn.execute(  # type: ignore[call-overload]
                     f"INSERT INTO memories ({', '.join(names)}) VALUES ({marks})",
-                    [*row_values(record), _concepts(record), *values])
+                    [*row_values(record), *values])
+                pg_concepts.write(conn, record, replace=False)
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot store memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
@@ -344,17 +346,17 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
                 self._lock(conn, scope)
             with conn.cursor() as cur:
                 register_vector_dumper(cur)
-                with cur.copy(f"COPY memories ({', '.join([*COLUMNS, *index_columns])}, "
-                              f"concepts) FROM STDIN (FORMAT BINARY)") as copy:
-                    copy.set_types([*COPY_TYPES, "text[]"])
+                with cur.copy(f"COPY memories ({', '.join([*COLUMNS, *index_columns])}) "
+                              f"FROM STDIN (FORMAT BINARY)") as copy:
+                    copy.set_types(COPY_TYPES)
                     for rec, text, vector in items:
-                        copy.write_row([*row_values(rec), *_index_row(text, vector),
-                                        _concepts(rec)])
+                        copy.write_row([*row_values(rec), *_index_row(text, vector)])
                 with cur.copy("COPY events (user_id, agent_id, memory_id, op, version, at, "
                               "snapshot, actor, reason) FROM STDIN") as copy:
                     for rec, _, _ in items:
                         copy.write_row((rec.user, rec.agent, rec.id, "create", rec.version,
                                         rec.updated_at, snapshot_json(rec), actor, reason))
+            pg_concepts.copy(conn, [rec for rec, _, _ in items])
             return len(items)
         if not items:
             return 0
@@ -388,20 +390,19 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
         if clear_index:
             extra = {c: "NULL" for c in
                      ("body", "anchors", "context", "doc_len", "anchor_terms", "embedding")}
-        sets = ([f"{c} = %s" for c in (*COLUMNS[3:], "concepts")]
-                + [f"{c} = {m}" for c, m in extra.items()])
+        sets = [f"{c} = %s" for c in COLUMNS[3:]] + [f"{c} = {m}" for c, m in extra.items()]
         try:
             with conn.transaction():
                 cur = conn.execute(  # type: ignore[call-overload]
                     f"UPDATE memories SET {', '.join(sets)} "
                     f"WHERE user_id = %s AND agent_id = %s AND id = %s",
-                    [*row_values(record)[3:], _concepts(record), *values, record.user,
-                     record.agent, record.id])
+                    [*row_values(record)[3:], *values, record.user, record.agent, record.id])
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot update memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
         if cur.rowcount != 1:
             raise StoreError(f"memory {record.id} vanished during the update")
+        pg_concepts.write(conn, record, replace=True)
 
     def _log(self, conn: psycopg.Connection[Any], record: Record, op: str, *,
              actor: str | None, reason: str | None) -> None:
@@ -438,6 +439,7 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
             removed = conn.execute("DELETE FROM memories WHERE user_id = %s AND agent_id = %s",
                                    args).rowcount
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
+            conn.execute("DELETE FROM concepts WHERE user_id = %s AND agent_id = %s", args)
             self._drop_sessions(conn, scope)
             self._drop_links(conn, scope)
             self._drop_sleep(conn, scope)
@@ -495,14 +497,6 @@ class PostgresStore(LinkTable, SessionTables, GoalTable, KeyTable, SleepTables,
             f"SELECT {SELECT} FROM memories WHERE user_id = %s AND agent_id = %s "
             f"AND id = ANY(%s)", (scope.user, scope.agent, list(dict.fromkeys(ids))))
         return {r.id: r for r in found}
-
-    def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
-        rows = self._run(lambda c: c.execute(  # no ORDER BY: the scan stops at the limit
-            "SELECT id FROM memories WHERE user_id = %s AND agent_id = %s AND layer = %s "
-            "AND concepts @> ARRAY[%s]::text[] LIMIT %s",
-            (scope.user, scope.agent, Layer.CORE.value, concept, limit)).fetchall(),
-            scope, write=False)
-        return sorted(r[0] for r in rows)
 
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
         return self._records(scope,
@@ -655,29 +649,6 @@ def _rewrite_log(conn: psycopg.Connection[Any], scope: Scope, memory_id: str,
             [(snapshot_json(rewrite(record_from_row(json.loads(snap)))), scope.user,
               scope.agent, seq) for seq, snap in rows])
     return len(rows)
-
-
-def _concepts(record: Record) -> list[str] | None:
-    """The record's concept names (anchors.py) for the ``concepts`` column; None: it has none."""
-    return [name for name, _ in concepts_of(record)] or None
-
-
-def _fill_concepts(conn: psycopg.Connection[Any]) -> None:
-    """Migration 10's data: the concept names of the memories already stored, computed by the
-    same Python code as every write's (anchors.py), loaded with COPY and set in one UPDATE."""
-    conn.execute("CREATE TEMP TABLE fill_concepts (user_id text, agent_id text, id text, "
-                 "concepts text[]) ON COMMIT DROP")
-    with conn.cursor(name="engramdb_fill_concepts") as rows:
-        rows.execute("SELECT user_id, agent_id, id, data FROM memories WHERE data LIKE "
-                     "ANY (ARRAY['%\"people\": [\"%', '%\"places\": [\"%', "
-                     "'%\"topics\": [\"%', '%\"keywords\": [\"%'])")
-        while batch := rows.fetchmany(5000):   # no FETCH while a COPY runs: one COPY a batch
-            found = [(u, a, i, names) for u, a, i, data in batch if (names := concept_names(data))]
-            with conn.cursor().copy("COPY fill_concepts FROM STDIN") as copy:
-                for row in found:
-                    copy.write_row(row)
-    conn.execute("UPDATE memories m SET concepts = f.concepts FROM fill_concepts f "
-                 "WHERE m.user_id = f.user_id AND m.agent_id = f.agent_id AND m.id = f.id")
 
 
 def _index_row(text: IndexText | None, vector: np.ndarray | None) -> list[Any]:
