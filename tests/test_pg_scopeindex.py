@@ -59,3 +59,34 @@ def test_names_are_short_and_distinct() -> None:
     long = Scope("u" * 300, "a")
     assert len(index_name(long)) <= 63
     assert index_name(ALICE) != index_name(BOB) != index_name(Scope("alice", "noah2"))
+
+
+def test_the_index_scope_command(pg_url, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from typer.testing import CliRunner
+
+    from engramdb.cli import app
+
+    runner = CliRunner()
+    env = {"ENGRAMDB_EMBEDDER": "hashing"}
+
+    def run(db: str, *args: str) -> tuple[int, str, str]:
+        result = runner.invoke(app, ["--db", db, *args], env=env)
+        return result.exit_code, result.stdout, result.stderr
+
+    assert run(pg_url, "--user", "alice", "remember", "I live in Berlin")[0] == 0
+    code, out, _ = run(pg_url, "--user", "alice", "index-scope", "--json")
+    built = json.loads(out)
+    assert code == 0 and (built["user"], built["agent"]) == ("alice", "default")
+    assert built["built_in_s"] >= 0
+    store = PostgresStore(pg_url)
+    try:
+        from engramdb.model import Scope
+
+        assert store.scope_indexes() == [index_name(Scope("alice", "default"))]
+    finally:
+        store.close()
+    assert run(pg_url, "--user", "alice", "index-scope", "--drop")[1].strip() == "dropped"
+    code, _, err = run(str(tmp_path / "m.db"), "index-scope")   # SQLite: not needed there
+    assert code == 4 and err.startswith("error: ") and "PostgreSQL" in err

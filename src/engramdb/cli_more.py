@@ -121,3 +121,23 @@ def count(
             n = mem.count(kind=kind or None, uri_prefix=uri_prefix, since=since_t,
                           until=until_t, layer=layer or None)
         emit({"count": n}) if d.json else out().print(str(n))
+
+
+@app.command("index-scope")
+def index_scope(
+    ctx: typer.Context,
+    drop: Annotated[bool, typer.Option("--drop", help="Drop the scope's index instead.")
+                    ] = False,
+    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
+    as_json: AsJson = False,
+) -> None:
+    """PostgreSQL: give a large scope its own vector index (see docs/scale-out.md)."""
+    d = door(ctx, db, user, agent, embedder, as_json)
+    with guarded(d), open_memory(d) as mem:
+        done = mem.index_scope(drop=drop)
+    if d.json:
+        emit(done)
+    elif drop:
+        out().print("dropped" if done["dropped"] else "this scope had no index of its own")
+    else:
+        out().print(f"built in {done['built_in_s']:.1f} s")

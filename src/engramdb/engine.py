@@ -600,6 +600,22 @@ class Memory(AttentionVerbs):
                      embedder=self.embedder.model_id, dimensions=self.embedder.dimensions,
                      path=self.store.location)
 
+    def index_scope(self, *, drop: bool = False, user: str | None = None,
+                    agent: str | None = None) -> dict[str, Any]:
+        """PostgreSQL: build (or ``drop``) the scope's own vector index, for a scope much larger
+        than most in its database (store/pg_scopeindex.py); tens of seconds per 100,000
+        memories, writes go on meanwhile. SQLite keeps each scope's vectors apart already."""
+        scope = self._scope(user, agent)
+        build = getattr(self.store, "build_scope_index", None)
+        drop_index = getattr(self.store, "drop_scope_index", None)
+        if build is None or drop_index is None:
+            raise Invalid(f"{self.store.location} keeps each scope's vectors apart already: "
+                          "a scope index is for PostgreSQL")
+        if drop:
+            return {"user": scope.user, "agent": scope.agent,
+                    "dropped": drop_index(scope)}
+        return {"user": scope.user, "agent": scope.agent, "built_in_s": round(build(scope), 3)}
+
     def scopes(self) -> list[Scope]:
         return self.store.scopes()
 
