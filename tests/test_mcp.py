@@ -392,3 +392,80 @@ async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
                 tg.start_soon(ok, b, "remember", f"我去了第{i}个博物馆", "event", "bob")
         assert (await ok(a, "status"))["total"] == 5
         assert (await ok(b, "status", user="bob"))["total"] == 5
+
+
+# ---------------------------------------------------------------- HTTP with API keys
+
+
+def make_key(db: Path, role: str, user: str = "alice") -> tuple[str, str]:
+    """(key id, secret) from `engramdb keys create`, as an operator would make one."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "engramdb.cli", "keys", "create", "--db", str(db), "--embedder",
+         "hashing", "--user", user, "--role", role, "--json"],
+        env=env, capture_output=True, text=True, check=True)
+    made = json.loads(done.stdout)
+    return made["key"]["id"], made["secret"]
+
+
+def keyed(url: str, secret: str | None) -> Client:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {secret}"} if secret else {}
+    http = httpx2.AsyncClient(headers=headers, timeout=120)
+    return Client(streamable_http_client(url, http_client=http), read_timeout_seconds=120)
+
+
+async def test_http_with_keys_acts_with_each_keys_scope_and_role(tmp_path: Path) -> None:
+    db = tmp_path / "keys.db"
+    secrets = {role: make_key(db, role)[1] for role in ("read", "write", "admin")}
+    bob_key, bob = make_key(db, "write", user="bob")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    log = (tmp_path / "server.log").open("wb")
+    proc = subprocess.Popen(
+        command(db, "--http", "--port", str(port), "--keys", "--scope-per-call"),
+        env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        wait_for_port(port, proc)
+        for secret in (None, "edb_not-a-key"):   # no key, or an unknown one: 401, no session
+            with pytest.raises(Exception):  # noqa: B017 - the SDK raises its transport error
+                async with keyed(url, secret) as c:
+                    await c.list_tools()
+        async with keyed(url, secrets["write"]) as w, keyed(url, secrets["read"]) as r:
+            made = await ok(w, "remember", content="我住在杭州", kind="fact")
+            assert made["memory"]["user"] == "alice"
+            hits = (await ok(r, "recall", query="杭州", track=False))["hits"]
+            assert [h["memory"]["id"] for h in hits] == [made["memory"]["id"]]
+            assert "forbidden" in await fails(r, "remember", content="I live in Oslo")
+            assert "forbidden" in await fails(w, "recall", query="Oslo", user="bob")
+            assert "forbidden" in await fails(w, "snapshot", action="list")
+        async with keyed(url, secrets["admin"]) as a, keyed(url, bob) as b:
+            await ok(b, "remember", content="Bob lives in Lima", kind="fact")
+            found = (await ok(a, "recall", query="Lima", user="bob", track=False))["hits"]
+            assert found[0]["memory"]["user"] == "bob"
+            assert (await ok(b, "status"))["total"] == 1
+        subprocess.run([sys.executable, "-m", "engramdb.cli", "keys", "revoke", bob_key,
+                        "--db", str(db), "--embedder", "hashing"], env=env, check=True,
+                       capture_output=True)
+        with pytest.raises(Exception):  # noqa: B017 - revoked: 401
+            async with keyed(url, bob) as c:
+                await c.list_tools()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_keys_need_http(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    done = subprocess.run(command(tmp_path / "m.db", "--keys"), env=env, capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 6 and done.stderr.startswith("error: --keys is for the HTTP")
+    assert done.stdout == ""

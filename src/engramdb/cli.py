@@ -844,6 +844,9 @@ def mcp_cmd(
     snapshots: Annotated[str | None, typer.Option(
         metavar="DIR", help="Folder of the snapshot tool; else $ENGRAMDB_SNAPSHOT_DIR, else "
         "<db file>.snapshots/.", show_default=False)] = None,
+    keys: Annotated[bool, typer.Option(
+        "--keys", help="With --http: every request needs an API key (engramdb keys create), "
+        "whose scope and role it acts with; also ENGRAMDB_MCP_KEYS=1.")] = False,
     db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
     as_json: AsJson = False,
 ) -> None:
@@ -851,8 +854,9 @@ def mcp_cmd(
     from engramdb.mcp import Options, serve
 
     d = door(ctx, db, user, agent, embedder, as_json)
-    serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots), http=http,
-          host=host, port=port)
+    with guarded(d):
+        serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots, keys),
+              http=http, host=host, port=port)
 # ---------------------------------------------------------------- attention: goals, procedures,
 # focus, learned rules, MEMORY.md (attention/verbs.py)
 

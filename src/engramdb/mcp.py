@@ -35,13 +35,13 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 import engramdb
 
-from . import mcp_more
+from . import mcp_auth, mcp_more
 from . import mcp_schema as s
 from .clock import parse_time
 from .engine import Memory, ScopedMemory
-from .errors import EngramError, Invalid, NotFound
+from .errors import ConfigError, EngramError, Invalid, NotFound
 from .io import snapshots
-from .model import Draft
+from .model import Draft, Role
 from .uri import DOMAINS
 
 log = logging.getLogger("engramdb.mcp")
@@ -63,14 +63,18 @@ class Options:
     embedder: str | None = None
     scope_per_call: bool = False
     snapshots: str | None = None   # folder; default: <db file>.snapshots/
+    keys: bool = False             # HTTP: every request needs an API key (mcp_auth.py)
 
     def with_env(self) -> Options:
-        """Fill what the command line left out from ENGRAMDB_MCP_SCOPE_PER_CALL and
-        ENGRAMDB_SNAPSHOT_DIR."""
-        per_call = os.environ.get("ENGRAMDB_MCP_SCOPE_PER_CALL", "").strip().lower()
-        return replace(self, scope_per_call=self.scope_per_call
-                       or per_call in ("1", "true", "yes", "on"),
+        """Fill what the command line left out from ENGRAMDB_MCP_SCOPE_PER_CALL,
+        ENGRAMDB_MCP_KEYS and ENGRAMDB_SNAPSHOT_DIR."""
+        return replace(self, scope_per_call=self.scope_per_call or _flag("SCOPE_PER_CALL"),
+                       keys=self.keys or _flag("KEYS"),
                        snapshots=self.snapshots or os.environ.get("ENGRAMDB_SNAPSHOT_DIR") or None)
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(f"ENGRAMDB_MCP_{name}", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class Door:
@@ -91,8 +95,12 @@ class Door:
                 log.info("opened %s", self._memory.store.location)
             return self._memory
 
-    def scoped(self, args: Any) -> ScopedMemory:
-        return self.memory().scope(getattr(args, "user", None), getattr(args, "agent", None))
+    def scoped(self, args: Any, need: Role = Role.READ) -> ScopedMemory:
+        user, agent = getattr(args, "user", None), getattr(args, "agent", None)
+        if self.options.keys:   # the key decides the scope and what may be done there
+            scope = mcp_auth.granted_scope(self, need, user, agent)
+            return self.memory().scope(scope.user, scope.agent)
+        return self.memory().scope(user, agent)
 
     def snapshot_folder(self) -> str:
         if self.options.snapshots:
@@ -108,7 +116,7 @@ class Door:
     def invoke(self, verb: Verb, args: Any) -> CallToolResult:
         try:
             with self.lock:
-                data = verb.run(Call(self.scoped(args), self), args)
+                data = verb.run(Call(self.scoped(args, mcp_auth.role_of(verb)), self), args)
         except EngramError as exc:
             log.info("tool %s: %s: %s", verb.name, exc.code, exc)
             return error_result(exc)
@@ -354,7 +362,7 @@ def read(door: Door, fn: Callable[[ScopedMemory], str]) -> str:
     """A resource read in the server's scope; engramdb errors become resource errors."""
     try:
         with door.lock:
-            return fn(door.memory().scope())
+            return fn(door.scoped(None))
     except NotFound as exc:
         raise ResourceNotFoundError(f"{exc.code}: {exc}") from None
     except EngramError as exc:
@@ -391,13 +399,17 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def build_server(door: Door) -> MCPServer:
+def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> MCPServer:
+    keys: dict[str, Any] = {}
+    if door.options.keys:
+        keys = {"auth": mcp_auth.settings(host, port),
+                "token_verifier": mcp_auth.KeyVerifier(door)}
     server = MCPServer(
         "engramdb", version=engramdb.__version__, log_level="INFO",
         instructions="Long-term memory for this user: `boot` at the start, `recall` before "
         "answering from memory, `remember` what is worth keeping, `forget`/`update` when the "
         "user corrects you.",
-        tools=[tool(v, door) for v in VERBS],
+        tools=[tool(v, door) for v in VERBS], **keys,
     )
     add_resources(server, door)
     return server
@@ -407,15 +419,22 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
           port: int = DEFAULT_PORT) -> None:
     """Run until the client goes away (stdio) or the process is stopped (HTTP)."""
     options = options.with_env()
+    if options.keys and not http:
+        raise ConfigError("--keys is for the HTTP transport (--http): over stdio, whoever "
+                          "starts the process owns it")
     door = Door(options)
-    server = build_server(door)
+    server = build_server(door, host, port)
     where = f"http://{host}:{port}/mcp" if http else "stdio"
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
     print(f"engramdb MCP server on {where}; scope {scope}", file=sys.stderr, flush=True)
-    if http and host not in LOOPBACK:
+    if http and options.keys:
+        print("API keys required: 'Authorization: Bearer <key>' (engramdb keys create)",
+              file=sys.stderr, flush=True)
+    elif http and host not in LOOPBACK:
         print(f"warning: {host} is not a loopback address and the MCP endpoint has no keys: "
-              "anyone who reaches it reads and writes this memory", file=sys.stderr, flush=True)
+              "anyone who reaches it reads and writes this memory (start it with --keys)",
+              file=sys.stderr, flush=True)
     try:
         if http:
             server.run("streamable-http", host=host, port=port)
