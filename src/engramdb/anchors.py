@@ -33,4 +33,3 @@ def concepts_of(record: Record) -> list[tuple[str, str]]:
 def concept_names(data_json: str) -> list[str]:
     """The concept names of a record's ``data`` column (JSON text on both backends)."""
     return [name for name, _ in concepts_in(json.loads(data_json))]
-
