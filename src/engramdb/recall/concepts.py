@@ -102,14 +102,22 @@ def _add_links(store: Store, scope: Scope, graph: Graph, ids: list[str], relatio
     links = store.links(scope, ids, relations)
     ends = sorted({link.other(i) for link in links for i in (link.source, link.target)
                    if i in ids} - set(graph.nodes))
-    found = {m: r for m, r in store.get_many(scope, ends).items() if r.layer in _REACHABLE}
-    added = []
-    for mid in ends:
-        if mid in found and graph.has_room(max_nodes):
-            graph.add(found[mid])
-            added.append(mid)
-        elif mid in found:
-            graph.truncated = True
+    added: list[str] = []
+    done = 0
+    while done < len(ends) and graph.has_room(max_nodes):   # read only what can still fit
+        chunk = ends[done : done + max_nodes - graph.size]
+        done += len(chunk)
+        found = store.get_many(scope, chunk)
+        for mid in chunk:
+            if mid not in found or found[mid].layer not in _REACHABLE:
+                continue
+            if graph.has_room(max_nodes):
+                graph.add(found[mid])
+                added.append(mid)
+            else:
+                graph.truncated = True
+    if done < len(ends):   # a gist's hundreds of sources, say: the graph is full
+        graph.truncated = True
     for link in links:
         _link_edge(graph, link, boost.get(link.relation, 1.0))
     return added

@@ -197,6 +197,9 @@ class StoreContract(SessionContract):
         store.save(wang[1].replace(people=["Li Na"], version=2), "update", IndexText("x", "li na"))
         assert store.concept_members(ALICE, "person:wang lei", 10) == [wang[2].id]
         assert store.concept_members(ALICE, "person:li na", 10) == [wang[1].id]
+        store.save(wang[0].replace(version=3), "restore")   # back in core: a member again
+        assert store.concept_members(ALICE, "person:wang lei", 10) == sorted(
+            [wang[0].id, wang[2].id])
         store.drop_scope(ALICE, T0)
         assert store.concept_members(ALICE, "place:北京", 10) == []
 

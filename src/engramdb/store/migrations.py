@@ -211,4 +211,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         "INSERT OR IGNORE INTO concepts SELECT m.user, m.agent, c.value, m.rowid "
         "FROM memories m, json_each(engramdb_concepts(m.data)) c",
     )),
+    Migration(11, "concepts_core_only", (
+        # association spreads through core memories only: a store mostly archived made a
+        # concept's lookup read past thousands of archived members
+        "DELETE FROM concepts WHERE mem_rowid IN "
+        "(SELECT rowid FROM memories WHERE layer != 'core')",
+    )),
 )

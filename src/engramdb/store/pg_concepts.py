@@ -22,6 +22,9 @@ Conn = psycopg.Connection[Any]
 
 
 def rows(record: Record) -> list[tuple[str, str, str, str]]:
+    """A core memory's concept rows (association spreads through core memories only)."""
+    if record.layer != Layer.CORE:
+        return []
     return [(record.user, record.agent, name, record.id) for name, _ in concepts_of(record)]
 
 
@@ -49,7 +52,8 @@ def fill(conn: Conn) -> None:
     """Migration 10's data: the concept rows of the memories already stored, computed by the
     same Python code as every write's, read in batches and loaded with COPY."""
     with conn.cursor(name="engramdb_fill_concepts") as cur:
-        cur.execute("SELECT user_id, agent_id, id, data FROM memories WHERE data LIKE "
+        cur.execute("SELECT user_id, agent_id, id, data FROM memories WHERE layer = 'core' "
+                    "AND data LIKE "
                     "ANY (ARRAY['%\"people\": [\"%', '%\"places\": [\"%', "
                     "'%\"topics\": [\"%', '%\"keywords\": [\"%'])")
         while batch := cur.fetchmany(5000):   # no FETCH while a COPY runs: one COPY a batch

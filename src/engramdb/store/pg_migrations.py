@@ -239,4 +239,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX concepts_memory ON concepts(user_id, agent_id, id)",
     )),
+    Migration(11, "concepts_core_only", (
+        "DELETE FROM concepts c USING memories m WHERE m.user_id = c.user_id "
+        "AND m.agent_id = c.agent_id AND m.id = c.id AND m.layer <> 'core'",
+    )),
 )

@@ -36,7 +36,7 @@ from .migrations import MIGRATIONS
 from .sqlite_links import LinkTable
 from .sqlite_sessions import SessionTables
 from .textindex import TextIndex
-from .vectors import VectorCache
+from .vectors import MARGIN, VectorCache
 
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
@@ -434,6 +434,9 @@ class SQLiteStore(SessionTables, LinkTable):
             self._vectors.put(scope, rowid, vector)
 
     def _write_concepts(self, rowid: int, record: Record) -> None:
+        """A core memory's concept rows (association spreads through core memories only)."""
+        if record.layer != Layer.CORE:
+            return
         self._db.executemany(
             "INSERT OR IGNORE INTO concepts(user, agent, concept, mem_rowid) VALUES (?, ?, ?, ?)",
             [(record.user, record.agent, name, rowid) for name, _ in concepts_of(record)])
@@ -637,19 +640,29 @@ class SQLiteStore(SessionTables, LinkTable):
         self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
         allowed = {lay.value for lay in layers}
-        want = limit
         with self._lock:
             scan = self._vectors.scan(scope, vector)
-            while scan is not None:   # deeper on the same scores while layers filter rows out
-                found = scan.best(want)
-                layer_of = self._layers(scope, [rowid for rowid, _ in found])
-                kept = sorted(((layer_of[r][0], s) for r, s in found
-                               if r in layer_of and layer_of[r][1] in allowed),
-                              key=lambda item: (-item[1], item[0]))  # ties: by id, as text
-                if len(kept) >= limit or len(found) < want:
-                    return kept[:limit]
+            if scan is None or limit <= 0:
+                return []
+            want, total = 2 * limit, len(scan.rowids)   # room for the margin below
+            while True:   # deeper on the same scores while the layers leave too few rows
+                found = scan.candidates(want)
+                layer_of = self._layers(scope, [scan.rowids[i] for i in found])
+                good = sorted((int(i) for i in found if scan.rowids[i] in layer_of
+                               and layer_of[scan.rowids[i]][1] in allowed),
+                              key=lambda i: -scan.scores[i])
+                if len(found) >= total:
+                    break
+                floor = float(scan.scores[found].min())   # every row left out scores below
+                if len(good) >= limit and scan.scores[good[limit - 1]] - MARGIN >= floor:
+                    break
                 want *= 4
-        return []
+            if len(good) > limit:   # the rows that can be among the best once scored exactly
+                edge = scan.scores[good[limit - 1]] - MARGIN
+                good = [i for i in good if scan.scores[i] >= edge]
+            kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
+                          key=lambda item: (-item[1], item[0]))  # ties: by id, as text
+            return kept[:limit]
 
     def search_vector_many(
         self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],

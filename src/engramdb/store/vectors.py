@@ -156,8 +156,13 @@ class VectorCache:
                 matrix.data[:, pos] = vector
 
 
+MARGIN = 1e-4  # the matrix product's scores differ from the per-pair ones far less than this
+
+
 @dataclass
 class Scan:
+    """One query's scores over a scope's matrix (``VectorCache.scan``)."""
+
     scores: np.ndarray
     columns: np.ndarray
     query: np.ndarray
@@ -165,6 +170,18 @@ class Scan:
 
     def best(self, limit: int) -> list[tuple[int, float]]:
         return _best(self.scores, self.columns, self.query, self.rowids, limit)
+
+    def candidates(self, want: int) -> np.ndarray:
+        """Positions of the best ``want`` rows by the product's scores, with every row tied
+        with the last."""
+        if want >= len(self.scores):
+            return np.arange(len(self.scores))
+        cut = self.scores[np.argpartition(-self.scores, want - 1)[:want]].min()
+        return np.flatnonzero(self.scores >= cut)
+
+    def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
+        """(rowid, cosine computed one pair at a time) for these positions."""
+        return _exact(self.columns, self.query, self.rowids, positions)
 
 
 def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: list[int],
@@ -178,6 +195,13 @@ def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: li
         idx = np.flatnonzero(scores >= cut)
     else:
         idx = np.arange(len(scores))
-    chosen = np.ascontiguousarray(columns[:, idx].T)
-    exact = [(rowids[i], float(np.dot(vec, query))) for i, vec in zip(idx, chosen, strict=True)]
-    return sorted(exact, key=lambda item: (-item[1], item[0]))
+    return sorted(_exact(columns, query, rowids, idx), key=lambda item: (-item[1], item[0]))
+
+
+def _exact(columns: np.ndarray, query: np.ndarray, rowids: list[int],
+           positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
+    """Each cosine on its own (a contiguous copy of the row, one dot product): the same bits
+    however many rows are scored at once."""
+    chosen = np.ascontiguousarray(columns[:, positions].T)
+    return [(rowids[i], float(np.dot(vec, query)))
+            for i, vec in zip(positions, chosen, strict=True)]
