@@ -1,3 +1,5 @@
+import pytest
+
 from engramdb.text import tokenize
 
 
@@ -12,3 +14,19 @@ def test_an_unknown_chinese_name_is_not_glued_to_the_verb_after_it():
 
 def test_english_words_are_stemmed_and_stopwords_dropped():
     assert tokenize("The cats were running to Berlin") == ["cat", "run", "berlin"]
+
+
+@pytest.mark.parametrize(("text", "also"), [
+    ("running farther to de-stress", "destress"),
+    ("my co-worker's e-mail", "email"),
+    ("a check-in at nine", "checkin"),
+])
+def test_hyphenated_words_are_also_one_word(text: str, also: str) -> None:
+    tokens = tokenize(text)
+    assert tokenize(also)[0] in tokens
+    assert set(tokenize(text.replace("-", " "))) <= set(tokens)   # the parts stay
+
+
+@pytest.mark.parametrize("text", ["2024-05-08", "covid-19", "去-Berlin", "A-1"])
+def test_dates_codes_and_chinese_are_not_joined(text: str) -> None:
+    assert tokenize(text) == tokenize(text.replace("-", " "))

@@ -21,6 +21,10 @@ from .stopwords import EN_STOP, ZH_STOP
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = rf"[^\W_{_CJK}]+"  # letters and digits, but not CJK: "去Berlin开会" splits
 _RUN = re.compile(rf"([{_CJK}]+)|({_WORD}(?:'{_WORD})*)", re.UNICODE)
+# words joined by hyphens ("de-stress", "e-mail", "co-worker"): also searched as one word, the
+# way they are often written ("destress"); letters only, so dates and codes ("2024-05-08") stay
+_COMPOUND = re.compile(r"(?<![\w-])([^\W\d_]+(?:-[^\W\d_]+)+)(?![\w-])", re.UNICODE)
+_CJK_RE = re.compile(f"[{_CJK}]")
 _lock = threading.Lock()
 _ready = False
 _stemmer = Stemmer.Stemmer("english")
@@ -72,12 +76,17 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
 def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours): cached."""
     out: list[str] = []
-    for cjk, word in _RUN.findall(unicodedata.normalize("NFKC", text).lower()):
+    text = unicodedata.normalize("NFKC", text).lower()
+    joined = {m.end(): m.group(1).replace("-", "") for m in _COMPOUND.finditer(text)
+              if not _CJK_RE.search(m.group(1))}
+    for m in _RUN.finditer(text):
+        cjk, word = m.groups()
         if cjk:
             out.extend(_cjk_words(cjk))
             continue
         word = word.replace("'", "")
-        if not keep_stopwords and word in EN_STOP:
-            continue
-        out.append(word if word.isdigit() else _stem(word))
+        if keep_stopwords or word not in EN_STOP:
+            out.append(word if word.isdigit() else _stem(word))
+        if m.end() in joined:
+            out.append(_stem(joined[m.end()]))
     return tuple(out)
