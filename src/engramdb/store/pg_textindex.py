@@ -47,6 +47,7 @@ import numpy as np
 
 from .base import SCOPE_EVENT
 from .pg_text import FIELDS
+from .postings import Postings
 
 K1 = 1.2
 B = 0.75
@@ -68,7 +69,7 @@ Read = Callable[[Callable[[Any], Any]], Any]   # runs fn(connection) on a pooled
 
 
 @dataclass
-class _Scope:
+class _Scope(Postings):
     seen_seq: int = 0
     odd: set[str] = field(default_factory=set)   # live documents the tsvector may read apart
     ids: list[str] = field(default_factory=list)
@@ -80,14 +81,6 @@ class _Scope:
     live: int = 0          # documents alive
     tokens: int = 0        # their total length
     dead: int = 0
-    vocab: dict[str, int] = field(default_factory=dict)
-    # postings of term t: docs/cols/counts[starts[t]:starts[t+1]], then pending[t]
-    starts: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    docs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    pending: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
-    pending_size: int = 0
 
     @property
     def size(self) -> int:
@@ -132,15 +125,7 @@ class _Scope:
         self.alive = np.ones(len(lengths), dtype=bool)
         self.layer_code = np.array(layers, dtype=np.int16)
         self.live, self.tokens = len(lengths), int(sum(lengths))
-        width = 3 * max(1, self.size)
-        keys, counts = np.unique(np.array(terms, dtype=np.int64) * width
-                                 + np.array(cells, dtype=np.int64), return_counts=True)
-        cell = keys % width
-        self.docs = (cell // 3).astype(np.int32)
-        self.cols = (cell % 3).astype(np.int8)
-        self.counts = counts.astype(np.int32)
-        per_term = np.bincount(keys // width, minlength=len(vocab))
-        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+        self.sort_in(terms, cells, self.size)
 
     def add(self, row: Row) -> None:
         """Index one document; a changed one replaces its earlier version."""
@@ -176,36 +161,6 @@ class _Scope:
             self.live -= 1
             self.tokens -= int(self.length[doc])
             self.dead += 1
-
-    def compact(self) -> None:
-        """Move pending postings into the sorted arrays."""
-        if not self.pending:
-            return
-        base = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
-        flat = [(tid, d, c, n) for tid, items in self.pending.items() for d, c, n in items]
-        extra = np.array(flat, dtype=np.int64).reshape(-1, 4)
-        terms = np.concatenate([base, extra[:, 0]])
-        order = np.argsort(terms, kind="stable")
-        self.docs = np.concatenate([self.docs, extra[:, 1].astype(np.int32)])[order]
-        self.cols = np.concatenate([self.cols, extra[:, 2].astype(np.int8)])[order]
-        self.counts = np.concatenate([self.counts, extra[:, 3].astype(np.int32)])[order]
-        per_term = np.bincount(terms, minlength=len(self.vocab))
-        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
-        self.pending.clear()
-        self.pending_size = 0
-
-    def postings(self, tid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        docs, cols, counts = self.docs[:0], self.cols[:0], self.counts[:0]
-        if tid < len(self.starts) - 1:
-            lo, hi = self.starts[tid], self.starts[tid + 1]
-            docs, cols, counts = self.docs[lo:hi], self.cols[lo:hi], self.counts[lo:hi]
-        extra = self.pending.get(tid)
-        if extra:
-            more = np.array(extra, dtype=np.int64)
-            docs = np.concatenate([docs, more[:, 0].astype(np.int32)])
-            cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
-            counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
-        return docs, cols, counts
 
     def ranked(self, terms: Sequence[str], weights: Mapping[str, float], layers: set[str],
                limit: int) -> list[tuple[str, float]]:

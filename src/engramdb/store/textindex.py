@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .base import SCOPE_EVENT
+from .postings import Postings
 
 K1 = 1.2   # FTS5's bm25() constants (fts5_aux.c)
 B = 0.75
@@ -81,8 +82,8 @@ def _plain(token: str) -> bool:
 
 
 @dataclass
-class _Scope:
-    token: str
+class _Scope(Postings):
+    token: str = ""
     seen_rowid: int = 0
     seen_seq: int = 0
     valid: bool = True
@@ -93,14 +94,6 @@ class _Scope:
     length: np.ndarray = field(default_factory=lambda: np.zeros(0))   # tokens, all columns
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     dead: int = 0
-    vocab: dict[str, int] = field(default_factory=dict)
-    # postings of term t (ids below len(starts) - 1): docs/cols/counts[starts[t]:starts[t+1]]
-    starts: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
-    docs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    pending: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
-    pending_size: int = 0
     layers: list[str] = field(default_factory=list)                   # per document
     layer_code: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
     codes: dict[str, int] = field(default_factory=dict)               # layer -> code
@@ -133,15 +126,7 @@ class _Scope:
         self.layer_code = np.array([self.code(layer) for layer in self.layers], dtype=np.int16)
         if not all(_plain(t) or t.lower() == t for t in vocab):
             self.valid = False
-        width = 3 * max(1, self.size)
-        keys, counts = np.unique(np.array(terms, dtype=np.int64) * width
-                                 + np.array(cells, dtype=np.int64), return_counts=True)
-        cell = keys % width
-        self.docs = (cell // 3).astype(np.int32)
-        self.cols = (cell % 3).astype(np.int8)
-        self.counts = counts.astype(np.int32)
-        per_term = np.bincount(keys // width, minlength=len(vocab))
-        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+        self.sort_in(terms, cells, self.size)
 
     def add(self, row: Row) -> None:
         """Index one document (a changed one replaces its earlier version)."""
@@ -208,35 +193,6 @@ class _Scope:
         del self.position[self.rowids[doc]]
         self.dead += 1
 
-    def compact(self) -> None:
-        """Move pending postings into the sorted arrays."""
-        if not self.pending:
-            return
-        base_terms = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
-        flat = [(tid, d, c, n) for tid, items in self.pending.items() for d, c, n in items]
-        extra = np.array(flat, dtype=np.int64).reshape(-1, 4)
-        terms = np.concatenate([base_terms, extra[:, 0]])
-        order = np.argsort(terms, kind="stable")
-        self.docs = np.concatenate([self.docs, extra[:, 1].astype(np.int32)])[order]
-        self.cols = np.concatenate([self.cols, extra[:, 2].astype(np.int8)])[order]
-        self.counts = np.concatenate([self.counts, extra[:, 3].astype(np.int32)])[order]
-        per_term = np.bincount(terms, minlength=len(self.vocab))
-        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
-        self.pending.clear()
-        self.pending_size = 0
-
-    def postings(self, tid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        docs, cols, counts = self.docs[:0], self.cols[:0], self.counts[:0]
-        if tid < len(self.starts) - 1:
-            lo, hi = self.starts[tid], self.starts[tid + 1]
-            docs, cols, counts = self.docs[lo:hi], self.cols[lo:hi], self.counts[lo:hi]
-        extra = self.pending.get(tid)
-        if extra:
-            more = np.array(extra, dtype=np.int64)
-            docs = np.concatenate([docs, more[:, 0].astype(np.int32)])
-            cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
-            counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
-        return docs, cols, counts
 
 
 class TextIndex:
@@ -419,7 +375,7 @@ class TextIndex:
         return scope if scope.valid else None
 
     def _build(self, user: str, agent: str, token: str, marker: tuple[int, int]) -> _Scope:
-        scope = self._scopes[(user, agent)] = _Scope(token)
+        scope = self._scopes[(user, agent)] = _Scope(token=token)
         scope.load(self._db.execute(
             f"{_SELECT} WHERE memories_fts MATCH ?", (f'scope : "{token}"',)))
         scope.seen_rowid, scope.seen_seq = marker

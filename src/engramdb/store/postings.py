@@ -1,0 +1,66 @@
+"""An inverted index in numpy arrays, the part the SQLite and PostgreSQL text indexes share
+(store/textindex.py, store/pg_textindex.py): each term's postings (document, column, count)
+sorted by term in flat arrays, and the postings added since in a ``pending`` map, merged in
+by ``compact``. The scopes built on it add their documents' lengths, layers and the checks
+that tie them to their store's own full-text search."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass
+class Postings:
+    vocab: dict[str, int] = field(default_factory=dict)
+    # postings of term t: docs/cols/counts[starts[t]:starts[t+1]], then pending[t]
+    starts: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    docs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    pending: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
+    pending_size: int = 0
+
+    def sort_in(self, terms: list[int], cells: list[int], documents: int) -> None:
+        """Build the sorted arrays at once from one entry per token: its term id and its cell
+        (document * 3 + column)."""
+        width = 3 * max(1, documents)
+        keys, counts = np.unique(np.array(terms, dtype=np.int64) * width
+                                 + np.array(cells, dtype=np.int64), return_counts=True)
+        cell = keys % width
+        self.docs = (cell // 3).astype(np.int32)
+        self.cols = (cell % 3).astype(np.int8)
+        self.counts = counts.astype(np.int32)
+        per_term = np.bincount(keys // width, minlength=len(self.vocab))
+        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+
+    def compact(self) -> None:
+        """Move pending postings into the sorted arrays."""
+        if not self.pending:
+            return
+        base_terms = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
+        flat = [(tid, d, c, n) for tid, items in self.pending.items() for d, c, n in items]
+        extra = np.array(flat, dtype=np.int64).reshape(-1, 4)
+        terms = np.concatenate([base_terms, extra[:, 0]])
+        order = np.argsort(terms, kind="stable")
+        self.docs = np.concatenate([self.docs, extra[:, 1].astype(np.int32)])[order]
+        self.cols = np.concatenate([self.cols, extra[:, 2].astype(np.int8)])[order]
+        self.counts = np.concatenate([self.counts, extra[:, 3].astype(np.int32)])[order]
+        per_term = np.bincount(terms, minlength=len(self.vocab))
+        self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
+        self.pending.clear()
+        self.pending_size = 0
+
+    def postings(self, tid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        docs, cols, counts = self.docs[:0], self.cols[:0], self.counts[:0]
+        if tid < len(self.starts) - 1:
+            lo, hi = self.starts[tid], self.starts[tid + 1]
+            docs, cols, counts = self.docs[lo:hi], self.cols[lo:hi], self.counts[lo:hi]
+        extra = self.pending.get(tid)
+        if extra:
+            more = np.array(extra, dtype=np.int64)
+            docs = np.concatenate([docs, more[:, 0].astype(np.int32)])
+            cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
+            counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
+        return docs, cols, counts
