@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -294,7 +295,7 @@ def test_stdout_carries_only_protocol(tmp_path: Path) -> None:
         {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
             "name": "recall", "arguments": {"query": "柏林"}}},
     ]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    env = clean_env()
     stderr = (tmp_path / "stderr.txt").open("w+")
     proc = subprocess.Popen(command(tmp_path / "raw.db", "--user", "alice"), env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
@@ -345,25 +346,35 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit_s: float = 60.
     raise RuntimeError(f"the MCP HTTP server did not listen on {port} within {limit_s} s")
 
 
+def clean_env() -> dict[str, str]:
+    """This process's environment without ENGRAMDB_* settings (a server gets its own)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+
+
+@contextmanager
+def http_server(db: Path, log: Path, *extra: str) -> Iterator[str]:
+    """A real `engramdb mcp --http` on a free loopback port, for as long as the block runs."""
+    port = free_port()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command(db, "--http", "--port", str(port), *extra),
+                                env=clean_env(), stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        try:
+            wait_for_port(port, proc)
+            yield f"http://127.0.0.1:{port}/mcp"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
 @pytest.fixture
 def http_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
-    log = (tmp_path / "server.log").open("wb")
-    proc = subprocess.Popen(
-        command(tmp_path / "http.db", "--http", "--port", str(port), "--user", "alice",
-                "--scope-per-call"), env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-    try:
-        wait_for_port(port, proc)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    with http_server(tmp_path / "http.db", tmp_path / "server.log", "--user", "alice",
+                     "--scope-per-call") as url:
+        yield url
 
 
 async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
@@ -399,11 +410,10 @@ async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
 
 def make_key(db: Path, role: str, user: str = "alice") -> tuple[str, str]:
     """(key id, secret) from `engramdb keys create`, as an operator would make one."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
     done = subprocess.run(
         [sys.executable, "-m", "engramdb.cli", "keys", "create", "--db", str(db), "--embedder",
          "hashing", "--user", user, "--role", role, "--json"],
-        env=env, capture_output=True, text=True, check=True)
+        env=clean_env(), capture_output=True, text=True, check=True)
     made = json.loads(done.stdout)
     return made["key"]["id"], made["secret"]
 
@@ -421,15 +431,7 @@ async def test_http_with_keys_acts_with_each_keys_scope_and_role(tmp_path: Path)
     db = tmp_path / "keys.db"
     secrets = {role: make_key(db, role)[1] for role in ("read", "write", "admin")}
     bob_key, bob = make_key(db, "write", user="bob")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
-    log = (tmp_path / "server.log").open("wb")
-    proc = subprocess.Popen(
-        command(db, "--http", "--port", str(port), "--keys", "--scope-per-call"),
-        env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        wait_for_port(port, proc)
+    with http_server(db, tmp_path / "server.log", "--keys", "--scope-per-call") as url:
         for secret in (None, "edb_not-a-key"):   # no key, or an unknown one: 401, no session
             with pytest.raises(Exception):  # noqa: B017 - the SDK raises its transport error
                 async with keyed(url, secret) as c:
@@ -448,24 +450,15 @@ async def test_http_with_keys_acts_with_each_keys_scope_and_role(tmp_path: Path)
             assert found[0]["memory"]["user"] == "bob"
             assert (await ok(b, "status"))["total"] == 1
         subprocess.run([sys.executable, "-m", "engramdb.cli", "keys", "revoke", bob_key,
-                        "--db", str(db), "--embedder", "hashing"], env=env, check=True,
+                        "--db", str(db), "--embedder", "hashing"], env=clean_env(), check=True,
                        capture_output=True)
         with pytest.raises(Exception):  # noqa: B017 - revoked: 401
             async with keyed(url, bob) as c:
                 await c.list_tools()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def test_keys_need_http(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
-    done = subprocess.run(command(tmp_path / "m.db", "--keys"), env=env, capture_output=True,
-                          text=True, stdin=subprocess.DEVNULL, timeout=120)
+    done = subprocess.run(command(tmp_path / "m.db", "--keys"), env=clean_env(),
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode == 6 and done.stderr.startswith("error: --keys is for the HTTP")
     assert done.stdout == ""
