@@ -20,11 +20,9 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from .timeexpr import MONTHS, _number
+from .timeexpr import MONTHS, WEEKDAYS, ZH_WEEKDAY, _number
 
 _I = re.IGNORECASE
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _UNIT_DAYS = {"day": 1, "week": 7}
 _NUM = r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|[一二两三四五六七八九十]+)"
 
@@ -33,8 +31,8 @@ _TOMORROW = re.compile(r"\btomorrow\b|明天|明日", _I)
 _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b|今天|今晚|今日",
                     _I)
 _NEXT_ZH_WEEKDAY = re.compile(r"下(?:周|星期|礼拜)([一二三四五六日天])")
-_WEEKDAY = re.compile(rf"\b(?:on|by|next|this|until|before)?\s*({'|'.join(_WEEKDAYS)})\b", _I)
-_ZH_WEEKDAY_RE = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+_WEEKDAY = re.compile(rf"\b(?:on|by|next|this|until|before)?\s*({'|'.join(WEEKDAYS)})\b", _I)
+_ZH_WEEKDAY_NAME = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
 _WEEK = re.compile(r"\b(this|next)\s+week\b|\bend\s+of\s+(?:the|this)\s+week\b"
                    r"|(这周|本周|这个星期|下周|下星期|下个星期)", _I)
 _MONTH = re.compile(r"\b(this|next)\s+month\b|\bend\s+of\s+(?:the|this)\s+month\b"
@@ -76,12 +74,12 @@ def _weekdays(text: str, day: datetime) -> datetime | None:
     m = _NEXT_ZH_WEEKDAY.search(text)
     if m:   # 下周五: the Friday of next week
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
-        return _end(monday + timedelta(days=_ZH_WEEKDAY[m.group(1)]))
-    m = _WEEKDAY.search(text) or _ZH_WEEKDAY_RE.search(text)
+        return _end(monday + timedelta(days=ZH_WEEKDAY[m.group(1)]))
+    m = _WEEKDAY.search(text) or _ZH_WEEKDAY_NAME.search(text)
     if not m:
         return None
     name = m.group(1).lower()
-    wanted = _WEEKDAYS.index(name) if name in _WEEKDAYS else _ZH_WEEKDAY[name]
+    wanted = WEEKDAYS.index(name) if name in WEEKDAYS else ZH_WEEKDAY[name]
     ahead = (wanted - day.weekday() - 1) % 7 + 1   # the next one after today
     return _end(day + timedelta(days=ahead))
 

@@ -15,6 +15,8 @@ Window = tuple[datetime, datetime]
 
 MONTHS = ("january february march april may june july august september october november "
           "december").split()
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}  # 周五 -> 4
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
               "九": 9, "十": 10, "十一": 11, "十二": 12}
 _ZH_NUM = "(\\d{1,2}|十[一二]?|[一二两三四五六七八九])"

@@ -26,6 +26,8 @@ from .timeexpr import (
     _AGO,
     _RELATIVE,
     MONTHS,
+    WEEKDAYS,
+    ZH_WEEKDAY,
     _add_months,
     _month_window,
     _number,
@@ -97,9 +99,7 @@ _PERIOD = re.compile(r"\b(?:days?|weeks?|weekends?|months?|years?|monday|tuesday
                      r"thursday|friday|saturday|sunday)\s+$", re.IGNORECASE)
 _BEFORE_ZH = re.compile(r"^\s*(之前|以前|前|之后|以后|后|以来)")
 _REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
-_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-_ZH_WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(_WEEKDAYS)})\b"
+_LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(WEEKDAYS)})\b"
                            r"|(?:上周|上星期|上个星期|上礼拜)([一二三四五六日天])", re.IGNORECASE)
 
 
@@ -194,10 +194,10 @@ def _relative_window(text: str, now: datetime) -> TimeWindow | None:
     m = _LAST_WEEKDAY.search(text)
     if m:
         if m.group(1):  # "last Friday": the latest Friday before today
-            back = (day.weekday() - _WEEKDAYS.index(m.group(1).lower()) - 1) % 7 + 1
+            back = (day.weekday() - WEEKDAYS.index(m.group(1).lower()) - 1) % 7 + 1
             start = day - timedelta(days=back)
         else:  # 上周五: the Friday of last week
-            start = day - timedelta(days=day.weekday() + 7 - _ZH_WEEKDAY[m.group(2)])
+            start = day - timedelta(days=day.weekday() + 7 - ZH_WEEKDAY[m.group(2)])
         return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
     for finder in (_relative, _ago_window):
         window = finder(text, now)
