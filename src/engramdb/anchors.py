@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from .model import Record
+from .model import Layer, Record
 from .text import normalize
 
 ANCHOR_FIELDS = ("people", "places", "topics", "keywords")   # as a record and its data hold them
@@ -28,6 +28,14 @@ def concepts_in(anchors: Mapping[str, Sequence[str]]) -> list[tuple[str, str]]:
 
 def concepts_of(record: Record) -> list[tuple[str, str]]:
     return concepts_in({attr: getattr(record, attr) for attr in ANCHOR_FIELDS})
+
+
+def indexed_concepts(record: Record) -> list[str]:
+    """The concept names the stores index for a record: a core memory's (association spreads
+    through core memories only), none for another layer's."""
+    if record.layer != Layer.CORE:
+        return []
+    return [name for name, _ in concepts_of(record)]
 
 
 def concept_names(data_json: str) -> list[str]:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from ..anchors import concept_names, concepts_of
+from ..anchors import concept_names, indexed_concepts
 from ..model import Layer, Record, Scope
 
 T = TypeVar("T")
@@ -22,10 +22,7 @@ Conn = psycopg.Connection[Any]
 
 
 def rows(record: Record) -> list[tuple[str, str, str, str]]:
-    """A core memory's concept rows (association spreads through core memories only)."""
-    if record.layer != Layer.CORE:
-        return []
-    return [(record.user, record.agent, name, record.id) for name, _ in concepts_of(record)]
+    return [(record.user, record.agent, name, record.id) for name in indexed_concepts(record)]
 
 
 def write(conn: Conn, record: Record, *, replace: bool) -> None:

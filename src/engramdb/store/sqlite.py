@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..anchors import concept_names, concepts_of
+from ..anchors import concept_names, indexed_concepts
 from ..errors import Conflict, StoreError
 from ..model import (
     ApiKey,
@@ -434,12 +434,9 @@ class SQLiteStore(SessionTables, LinkTable):
             self._vectors.put(scope, rowid, vector)
 
     def _write_concepts(self, rowid: int, record: Record) -> None:
-        """A core memory's concept rows (association spreads through core memories only)."""
-        if record.layer != Layer.CORE:
-            return
         self._db.executemany(
             "INSERT OR IGNORE INTO concepts(user, agent, concept, mem_rowid) VALUES (?, ?, ?, ?)",
-            [(record.user, record.agent, name, rowid) for name, _ in concepts_of(record)])
+            [(record.user, record.agent, name, rowid) for name in indexed_concepts(record)])
 
     def _rowid(self, memory_id: str) -> int:
         row = self._db.execute("SELECT rowid FROM memories WHERE id = ?", (memory_id,)).fetchone()
