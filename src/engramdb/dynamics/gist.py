@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from typing import Any
 
 from ..ids import new_id
 from ..model import Kind, Layer, Link, Priority, Record
@@ -44,6 +45,8 @@ MAX_SENTENCES = 3
 MAX_ANCHORS = 10      # per anchor kind, on the gist
 PARTNERS = 200        # settled episodes an incremental run reads per theme
 THEME_KINDS = (("person", "people"), ("topic", "topics"))
+ANCHOR_ATTRS = ("people", "places", "topics")    # the anchors a gist counts over its sources
+POLISH_KEYS = ("polish", "polished_from")        # metadata of a polished wording
 _SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]*")
 _END = ".!?。！？"
 
@@ -168,12 +171,11 @@ def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
     each anchor (``metadata["anchor_counts"]``) and competes its chosen sentences
     (``earlier``) with the new members' ones: its older sources are not read again."""
     meta = dict(old.metadata) if old else {}
-    counts = {attr: Counter(meta.get("anchor_counts", {}).get(attr, {}))
-              for attr in ("people", "places", "topics")}
+    counts = anchor_counts(meta)
     for rec in members:
         for attr, counter in counts.items():
             counter.update(dict.fromkeys(getattr(rec, attr), 1))
-    shared = [normalize(a) for counter in counts.values() for a, n in counter.items() if n >= 2]
+    shared = shared_anchors(counts)
     candidates = sorted({r.id: r for r in [*earlier, *members]}.values(),
                         key=lambda r: (r.at, r.id))
     picked = pick_sentences(candidates, shared)
@@ -183,7 +185,7 @@ def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
     start = meta.get("span", [first.isoformat()])[0] if old else first.isoformat()
     last = max([m.at for m in members] + ([old.at] if old else []))
     importance = max([m.importance for m in members] + ([old.importance] if old else []))
-    for name in ("polish", "polished_from"):
+    for name in POLISH_KEYS:
         meta.pop(name, None)
     meta.update({"theme": key, "theme_label": label, "support": len(derived),
                  "sentences": [{"text": t, "source": s} for t, s in picked],
@@ -200,6 +202,16 @@ def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
     return base.replace(content=content, content_hash=content_hash(content),
                         importance=importance, metadata=meta, derived_from=derived, at=last,
                         layer=Layer.CORE, **anchors, **uses)
+
+
+def anchor_counts(meta: dict[str, Any]) -> dict[str, Counter[str]]:
+    """How many of a gist's sources name each person, place and topic (its metadata's)."""
+    return {attr: Counter(meta.get("anchor_counts", {}).get(attr, {})) for attr in ANCHOR_ATTRS}
+
+
+def shared_anchors(counts: dict[str, Counter[str]]) -> list[str]:
+    """The anchors two sources or more name, normalised: what a sentence scores by."""
+    return [normalize(a) for counter in counts.values() for a, n in counter.items() if n >= 2]
 
 
 def _top(counter: Counter[str]) -> list[str]:

@@ -21,12 +21,17 @@ import numpy as np
 
 from ..model import Layer, Record
 from ..store.base import Store
-from ..text import normalize
 from ..write.guard import content_hash
 from ..write.prepare import embed_text, index_text
-from .gist import _top, join_sentences, pick_sentences
-
-_ANCHOR_FIELDS = ("people", "places", "topics")
+from .gist import (
+    ANCHOR_ATTRS,
+    POLISH_KEYS,
+    _top,
+    anchor_counts,
+    join_sentences,
+    pick_sentences,
+    shared_anchors,
+)
 
 Embed = Callable[[list[str]], np.ndarray]
 
@@ -56,9 +61,7 @@ def redact(store: Store, gist: Record, source: Record, embed: Embed, now: dateti
         store.erase(tomb, actor=actor, reason=reason)
         return tomb
     meta, anchors = _less_anchors(gist, source)
-    shared = [normalize(a) for counter in meta.get("anchor_counts", {}).values()
-              for a, n in counter.items() if n >= 2]
-    picked = pick_sentences(sources, shared)
+    picked = pick_sentences(sources, shared_anchors(anchor_counts(meta)))
     content = join_sentences([text for text, _ in picked])
     meta.update(sentences=[{"text": t, "source": s} for t, s in picked],
                 support=len(remaining))
@@ -89,13 +92,12 @@ def _without(snapshot: Record, source: Record) -> Record:
 
 def _less_anchors(gist: Record, source: Record) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """The gist's metadata (without a polished wording) and anchors, less ``source``'s."""
-    meta = {k: v for k, v in gist.metadata.items() if k not in ("polish", "polished_from")}
-    counts = {attr: Counter(meta.get("anchor_counts", {}).get(attr, {}))
-              for attr in _ANCHOR_FIELDS}
+    meta = {k: v for k, v in gist.metadata.items() if k not in POLISH_KEYS}
+    counts = anchor_counts(meta)
     for attr, counter in counts.items():
         counter.subtract(dict.fromkeys(getattr(source, attr), 1))
     counts = {attr: Counter({a: n for a, n in c.items() if n > 0}) for attr, c in counts.items()}
     if "anchor_counts" not in meta:   # (every gist keeps them; without, the anchors stay)
-        return meta, {attr: list(getattr(gist, attr)) for attr in _ANCHOR_FIELDS}
+        return meta, {attr: list(getattr(gist, attr)) for attr in ANCHOR_ATTRS}
     meta["anchor_counts"] = {a: dict(sorted(c.items())) for a, c in counts.items()}
     return meta, {attr: _top(counter) for attr, counter in counts.items()}
