@@ -91,14 +91,15 @@ def due_time(rec: Record, now: datetime, params: DecayParams) -> datetime | None
 
 
 def plan(store: Store, scope: Scope, params: DecayParams, now: datetime,
-         full: bool) -> tuple[set[str] | None, int]:
-    """(the memories an incremental sleep visits, None for a full one; the event seq to save)."""
+         full: bool) -> tuple[set[str] | None, int, datetime | None]:
+    """(the memories an incremental sleep visits, None for a full one; the event seq to save;
+    when the scope last slept, for an incremental one)."""
     state = store.sleep_state(scope)
     incremental = not full and state.last_at is not None and state.params == fingerprint(params)
     seq, changed = store.changed_since(scope, state.event_seq)
     if not incremental:
-        return None, seq
-    return set(changed) | set(store.due(scope, now)), seq
+        return None, seq, None
+    return set(changed) | set(store.due(scope, now)), seq, state.last_at
 
 
 def finish(store: Store, scope: Scope, params: DecayParams, now: datetime,

@@ -65,10 +65,10 @@ def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
     """Run every phase (``phase=None``) or one of them, and report what changed.
     ``near_hints``: what the write guard found near each memory (merge.py ``NearHints``)."""
     names = PHASES if phase is None else (check_phase(phase),)
-    only, seq = incremental.plan(store, scope, params, now, full) if phase is None else (None, 0)
+    only, seq, since = (incremental.plan(store, scope, params, now, full) if phase is None
+                        else (None, 0, None))
     run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher,
-               near_hints=near_hints or {},
-               since=store.sleep_state(scope).last_at if only is not None else None)
+               near_hints=near_hints or {}, since=since)
     report = SleepReport(scope.user, scope.agent, now,
                          skipped=dict(NOT_BUILT) if phase is None else {},
                          mode="phase" if phase else "incremental" if only is not None
