@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .errors import Invalid
 from .model import Boot, Layer, Priority, Record, Scope
-from .store.base import ListFilter, Store
+from .store.protocol import ListFilter, Store
 from .text.tokens import DEFAULT_ENCODING, count_tokens
 from .uri import validate_uri
 

@@ -35,7 +35,7 @@ from .boot import boot
 from .engine import MAX_K
 from .errors import Invalid, NotFound
 from .model import Kind, Record, Scope
-from .store.base import ListFilter
+from .store.protocol import ListFilter
 from .text.tokens import check_encoding, count_tokens
 
 if TYPE_CHECKING:

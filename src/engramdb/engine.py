@@ -44,7 +44,7 @@ from .recall.intent import classify
 from .recall.pipeline import QueryPlan, Recaller, plan_query
 from .recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from .recall.wake import promote
-from .store.base import ListFilter, Store
+from .store.protocol import ListFilter, Store
 from .uri import validate_prefix, validate_uri
 from .write.guard import check_content, content_hash, quality_failures, storable
 from .write.llm_extract import ExtractionFailed

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import Conflict, Invalid
 from .model import RELATIONS, Explanation, Hit, Layer, LegScore, Record, Scope
-from .store.base import Store
+from .store.protocol import Store
 
 MAX_HOPS = 3
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..model import Goal, Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import tokenize
 from .goals import GoalStack
 from .procedures import Procedure, Triggered, triggered

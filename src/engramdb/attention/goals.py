@@ -12,7 +12,7 @@ from datetime import datetime
 from ..errors import Conflict, Invalid, NotFound
 from ..ids import new_id
 from ..model import Goal, GoalStatus, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 from ..write.guard import storable
 
 MAX_TEXT = 2000

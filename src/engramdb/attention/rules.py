@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid
 from ..model import Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import normalize
 from .goals import clean_text
 from .procedures import slug

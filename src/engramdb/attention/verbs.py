@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid, NotFound
 from ..model import Goal, Kind, Scope, WriteResult
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from .focus import MAX_K, Workspace, build, goal_text, list_procedures
 from .goals import GoalStack
 from .procedures import (
@@ -35,7 +35,7 @@ class AttentionVerbs:
     if TYPE_CHECKING:
         from ..config import Config
         from ..embed.base import Embedder
-        from ..store.base import Store
+        from ..store.protocol import Store
 
         store: Store
         embedder: Embedder

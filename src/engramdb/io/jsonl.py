@@ -23,8 +23,8 @@ import numpy as np
 from ..errors import Invalid
 from ..graph import check_relation, check_weight
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
-from ..store.base import Event, ListFilter
-from ..store.sqlite import from_ts, record_from_row, snapshot_json
+from ..store.common import from_ts, record_from_row, snapshot_json
+from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
 
 if TYPE_CHECKING:

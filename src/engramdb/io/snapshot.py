@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Invalid
 from ..model import Layer, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from .jsonl import Export, embed_missing, export_jsonl, read_export, write_export
 
 if TYPE_CHECKING:

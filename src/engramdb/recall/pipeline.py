@@ -24,7 +24,7 @@ import numpy as np
 
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams, weight
 from ..model import Explanation, Hit, Hits, Layer, LegScore, Record, Scope
-from ..store.base import ListFilter, Store
+from ..store.protocol import ListFilter, Store
 from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS

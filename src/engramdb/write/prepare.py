@@ -10,7 +10,7 @@ from typing import Any
 from ..clock import aware
 from ..errors import Invalid
 from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
-from ..store.base import IndexText
+from ..store.protocol import IndexText
 from ..text import tokenize
 from ..text.duedate import due_from_text
 from ..text.timespan import check_precision, parse_at, start_of

@@ -1,5 +1,5 @@
 """The PostgreSQL tables of working memory (migration 5): sessions, their turns, offloaded
-blobs, as sqlite_sessions.py keeps them for SQLite.
+blobs, as sqlite/sessions.py keeps them for SQLite.
 
 A mix-in of ``PostgresStore``: each method runs through the store's ``_run``."""
 
@@ -12,9 +12,9 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 
-from ..errors import Conflict
-from ..model import Scope
-from ..working.state import Blob, SessionInfo, Settings, Turn
+from ...errors import Conflict
+from ...model import Scope
+from ...working.state import Blob, SessionInfo, Settings, Turn
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]

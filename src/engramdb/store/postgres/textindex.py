@@ -1,6 +1,6 @@
 """BM25 for the PostgreSQL store from a per-scope inverted index held in this process.
 
-``BM25_SQL`` (pg_text.py) scores every row the GIN index admits, reading each one's tsvector:
+``BM25_SQL`` (text.py) scores every row the GIN index admits, reading each one's tsvector:
 a common word in a scope of 100,000 is thousands of rows and 150-500 ms. This index answers the
 same question from postings in numpy arrays (as SQLite's store/textindex.py does): the same
 formula, the scope's own statistics (document count, total length, each term's document
@@ -10,7 +10,7 @@ bit for bit (the tests compare them at 1e-12).
 
 It follows the table through the events log. Every write that changes a memory's text,
 length or layer logs an event in the same transaction, after taking the scope's advisory lock
-(postgres.py): so within one scope events commit in ``seq`` order, and a reader that has seen
+(store.py): so within one scope events commit in ``seq`` order, and a reader that has seen
 every event up to ``seq`` of a scope has seen every change before it, from any process. Each
 search reads the scope's events after the last one seen (one index range scan, usually
 empty), re-reads the memories they name, and drops those that lost their text. An event about
@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from .base import SCOPE_EVENT
-from .pg_text import FIELDS
-from .postings import Postings
+from ..postings import Postings
+from ..protocol import SCOPE_EVENT
+from .text import FIELDS
 
 K1 = 1.2
 B = 0.75

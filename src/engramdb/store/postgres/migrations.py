@@ -1,6 +1,6 @@
 """Ordered, named schema migrations for the PostgreSQL store. Append; never edit a landed one.
 
-The numbers follow SQLite's list (store/migrations.py) where a migration means the same thing,
+The numbers follow SQLite's list (sqlite/migrations.py) where a migration means the same thing,
 so "schema version 3" names one state on both backends; PostgreSQL folds SQLite's 1-3 into its
 first migration (it was written after them) and keeps 2 and 3 as named no-ops. Every table
 leads its keys and indexes with the scope columns (user_id, agent_id), so it can be distributed
@@ -8,7 +8,7 @@ by user_id (docs/scale-out.md)."""
 
 from __future__ import annotations
 
-from .migrations import Migration
+from ..common import Migration
 
 _UPSERT_STATS = """
   INSERT INTO scope_stats AS s (user_id, agent_id, docs, tokens)
@@ -58,7 +58,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             anchors text,
             context text,
             doc_len integer,
-            -- body, anchors and context hold FTS5's tokens joined by single spaces (pg_text.py),
+            -- body, anchors and context hold FTS5's tokens joined by single spaces (text.py),
             -- so the 'simple' parser reads back exactly those tokens
             tsv tsvector GENERATED ALWAYS AS (
                 setweight(to_tsvector('simple'::regconfig, coalesce(body, '')), 'A')
@@ -114,7 +114,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "event_actor_reason", ()),   # in 1 already: actor and reason
     Migration(3, "memories_by_layer", ()),    # in 1 already: memories_layer
     Migration(4, "links", (
-        # typed, directed edges between memories of one scope (pg_links.py)
+        # typed, directed edges between memories of one scope (links.py)
         """CREATE TABLE links (
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,
@@ -130,7 +130,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX links_weight ON links(user_id, agent_id, relation, weight)",
     )),
     Migration(5, "working_memory", (
-        # working memory's sessions, their turns, offloaded blobs (pg_sessions.py)
+        # working memory's sessions, their turns, offloaded blobs (sessions.py)
         """CREATE TABLE wm_sessions (
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,
@@ -169,7 +169,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
     )),
     Migration(6, "goals", (
-        # each scope's goal stack (pg_goals.py); lists are JSON arrays of text, as in SQLite
+        # each scope's goal stack (goals.py); lists are JSON arrays of text, as in SQLite
         """CREATE TABLE goals (
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,
@@ -190,7 +190,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "WHERE status = 'active'",
     )),
     Migration(7, "api_keys", (
-        # HTTP API keys (pg_goals.py). The one table not led by the scope: a request is
+        # HTTP API keys (goals.py). The one table not led by the scope: a request is
         # matched to its key by the secret's hash alone, before any scope is known, so key id
         # and hash are unique across the whole database (a small reference table)
         """CREATE TABLE api_keys (
@@ -207,7 +207,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(9, "sleep_state", (
         # per scope: when the last sleep ran, the newest event it had seen, the decay settings
-        # it ran with and the importance written since (dynamics/incremental.py, pg_sleep.py)
+        # it ran with and the importance written since (dynamics/incremental.py, sleep.py)
         """CREATE TABLE sleep_state (
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,

@@ -12,22 +12,11 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from ..model import Link, Scope
+from ...model import Link, Scope
+from ..common import from_ts, link_list_sql, strengthened, ts
 
 _COLS = "user, agent, source, target, relation, weight, created_at, updated_at"
 _CHUNK = 500  # ids per IN (...) list: well under SQLite's variable limit
-
-
-def ts(value: datetime) -> str | None:
-    from .sqlite import ts as encode  # sqlite.py imports this module: import when called
-
-    return encode(value)
-
-
-def from_ts(value: str) -> datetime | None:
-    from .sqlite import from_ts as decode
-
-    return decode(value)
 
 
 def _link(row: Sequence[Any]) -> Link:
@@ -98,36 +87,21 @@ class LinkTable:
         changed = 0
         with self.transaction():
             for source, target in pairs:
-                old = self.get_link(scope, source, target, relation)
-                if old is not None and (at - old.updated_at).total_seconds() < debounce_s:
-                    continue
-                weight = min(cap, (old.weight if old else 0.0) + step)
-                self.put_link(Link(source, target, relation, weight,
-                                   old.created_at if old else at, at, scope.user, scope.agent))
-                changed += 1
+                new = strengthened(self.get_link(scope, source, target, relation), scope, source,
+                                   target, relation, step, cap, at, debounce_s)
+                if new is not None:
+                    self.put_link(new)
+                    changed += 1
         return changed
 
     def list_links(self, scope: Scope, *, relation: str | None = None,
                    below: float | None = None, since: datetime | None = None,
                    limit: int | None = None) -> list[Link]:
         """The scope's links, weakest first (then by source, target, relation): for pruning."""
-        sql = f"SELECT {_COLS} FROM links WHERE user = ? AND agent = ?"
-        args: list[Any] = [scope.user, scope.agent]
-        if relation is not None:
-            sql += " AND relation = ?"
-            args.append(relation)
-        if below is not None:
-            sql += " AND weight < ?"
-            args.append(below)
-        if since is not None:
-            sql += " AND updated_at >= ?"
-            args.append(ts(since))
-        sql += " ORDER BY weight, source, target, relation"
-        if limit is not None:
-            sql += " LIMIT ?"
-            args.append(limit)
+        tail, args = link_list_sql("?", relation, below, ts(since), limit)
+        sql = f"SELECT {_COLS} FROM links WHERE user = ? AND agent = ?{tail}"
         with self._lock:
-            return [_link(row) for row in self._db.execute(sql, args)]
+            return [_link(row) for row in self._db.execute(sql, [scope.user, scope.agent, *args])]
 
     def delete_links(self, scope: Scope, links: Sequence[Link]) -> int:
         """Delete exactly these links (matched by scope, source, target, relation)."""

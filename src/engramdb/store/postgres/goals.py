@@ -1,5 +1,5 @@
 """The PostgreSQL store's goals (migration 6) and HTTP API keys (migration 7), as SQLite keeps
-them (sqlite.py).
+them (sqlite/).
 
 Mix-ins of ``PostgresStore``: each method runs through the store's ``_run``."""
 
@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg import errors as pg_errors
 
-from ..errors import Conflict
-from ..model import ApiKey, Goal, GoalStatus, Role, Scope
+from ...errors import Conflict
+from ...model import ApiKey, Goal, GoalStatus, Role, Scope
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Migration:
-    version: int
-    name: str
-    statements: tuple[str, ...]
-
+from ..common import Migration
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial", (

@@ -1,6 +1,6 @@
 """The PostgreSQL store's sleep state (migration 9): per scope, what the last sleep saw and
 the importance written since; per memory, when a sleep next needs to look at it. As SQLite
-keeps them (sqlite.py); read by dynamics/incremental.py.
+keeps them (sqlite/); read by dynamics/incremental.py.
 
 A mix-in of ``PostgresStore``: each method runs through the store's ``_run``."""
 
@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from ..model import Scope
-from .base import SCOPE_EVENT, SleepState
+from ...model import Scope
+from ..protocol import SCOPE_EVENT, SleepState
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]

@@ -1,6 +1,6 @@
 """Records to PostgreSQL rows and back, and vectors as pgvector text.
 
-The row keeps SQLite's columns (store/sqlite.py) under the same names, with the scope as
+The row keeps SQLite's columns (store/common.py) under the same names, with the scope as
 ``user_id``/``agent_id`` (``user`` is reserved in SQL) and times as ``timestamptz``; the
 remaining fields stay in ``data``, the same JSON text as SQLite's, and event snapshots are
 SQLite's snapshot JSON, so exports and the event log read the same on both backends."""
@@ -18,8 +18,8 @@ from psycopg.adapt import Dumper
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from ..model import Kind, Layer, Lifecycle, Priority, Record
-from .sqlite import _DATA_FIELDS, from_ts, ts
+from ...model import Kind, Layer, Lifecycle, Priority, Record
+from ..common import DATA_FIELDS, from_ts, ts
 
 COLUMNS = (
     "user_id agent_id id content content_hash kind uri priority lifecycle importance at "
@@ -39,7 +39,7 @@ _LAYERS = {m.value: m for m in Layer}
 
 
 def data_json(rec: Record) -> str:
-    data = {f: getattr(rec, f) for f in _DATA_FIELDS}
+    data = {f: getattr(rec, f) for f in DATA_FIELDS}
     data["last_uses"] = [ts(t) for t in rec.last_uses]
     data["overdue_since"] = ts(rec.overdue_since)
     return json.dumps(data, ensure_ascii=False, sort_keys=True)

@@ -1,5 +1,5 @@
 """The PostgreSQL store's links: typed, directed edges between memories of one scope
-(migration 4), as sqlite_links.py keeps them for SQLite.
+(migration 4), as sqlite/links.py keeps them for SQLite.
 
 A mix-in of ``PostgresStore``: each method runs through the store's ``_run`` (the caller's
 transaction, or one of its own, with the scope's advisory lock for writes)."""
@@ -12,7 +12,8 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from ..model import Link, Scope
+from ...model import Link, Scope
+from ..common import link_list_sql, strengthened
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]
@@ -88,14 +89,11 @@ class LinkTable:
             known = {(x.source, x.target): x for x in map(_link, rows)}
             changed: list[Link] = []
             for source, target in pairs:
-                old = known.get((source, target))
-                if old is not None and (at - old.updated_at).total_seconds() < debounce_s:
-                    continue
-                new = Link(source, target, relation,
-                           min(cap, (old.weight if old else 0.0) + step),
-                           old.created_at if old else at, at, scope.user, scope.agent)
-                known[(source, target)] = new
-                changed.append(new)
+                new = strengthened(known.get((source, target)), scope, source, target, relation,
+                                   step, cap, at, debounce_s)
+                if new is not None:
+                    known[(source, target)] = new
+                    changed.append(new)
             with conn.cursor() as cur:
                 cur.executemany(_UPSERT, [_values(x) for x in changed])
             return len(changed)
@@ -104,21 +102,9 @@ class LinkTable:
     def list_links(self, scope: Scope, *, relation: str | None = None,
                    below: float | None = None, since: datetime | None = None,
                    limit: int | None = None) -> list[Link]:
-        sql = f"SELECT {_COLS} FROM links WHERE {_KEY}"
-        args: list[Any] = [scope.user, scope.agent]
-        if relation is not None:
-            sql += " AND relation = %s"
-            args.append(relation)
-        if below is not None:
-            sql += " AND weight < %s"
-            args.append(below)
-        if since is not None:
-            sql += " AND updated_at >= %s"
-            args.append(since)
-        sql += " ORDER BY weight, source, target, relation"
-        if limit is not None:
-            sql += " LIMIT %s"
-            args.append(limit)
+        tail, args = link_list_sql("%s", relation, below, since, limit)
+        sql = f"SELECT {_COLS} FROM links WHERE {_KEY}{tail}"
+        args = [scope.user, scope.agent, *args]
         rows = self._run(lambda c: c.execute(sql, args).fetchall(),  # type: ignore[call-overload]
                          scope, write=False)
         return [_link(r) for r in rows]

@@ -24,8 +24,8 @@ from typing import Any
 
 from psycopg import sql
 
-from ..errors import StoreError
-from ..model import Scope
+from ...errors import StoreError
+from ...model import Scope
 
 PREFIX = "memories_embedding_scope_"
 _LISTED = ("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() "

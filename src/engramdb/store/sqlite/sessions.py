@@ -9,13 +9,13 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from datetime import datetime
 from typing import Never
 
-from ..errors import Conflict
-from ..model import Scope
-from ..working.state import Blob, SessionInfo, Settings, Turn
-from . import sqlite as _sqlite  # its timestamp format (a cycle that is safe: used at call time)
+from ...errors import Conflict
+from ...model import Scope
+from ...working.state import Blob, SessionInfo, Settings, Turn
+from ..common import from_ts as _from_ts
+from ..common import ts as _ts
 
 
 class SessionTables:
@@ -104,14 +104,6 @@ def _unique(what: str) -> Iterator[None]:
         yield
     except sqlite3.IntegrityError as exc:
         raise Conflict(f"{what} exists already") from exc
-
-
-def _ts(value: datetime | None) -> str | None:
-    return _sqlite.ts(value)
-
-
-def _from_ts(value: str | None) -> datetime | None:
-    return _sqlite.from_ts(value)
 
 
 def _session(r: sqlite3.Row) -> SessionInfo:

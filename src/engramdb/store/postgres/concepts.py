@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from ..anchors import concept_names, indexed_concepts
-from ..model import Layer, Record, Scope
+from ...anchors import concept_names, indexed_concepts
+from ...model import Layer, Record, Scope
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]

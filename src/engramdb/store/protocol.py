@@ -1,0 +1,297 @@
+"""The Store protocol: where memories live. Typed in domain objects; it knows nothing of scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+import numpy as np
+
+from ..model import ApiKey, Goal, GoalStatus, Layer, Link, Record, Scope
+from ..working.state import Blob, SessionInfo, Turn
+
+
+@dataclass(frozen=True)
+class IndexText:
+    """Pre-tokenised text for full-text search: the body and the anchors (people, places...)."""
+
+    body: str
+    anchors: str
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class ListFilter:
+    kinds: tuple[str, ...] = ()
+    priorities: tuple[str, ...] = ()     # "P0".."P3"; empty: any
+    uri_prefix: str | None = None
+    since: datetime | None = None        # on ``at``, inclusive
+    until: datetime | None = None        # on ``at``, exclusive
+    layers: tuple[Layer, ...] = (Layer.CORE,)
+    current_only: bool = False           # hide superseded facts
+    limit: int | None = None
+    offset: int = 0
+    newest_first: bool = False
+
+
+SCOPE_EVENT = "*"  # the memory_id of an event about a whole scope (e.g. dropping it)
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    memory_id: str
+    op: str
+    version: int
+    at: datetime
+    snapshot: Record | None
+    actor: str | None = None   # who made the change, where known: "user", "sleep", "import"...
+    reason: str | None = None  # why, where known
+
+
+@dataclass(frozen=True)
+class SleepState:
+    """What a scope's last sleep left behind (dynamics/incremental.py)."""
+
+    last_at: datetime | None = None  # when the last sleep ran; None: never
+    event_seq: int = 0               # the newest event that sleep had seen
+    params: str = ""                 # the decay settings it ran with
+    importance: float = 0.0          # importance written since (auto sleep)
+
+
+class Store(Protocol):
+    """Every method is scoped: no call can read or change another scope's memories."""
+
+    location: str
+
+    def close(self) -> None: ...
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One atomic unit of writes (re-entrant: nested calls join the outer one)."""
+        ...
+
+    def bind_embedder(self, model_id: str, dimensions: int) -> None:
+        """Record the embedder on first use; refuse a different one with a clear error."""
+        ...
+
+    def embedder_info(self) -> tuple[str, int] | None: ...
+
+    def insert(
+        self, record: Record, text: IndexText, vector: np.ndarray | None, *,
+        actor: str | None = None, reason: str | None = None,
+    ) -> None: ...
+
+    def import_record(
+        self, record: Record, text: IndexText | None, vector: np.ndarray | None,
+        events: Sequence[Event],
+    ) -> None:
+        """Insert a record together with its exported event log (no text: nothing to search,
+        as for a tombstone)."""
+        ...
+
+    def save(
+        self, record: Record, op: str, text: IndexText | None = None,
+        vector: np.ndarray | None = None, *, actor: str | None = None, reason: str | None = None,
+    ) -> None:
+        """Write the new state of an existing record and log ``op``; text/vector when changed."""
+        ...
+
+    def erase(self, record: Record, *, actor: str | None = None,
+              reason: str | None = None) -> None:
+        """Hard forget: overwrite the memory with ``record`` (its tombstone, ``record.erased``),
+        drop its text and vector, replace every earlier snapshot in its log by
+        ``snapshot.scrubbed()``, and log op "erase" with the tombstone as its snapshot."""
+        ...
+
+    def rewrite_log(self, scope: Scope, memory_id: str,
+                    rewrite: Callable[[Record], Record]) -> int:
+        """Replace every snapshot in the memory's log by ``rewrite(snapshot)``, with the care of
+        an erasure (freed space zeroed where the backend can): a redaction, so that history
+        does not keep words that were erased elsewhere. Returns how many were rewritten."""
+        ...
+
+    def drop_scope(self, scope: Scope, at: datetime, op: str = "drop_scope", *,
+                   actor: str | None = None, reason: str | None = None) -> int:
+        """Remove every memory of the scope (every layer) with its text, vector and events,
+        and log one event about the scope (memory_id ``SCOPE_EVENT``, no snapshot). Returns
+        how many memories were removed."""
+        ...
+
+    def get(self, scope: Scope, memory_id: str) -> Record | None: ...
+
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]: ...
+
+    def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
+        """The core memories holding ``concept`` (a name from ``anchors.concepts_of``), in id
+        order: all of them, or some ``limit`` of them when there are more."""
+        ...
+
+    def get_by_uri(self, scope: Scope, uri: str) -> Record | None: ...
+
+    def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]: ...
+
+    def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]: ...
+
+    def count(self, scope: Scope, flt: ListFilter) -> int: ...
+
+    def search_text(
+        self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        """(id, BM25 score) best first over the weighted fields ("body", "anchors",
+        "context"); tokens are plain words, never query syntax."""
+        ...
+
+    def search_vector(
+        self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        """(id, cosine) best first; each cosine computed for its pair alone, so the same
+        pair scores the same in any search."""
+        ...
+
+    def search_vector_many(
+        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[list[tuple[str, float]]]:
+        """``search_vector`` for each row of ``vectors`` (a batch of writes), in one pass
+        where the backend can: the same ids and the same scores, to the last bit."""
+        ...
+
+    def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:
+        """Record one use of each memory, skipping those used within ``debounce_s``."""
+        ...
+
+    def events(self, scope: Scope, memory_id: str) -> list[Event]: ...
+
+    def event_count(self, scope: Scope) -> int: ...
+
+    def scopes(self) -> list[Scope]: ...
+
+    # goals (the goal stack of attention/goals.py)
+
+    def put_goal(self, goal: Goal) -> None:
+        """Insert the goal, or replace the stored goal with the same scope and id."""
+        ...
+
+    def get_goal(self, scope: Scope, goal_id: str) -> Goal | None: ...
+
+    def list_goals(self, scope: Scope, statuses: Sequence[GoalStatus] = ()) -> list[Goal]:
+        """The scope's goals (of the given statuses; empty: all), oldest first."""
+        ...
+
+    def drop_goals(self, scope: Scope) -> int:
+        """Remove every goal of the scope; returns how many."""
+        ...
+    # working memory (working/, migration 5): sessions, their turns, offloaded blobs
+
+    def session(self, scope: Scope, session_id: str) -> SessionInfo | None: ...
+
+    def sessions(self, scope: Scope) -> list[SessionInfo]:
+        """Every session of the scope, oldest first."""
+        ...
+
+    def save_session(self, scope: Scope, info: SessionInfo) -> None:
+        """Create the session or replace its settings, summary, notes and end time."""
+        ...
+
+    def add_turn(self, scope: Scope, session_id: str, turn: Turn) -> None:
+        """Append a turn; its ``seq`` is new in the session (Conflict otherwise)."""
+        ...
+
+    def fold_turns(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> None:
+        """Mark these turns as compressed into the summary."""
+        ...
+
+    def turns(self, scope: Scope, session_id: str) -> list[Turn]:
+        """The session's turns in ``seq`` order, folded ones included."""
+        ...
+
+    def put_blob(self, scope: Scope, blob: Blob) -> None: ...
+
+    def blob(self, scope: Scope, ref: str) -> Blob | None: ...
+    # ---------------------------------------------------------------- API keys (HTTP door)
+
+    def insert_key(self, key: ApiKey, key_hash: str) -> None:
+        """Store a new key under the hash of its secret (a taken id or hash: Conflict)."""
+        ...
+
+    def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key whose secret hashes to ``key_hash``, revoked or not."""
+        ...
+
+    def list_keys(self, scope: Scope | None = None) -> list[ApiKey]:
+        """Every key (of ``scope`` alone when given), by creation time, then id."""
+        ...
+
+    def revoke_key(self, key_id: str, at: datetime) -> ApiKey | None:
+        """Mark the key revoked at ``at`` (once: a revoked key keeps its first time); None
+        when no key has that id."""
+        ...
+    # ---------------------------------------------------------------- links (migration 4)
+    # Typed, directed edges between memories of one scope. Hard forget (erase) drops a
+    # memory's links; drop_scope drops the scope's.
+
+    def put_link(self, link: Link) -> None:
+        """Insert the link, or set the weight and updated_at of the one with the same scope,
+        source, target and relation (its created_at stays)."""
+        ...
+
+    def get_link(self, scope: Scope, source: str, target: str, relation: str) -> Link | None: ...
+
+    def links(self, scope: Scope, ids: Sequence[str],
+              relations: Sequence[str] = ()) -> list[Link]:
+        """Every link with either end in ``ids`` (only ``relations``, when given), ordered by
+        source, target, relation."""
+        ...
+
+    def remove_links(self, scope: Scope, source: str, target: str,
+                     relation: str | None = None) -> int:
+        """Delete the links from ``source`` to ``target`` (of one relation, or all); returns
+        how many."""
+        ...
+
+    def strengthen_links(self, scope: Scope, pairs: Sequence[tuple[str, str]], relation: str,
+                         step: float, cap: float, at: datetime, debounce_s: float) -> int:
+        """Add ``step`` to each (source, target) link of ``relation`` (a new one starts at
+        ``step``), capped at ``cap``; links changed less than ``debounce_s`` before ``at`` are
+        skipped. Returns how many changed."""
+        ...
+
+    def list_links(self, scope: Scope, *, relation: str | None = None,
+                   below: float | None = None, since: datetime | None = None,
+                   limit: int | None = None) -> list[Link]:
+        """The scope's links (of one relation; with weight under ``below``; set or changed at
+        or after ``since``), weakest first, then by source, target, relation: what a pruning
+        pass reads."""
+        ...
+
+    def delete_links(self, scope: Scope, links: Sequence[Link]) -> int:
+        """Delete exactly these links of the scope; returns how many were there."""
+        ...
+
+    def link_count(self, scope: Scope) -> int: ...
+    def sleep_state(self, scope: Scope) -> SleepState: ...
+
+    def save_sleep_state(self, scope: Scope, state: SleepState) -> None: ...
+
+    def add_written_importance(self, scope: Scope, amount: float) -> float:
+        """Add ``amount`` to the importance written since the last sleep; returns the sum."""
+        ...
+
+    def changed_since(self, scope: Scope, seq: int) -> tuple[int, list[str]]:
+        """(the newest event seq of the scope, or ``seq`` when none is newer; the ids of the
+        memories with an event after ``seq``, in first-change order)."""
+        ...
+
+    def set_due(self, scope: Scope, due: Mapping[str, datetime | None]) -> None:
+        """Remember when each memory next needs a sleep's attention (None: never)."""
+        ...
+
+    def due(self, scope: Scope, until: datetime) -> list[str]:
+        """The memories whose due time is at or before ``until``."""
+        ...
+
