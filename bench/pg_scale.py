@@ -37,6 +37,7 @@ import psycopg
 
 import engramdb
 import pg_server
+from common import NOW, Corpus, pct
 from engramdb import Draft
 from engramdb.embed.hashing import HashingEmbedder
 from engramdb.engine import Memory
@@ -45,7 +46,6 @@ from engramdb.model import Scope
 from engramdb.store.postgres.store import PostgresStore
 from engramdb.testing import FrozenClock
 from engramdb.write.prepare import build_record, embed_text, index_text
-from scale import NOW, Corpus, pct
 
 AGENT = "bench"
 BATCH = 5000
