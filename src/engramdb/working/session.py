@@ -37,7 +37,7 @@ from .state import Blob, SessionInfo, Settings, Turn
 from .summary import fold, trim
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_TURN_BYTES = 16 * 1024 * 1024
@@ -75,7 +75,7 @@ class Handover:
 class WorkingMemory:
     """One session's short-term memory; get it from ``Memory.session(id)``."""
 
-    def __init__(self, memory: Memory, scope: Scope, info: SessionInfo) -> None:
+    def __init__(self, memory: Facade, scope: Scope, info: SessionInfo) -> None:
         self._memory = memory
         self.scope = scope
         self._info = info
