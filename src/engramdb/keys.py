@@ -19,7 +19,7 @@ from .clock import aware
 from .errors import EngramError, Invalid, NotFound
 from .ids import new_id
 from .model import ApiKey, Role, Scope
-from .write.guard import storable
+from .text.checks import storable
 
 if TYPE_CHECKING:
     from .facade import Facade

@@ -23,8 +23,8 @@ from ..model import (
 )
 from ..recall.pipeline import Recaller
 from ..store.base import Store
+from ..text.checks import storable
 from ..uri import validate_uri
-from ..write.guard import storable
 
 if TYPE_CHECKING:
     pass
@@ -51,7 +51,8 @@ class Core:
         self.last_auto_sleep: SleepReport | None = None
         self._near = NearHints()   # what writes found near them, for the next sleep's merge
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
-                                  getattr(embedder, "relevance_floor", None))
+                                  getattr(embedder, "relevance_floor", None),
+                                  self.config.preset, self.config.assoc_slots)
 
     # ---------------------------------------------------------------- plumbing
 

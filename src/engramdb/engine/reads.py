@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -21,13 +20,10 @@ from ..model import (
     Stats,
 )
 from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
-from ..recall.intent import classify
-from ..recall.pipeline import QueryPlan, plan_query
-from ..recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from ..recall.wake import promote
 from ..store.base import ListFilter
+from ..text.checks import storable
 from ..uri import validate_prefix
-from ..write.guard import storable
 from ..write.prepare import (
     parse_kind,
 )
@@ -54,9 +50,7 @@ class ReadVerbs(Core):
         kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
         now = self._now()
-        plan = plan_query(query, kinds_t, now)
-        chosen = self._preset(plan, preset)
-        hits = self._recaller.recall(scope, plan, chosen, k, now)
+        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)
@@ -64,21 +58,6 @@ class ReadVerbs(Core):
                 self.store.strengthen_links(scope, hebbian_pairs(hits), "associated", HEBB_STEP,
                                             HEBB_CAP, now, HEBB_DEBOUNCE_S)
         return hits
-
-    def _preset(self, plan: QueryPlan, name: str | None) -> Preset:
-        """The preset named; else the configured one, unless that is "default": then the one
-        the query's intent asks for (recall/intent.py). Association places: the config's, plus
-        the preset's extra ones."""
-        intent = classify(plan.query)
-        plan.intent, plan.intent_reason = intent.name, intent.reason
-        if name is None and self.config.preset == "default":
-            name = PRESET_BY_INTENT[intent.name]
-        chosen = get_preset(name or self.config.preset)
-        plan.preset = chosen.name
-        slots = self.config.assoc_slots
-        return replace(chosen, assoc_slots=slots + chosen.assoc_extra if slots else 0)
-
-    # ---------------------------------------------------------------- strength and sleep
 
     def explain(self, id_or_uri: str, *, user: str | None = None,
                 agent: str | None = None) -> Strength:

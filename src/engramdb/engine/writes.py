@@ -21,8 +21,9 @@ from ..model import (
     Scope,
     WriteResult,
 )
+from ..text.checks import check_content, content_hash
 from ..uri import validate_uri
-from ..write.guard import check_content, content_hash, quality_failures
+from ..write.guard import quality_failures
 from ..write.prepare import (
     build_record,
     check_anchors,

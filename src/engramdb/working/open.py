@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid, NotFound
 from ..model import Scope
+from ..text.checks import storable
 from ..text.tokens import check_encoding
-from ..write.guard import storable
 from .session import WorkingMemory
 from .state import SessionInfo, Settings
 

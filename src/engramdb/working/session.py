@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Conflict, EngramError, Invalid, NotFound
 from ..ids import new_id
 from ..model import IngestReport, Scope, WriteResult
+from ..text.checks import storable
 from ..text.tokens import count_tokens
-from ..write.guard import storable
 from .llm import ChatSummarizer
 from .state import Blob, SessionInfo, Settings, Turn
 from .summary import fold, trim
