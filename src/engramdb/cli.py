@@ -1191,7 +1191,7 @@ def keys_revoke(
             emit(key.to_dict())
         else:
             out().print(Text(f"revoked {key.id} (user={key.user} agent={key.agent})"))
-# ---------------------------------------------------------------- links (graph.py)
+# ---------------------------------------------------------------- links (recall/graph.py)
 
 
 def links_table(links: list[Link]) -> Table:

@@ -6,7 +6,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import Invalid, NotFound
-from ..graph import (
+from ..model import (
+    Hit,
+    Link,
+)
+from ..recall.graph import (
     as_hit,
     check_hops,
     check_linkable,
@@ -14,10 +18,6 @@ from ..graph import (
     check_weight,
     start_hit,
     walk,
-)
-from ..model import (
-    Hit,
-    Link,
 )
 from ..store.base import ListFilter
 from ..uri import validate_prefix, validate_uri

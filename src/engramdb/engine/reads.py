@@ -72,8 +72,8 @@ class ReadVerbs(Core):
         """What an agent loads at start: the P0 memories, the core://agent/ and core://user/
         memories, then the URIs listed in the memory at system://boot (one per line), within
         an optional token budget. Listed URIs that name no memory are reported in
-        ``missing``. The order and the rules are in boot.py."""
-        from ..boot import boot
+        ``missing``. The order and the rules are in attention/boot.py."""
+        from ..attention.boot import boot
 
         return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 

@@ -23,9 +23,9 @@ class ScopedMemory:
               "active_goal", "add_procedure", "procedures", "procedure_outcome",
               "triggered_procedures", "focus", "learn_from_mistake", "agents_md",
               "export_memory_md", "migrate",
-              # working memory and context (working/, context.py)
+              # working memory and context (working/, attention/context.py)
               "session", "sessions", "context",
-              # association (graph.py)
+              # association (recall/graph.py)
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
               "ingest", "sources")

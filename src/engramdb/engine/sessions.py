@@ -21,7 +21,7 @@ from ..model import (
 from ..write.llm_extract import ExtractionFailed
 
 if TYPE_CHECKING:
-    from ..context import Context
+    from ..attention.context import Context
     from ..working.session import WorkingMemory
 from .core import Core, Progress
 
@@ -53,8 +53,8 @@ class SessionVerbs(Core):
         """The block an agent puts in its prompt at the start of a turn: identity, rules, the
         active goal, triggered procedures, relevant memories with dates, and with a session
         its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
-        end. Layout and priorities: context.py, docs/context.md."""
-        from ..context import assemble
+        end. Layout and priorities: attention/context.py, docs/context.md."""
+        from ..attention.context import assemble
 
         scope = self._scope(user, agent)
         triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
@@ -72,7 +72,7 @@ class SessionVerbs(Core):
                 + [f"  - open: {o}" for o in goal.open_loops])
 
 
-    # ---------------------------------------------------------------- links (graph.py)
+    # ---------------------------------------------------------------- links (recall/graph.py)
     def ingest(self, messages: Iterable[Message | dict[str, Any]], *, session: str | None = None,
                at: datetime | None = None, extractor: str = "auto", keep_turns: bool = True,
                progress: Progress | None = None, user: str | None = None,

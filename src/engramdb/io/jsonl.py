@@ -4,7 +4,7 @@ Line 1 is a header; then one ``memory`` line per record followed by its ``event`
 event line carries ``actor`` and ``reason`` (null where unknown; absent in older files). A
 snapshot's header also names its scope (io/snapshot.py). A hard forget's tombstone has empty
 content and no vector, and so do the snapshots in its event lines. After a scope's memories
-come its ``link`` lines (graph.py); an import adds a link when both its memories are there.
+come its ``link`` lines (recall/graph.py); an import adds a link when both its memories are there.
 Then its ``goal`` lines (attention/goals.py): an import adds the goals whose id is new to the
 store; an active one whose scope has an active goal already comes in paused (one active goal a
 scope)."""
@@ -21,8 +21,8 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import Invalid
-from ..graph import check_relation, check_weight
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
+from ..recall.graph import check_relation, check_weight
 from ..store.base import Event, ListFilter
 from ..store.sqlite import from_ts, record_from_row, snapshot_json
 from ..write.prepare import embed_text, index_text
@@ -127,7 +127,7 @@ def read_export(mem: Facade, fp: IO[str]) -> Export:
 
 
 def _link(item: dict[str, Any], number: int) -> Link:
-    """A link line, checked (graph.py's rules) before anything is written."""
+    """A link line, checked (recall/graph.py's rules) before anything is written."""
     try:
         row = item["link"]
         link = Link(source=str(row["source"]), target=str(row["target"]),

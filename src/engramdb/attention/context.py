@@ -31,14 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Invalid, NotFound
+from ..model import MAX_K, Kind, Record, Scope
+from ..store.base import ListFilter
+from ..text.tokens import check_encoding, count_tokens
 from .boot import boot
-from .errors import Invalid, NotFound
-from .model import MAX_K, Kind, Record, Scope
-from .store.base import ListFilter
-from .text.tokens import check_encoding, count_tokens
 
 if TYPE_CHECKING:
-    from .facade import Facade
+    from ..facade import Facade
 
 TITLES = {
     "identity": "Identity", "rules": "Rules", "goal": "Active goal",
@@ -145,8 +145,8 @@ def memory_line(rec: Record) -> str:
 
 
 def _session(memory: Facade, scope: Scope, session_id: str) -> list[Item]:
-    from .working.open import check_session_id
-    from .working.session import WorkingMemory
+    from ..working.open import check_session_id
+    from ..working.session import WorkingMemory
 
     info = memory.store.session(scope, check_session_id(session_id))
     if info is None:
