@@ -14,9 +14,9 @@ import os
 from typing import Any
 
 from . import errors
+from .attention.context import Context
 from .clock import Clock
 from .config import Config, default_path
-from .context import Context
 from .embed.base import Embedder
 from .engine import Memory, ScopedMemory
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError

@@ -13,7 +13,7 @@ from ..errors import Conflict, Invalid, NotFound
 from ..ids import new_id
 from ..model import Goal, GoalStatus, Scope
 from ..store.protocol import Store
-from ..write.guard import storable
+from ..text.checks import storable
 
 MAX_TEXT = 2000
 MAX_ITEMS = 100

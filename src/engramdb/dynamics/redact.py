@@ -21,7 +21,7 @@ import numpy as np
 
 from ..model import Layer, Record
 from ..store.protocol import Store
-from ..write.guard import content_hash
+from ..text.checks import content_hash
 from ..write.prepare import embed_text, index_text
 from .gist import (
     ANCHOR_ATTRS,

@@ -1,21 +1,17 @@
-"""The attention verbs of ``Memory`` (goals, procedures, focus, learned rules, MEMORY.md and
-migration), kept here so engine.py stays a short recipe book. ``Memory`` inherits them."""
+"""The attention verbs of ``Memory``: goals, procedures, focus, learned rules, MEMORY.md and
+migration (the work itself is in attention/ and io/)."""
 
 from __future__ import annotations
 
 import os
 from collections import Counter
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ..errors import Invalid, NotFound
-from ..model import Goal, Kind, Scope, WriteResult
-from ..store.protocol import ListFilter
-from .focus import MAX_K, Workspace, build, goal_text, list_procedures
-from .goals import GoalStack
-from .procedures import (
+from ..attention.focus import MAX_K, Workspace, build, goal_text, list_procedures
+from ..attention.goals import GoalStack
+from ..attention.procedures import (
     START_CONFIDENCE,
     Procedure,
     Triggered,
@@ -23,29 +19,18 @@ from .procedures import (
     procedure_draft,
     triggered,
 )
-from .rules import Learned, append_to_file, learn, render, rules_of
+from ..attention.rules import Learned, append_to_file, learn, render, rules_of
+from ..errors import Invalid, NotFound
+from ..model import Goal, Kind
+from ..store.protocol import ListFilter
+from .core import Core
 
 if TYPE_CHECKING:
     from ..io.migrate import Plan
 
 
-class AttentionVerbs:
-    """Mixed into Memory: every verb takes user=/agent= like the others."""
-
-    if TYPE_CHECKING:
-        from ..config import Config
-        from ..embed.base import Embedder
-        from ..store.protocol import Store
-
-        store: Store
-        embedder: Embedder
-        config: Config
-
-        def _scope(self, user: str | None, agent: str | None) -> Scope: ...
-        def _now(self) -> datetime: ...
-        def remember(self, content: str, **kw: Any) -> WriteResult: ...
-        def snapshot(self, target: Any, **kw: Any) -> int: ...
-        def recall(self, query: str, k: int = 5, **kw: Any) -> Any: ...
+class AttentionVerbs(Core):
+    """Every verb takes user=/agent= like the others."""
 
     # ------------------------------------------------------------ goals
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from .errors import EngramError
+from ..errors import EngramError
 
 
 class ChatFailed(EngramError):

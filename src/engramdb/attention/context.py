@@ -31,15 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..errors import Invalid, NotFound
+from ..model import MAX_K, Kind, Record, Scope
+from ..store.protocol import ListFilter
+from ..text.tokens import check_encoding, count_tokens
 from .boot import boot
-from .engine import MAX_K
-from .errors import Invalid, NotFound
-from .model import Kind, Record, Scope
-from .store.protocol import ListFilter
-from .text.tokens import check_encoding, count_tokens
 
 if TYPE_CHECKING:
-    from .engine import Memory
+    from ..facade import Facade
 
 TITLES = {
     "identity": "Identity", "rules": "Rules", "goal": "Active goal",
@@ -104,7 +103,7 @@ class Item:
     order: int           # place inside its section
 
 
-def assemble(memory: Memory, scope: Scope, query: str, budget: int, *,
+def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
              session: str | None = None, k: int = 8, track: bool = True,
              encoding: str | None = None, goal: Sequence[str] = (),
              procedures: Sequence[str] = (), shown: Sequence[str] = ()) -> Context:
@@ -119,7 +118,7 @@ def assemble(memory: Memory, scope: Scope, query: str, budget: int, *,
     return fit(items + turns, budget, enc)
 
 
-def _long_term(memory: Memory, scope: Scope, query: str, k: int, track: bool,
+def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
                shown: set[str]) -> list[Item]:
     """Identity, rules and the relevant memories; ``shown``: ids placed in another section
     (the triggered procedures), not repeated."""
@@ -145,9 +144,9 @@ def memory_line(rec: Record) -> str:
     return f"- [{rec.at.date()}] {rec.content}"
 
 
-def _session(memory: Memory, scope: Scope, session_id: str) -> list[Item]:
-    from .working.open import check_session_id
-    from .working.session import WorkingMemory
+def _session(memory: Facade, scope: Scope, session_id: str) -> list[Item]:
+    from ..working.open import check_session_id
+    from ..working.session import WorkingMemory
 
     info = memory.store.session(scope, check_session_id(session_id))
     if info is None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import Conflict, Invalid
-from .model import RELATIONS, Explanation, Hit, Layer, LegScore, Record, Scope
-from .store.protocol import Store
+from ..errors import Conflict, Invalid
+from ..model import RELATIONS, Explanation, Hit, Layer, LegScore, Record, Scope
+from ..store.protocol import Store
 
 MAX_HOPS = 3
 

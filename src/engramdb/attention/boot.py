@@ -12,11 +12,11 @@ reported in ``missing``. With a budget, memories are kept in that order while th
 
 from __future__ import annotations
 
-from .errors import Invalid
-from .model import Boot, Layer, Priority, Record, Scope
-from .store.protocol import ListFilter, Store
-from .text.tokens import DEFAULT_ENCODING, count_tokens
-from .uri import validate_uri
+from ..errors import Invalid
+from ..model import Boot, Layer, Priority, Record, Scope
+from ..store.protocol import ListFilter, Store
+from ..text.tokens import DEFAULT_ENCODING, count_tokens
+from ..uri import validate_uri
 
 BOOT_URI = "system://boot"
 IDENTITY_PREFIXES = ("core://agent/", "core://user/")
