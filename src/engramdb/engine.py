@@ -69,6 +69,7 @@ from .write.supersede import (
 
 if TYPE_CHECKING:
     from .context import Context
+    from .dynamics.review import Review
     from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
@@ -137,14 +138,18 @@ class Memory(AttentionVerbs):
                  due_at: datetime | None = None, session: str | None = None,
                  turn: str | None = None, context: str | None = None,
                  user: str | None = None, agent: str | None = None,
-                 at_precision: str | None = None) -> WriteResult:
+                 at_precision: str | None = None, valence: float | None = None,
+                 intensity: float | None = None) -> WriteResult:
         """Write one memory. ``at`` (when it happened) may be a datetime (a moment), a date or
         "2025-03"-style text (that day, month or year: time windows treat it as the whole
-        span), or a datetime with ``at_precision`` ("day", "week", "month", "year")."""
+        span), or a datetime with ``at_precision`` ("day", "week", "month", "year").
+        ``valence`` [-1, 1] and ``intensity`` [0, 1]: the feeling; None reads it from the
+        content (text/emotion.py)."""
         draft = Draft(content=content, kind=kind, uri=uri, at=at, importance=importance,
                       metadata=metadata, people=people, places=places, topics=topics,
                       priority=priority, expires_at=expires_at, due_at=due_at, session=session,
-                      turn=turn, context=context, at_precision=at_precision)
+                      turn=turn, context=context, at_precision=at_precision, valence=valence,
+                      intensity=intensity)
         return self.remember_many([draft], user=user, agent=agent)[0]
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
@@ -259,6 +264,7 @@ class Memory(AttentionVerbs):
             content=rec.content, content_hash=rec.content_hash, kind=rec.kind,
             metadata=rec.metadata or old.metadata, people=rec.people or old.people,
             places=rec.places or old.places, topics=rec.topics or old.topics,
+            valence=rec.valence, intensity=rec.intensity,
             at=rec.at, updated_at=rec.recorded_at, version=old.version + 1,
         )
         self.store.save(new, "update", index_text(new), vector, actor=ACTOR, reason="same_uri")
@@ -541,8 +547,12 @@ class Memory(AttentionVerbs):
         an optional token budget. Listed URIs that name no memory are reported in
         ``missing``. The order and the rules are in boot.py."""
         from .boot import boot
+        from .dynamics.review import with_due
 
-        return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
+        scope = self._scope(user, agent)
+        loaded = boot(self.store, scope, budget, self.config.encoding)
+        return with_due(loaded, self.store, scope, self._now(), self.config.review_due, budget,
+                        self.config.encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | None = None, until: datetime | None = None,
@@ -681,10 +691,14 @@ class Memory(AttentionVerbs):
 
         scope = self._scope(user, agent)
         triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
+        from .dynamics.review import due_lines
+
         return assemble(self, scope, query, budget, session=session, k=k, track=track,
                         encoding=encoding, goal=self._context_goal(scope),
                         procedures=_procedure_lines(triggered),
-                        shown=[t.procedure.id for t in triggered])
+                        shown=[t.procedure.id for t in triggered],
+                        review=due_lines(self.store, scope, self._now(), self.config.review_due,
+                                         track))
 
     def _context_goal(self, scope: Scope) -> list[str]:
         """The active goal's lines for context(): its title, constraints and open loops."""
@@ -817,6 +831,21 @@ class Memory(AttentionVerbs):
         found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
         return [found[i] for i in ids if i in found]
 
+    # ---------------------------------------------------------------- reviews, design names
+
+    def due_for_review(self, k: int = 10, *, user: str | None = None,
+                       agent: str | None = None) -> list[Review]:
+        """The ``k`` memories most in need of review now, by FSRS over their uses
+        (dynamics/review.py): due ones only, least retrievable first."""
+        from .dynamics.review import due_for_review
+
+        return due_for_review(self.store, self._scope(user, agent), self._now(), k)
+
+    def reflect(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
+                agent: str | None = None) -> SleepReport:
+        """The design's name for ``sleep``: the same maintenance, the same report."""
+        return self.sleep(phase, full=full, user=user, agent=agent)
+
 
 def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
@@ -883,3 +912,9 @@ class ScopedMemory:
 
     def __repr__(self) -> str:
         return f"ScopedMemory(user={self.user!r}, agent={self.agent!r})"
+
+    def due_for_review(self, k: int = 10) -> list[Review]:
+        return self.memory.due_for_review(k, user=self.user, agent=self.agent)
+
+    def reflect(self, phase: str | None = None, *, full: bool = False) -> SleepReport:
+        return self.memory.reflect(phase, full=full, user=self.user, agent=self.agent)
