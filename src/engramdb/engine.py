@@ -70,6 +70,7 @@ from .write.supersede import (
 if TYPE_CHECKING:
     from .context import Context
     from .dynamics.review import Review
+    from .io.profile import ProfileCheck
     from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
@@ -550,9 +551,14 @@ class Memory(AttentionVerbs):
         from .dynamics.review import with_due
 
         scope = self._scope(user, agent)
-        loaded = boot(self.store, scope, budget, self.config.encoding)
-        return with_due(loaded, self.store, scope, self._now(), self.config.review_due, budget,
-                        self.config.encoding)
+        from .io.profile import with_warnings
+
+        now, encoding = self._now(), self.config.encoding
+        loaded = boot(self.store, scope, budget, encoding)
+        loaded = with_due(loaded, self.store, scope, now, self.config.review_due, budget,
+                          encoding)
+        return with_warnings(loaded, self.store, scope, now, self.config.profile_budget,
+                             encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | None = None, until: datetime | None = None,
@@ -846,6 +852,20 @@ class Memory(AttentionVerbs):
         """The design's name for ``sleep``: the same maintenance, the same report."""
         return self.sleep(phase, full=full, user=user, agent=agent)
 
+    def profile_check(self, budget: int | None = None, *, user: str | None = None,
+                      agent: str | None = None) -> ProfileCheck:
+        """The zoned profile's size against its token budget (default
+        ``Config.profile_budget``) and its pending items, with the warnings they give
+        (io/profile.py): capacity from 80% of the budget, a reminder from 8 pending items."""
+        from .io.profile import check
+
+        if budget is None:
+            budget = self.config.profile_budget
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
+        return check(self.store, self._scope(user, agent), self._now(), budget,
+                     self.config.encoding)
+
 
 def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
@@ -918,3 +938,6 @@ class ScopedMemory:
 
     def reflect(self, phase: str | None = None, *, full: bool = False) -> SleepReport:
         return self.memory.reflect(phase, full=full, user=self.user, agent=self.agent)
+
+    def profile_check(self, budget: int | None = None) -> ProfileCheck:
+        return self.memory.profile_check(budget, user=self.user, agent=self.agent)

@@ -1,8 +1,9 @@
 """MEMORY.md: the zoned profile, written and read.
 
 Seven zones, in this order: IDENTITY (who the user and agent are, preferences), PROJECTS,
-RULES, QUICKREF (facts, procedures, gists), PENDING, LESSONS, GROWTH (events, emotions: the
-log). Each entry is one line::
+RULES, QUICKREF (facts, procedures, gists), PENDING, LESSONS, GROWTH (self-knowledge first:
+known gaps, growth edges, open questions (io/profile.py); then events and emotions: the log).
+Each entry is one line::
 
     - [LONG] Never push to main on Fridays <!-- rule://never-push-to-main-3f2a1c -->
     - [TEMP] [EXPIRY:2026-03-08] The staging box is down this week
@@ -23,6 +24,7 @@ from datetime import datetime
 
 from ..model import Kind, Lifecycle, Record, Scope
 from ..uri import domain_of
+from .profile import is_self_knowledge
 
 ZONES = ("IDENTITY", "PROJECTS", "RULES", "QUICKREF", "PENDING", "LESSONS", "GROWTH")
 ZONE_OF_KIND = {
@@ -42,6 +44,8 @@ def zone_of(rec: Record) -> str:
             return zone.upper()
     if rec.uri and domain_of(rec.uri) == "project":
         return "PROJECTS"
+    if is_self_knowledge(rec):   # known gaps, growth edges, open questions (io/profile.py)
+        return "GROWTH"
     return ZONE_OF_KIND[rec.kind]
 
 
@@ -79,7 +83,8 @@ def render(records: Iterable[Record], now: datetime, scope: Scope | None = None,
                   f"at={now.isoformat(timespec='seconds')} -->", ""]
     for zone in ZONES:
         lines.append(f"## {zone}")
-        ordered = sorted(zones[zone], key=lambda r: (r.priority.value, r.due_at or r.at, r.id))
+        ordered = sorted(zones[zone], key=lambda r: (r.kind in DATED, r.priority.value,
+                                                     r.due_at or r.at, r.id))
         lines += [entry_line(r, now, uris) for r in ordered]
         lines.append("")
     return "\n".join(lines)
