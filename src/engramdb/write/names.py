@@ -29,14 +29,12 @@ _EN_PERSON = re.compile(
     + _NAME)
 _NOT_NAMES = frozenset({
     "I", "The", "My", "Our", "We", "It", "This", "That", "Next", "Last", "Yesterday", "Today",
-    "Tomorrow", "Please", "Remind", "Don't", "Lesson", "Can", "Could", "Two", "Three", "Four",
-    "Five", "Earlier", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-    "Sunday", "January", "February", "March", "April", "May", "June", "July", "August",
-    "September", "October", "November", "December", "English", "Chinese", "Spanish", "German",
-    "Python", "Java", "Rust", "Go", "Postgres", "PostgreSQL", "MySQL", "Kubernetes", "AWS",
-    "GitHub", "Docker", "Fedora", "Neovim", "Tesla", "ThinkPad", "Google", "Stripe",
-    "Spotify", "README", "CI", "PR", "TODO", "UTC", "Never", "Always", "Note", "Key", "What",
-    "Mistake", "Takeaway", "Rule", "From", "Make", "Honestly", "Spicy", "Learned"})
+    "Tomorrow", "Please", "Remind", "Don't", "Lesson", "Can", "Could", "Two", "Four", "Five",
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
+    "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December", "Java", "Go", "Postgres", "MySQL", "Fedora", "Tesla", "ThinkPad",
+    "README", "PR", "TODO", "UTC", "Never", "Always", "Key", "Takeaway", "Rule", "From", "Make",
+    "Honestly", "Learned"})
 
 _ZH_NOT_NAMES = frozenset({"过敏", "记得", "下次", "提醒", "城市", "国家", "地方", "家乡", "马拉松",
                            "日志"})
