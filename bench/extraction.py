@@ -5,7 +5,8 @@ holds the floor).
     PYTHONPATH=src .venv/bin/python bench/extraction.py              # both halves
     PYTHONPATH=src .venv/bin/python bench/extraction.py --errors     # the dev half's mistakes
 
-The set (bench/data/extraction_en.txt, extraction_zh.txt; 160 turns each) is our own: facts,
+The set (bench/data/extraction_en.txt, extraction_zh.txt; 160 turns each, plus 40 dev-only
+turns in extraction_extra.txt written after the first measurement) is our own: facts,
 preferences, rules, lessons, pending items, episodes and turns with nothing to keep, each line
 ``kinds | turn | people | places``. Lines alternate between two halves: the dev half (even
 lines of each file) is the one rules were changed against; the held-out half (odd lines) is
@@ -30,6 +31,7 @@ from engramdb.write.extract import Turn, extract
 
 DATA = Path(__file__).parent / "data"
 FILES = ("extraction_en.txt", "extraction_zh.txt")
+EXTRA = "extraction_extra.txt"   # written after the first measurement: dev only
 KINDS = ("fact", "preference", "rule", "lesson", "pending", "event")
 TYPES = (*KINDS, "people", "places")
 AT = datetime(2026, 3, 11, 12, 0, tzinfo=UTC)
@@ -80,7 +82,18 @@ def load() -> list[Case]:
             cases.append(Case(text, frozenset() if kinds == "-" else _names(kinds),
                               _names(people), _names(places), lang,
                               "dev" if i % 2 == 0 else "held-out"))
-    return cases
+    return cases + extra()
+
+
+def extra() -> list[Case]:
+    """The dev-only lines written after the first measurement (names in both languages)."""
+    out = []
+    for line in (DATA / EXTRA).read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            kinds, text, people, places = (p.strip() for p in line.split("|"))
+            lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+            out.append(Case(text, _names(kinds), _names(people), _names(places), lang, "dev"))
+    return out
 
 
 def predict(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:

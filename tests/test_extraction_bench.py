@@ -1,7 +1,8 @@
-"""bench/extraction.py's labelled set (320 user turns, half Chinese): the rule extractor keeps
-the targets of issue 21 (precision >= 0.85 and recall >= 0.7 per type) on the dev half the
-rules were written against, and its kinds on the held-out half; the held-out names, which
-miss the target (bench/results/extraction_after.md), keep their measured floor."""
+"""bench/extraction.py's labelled set (320 user turns, half Chinese, plus 40 dev-only
+turns): the rule extractor keeps the targets of issue 21 (precision >= 0.85 and recall >= 0.7
+per type) on the dev half the rules were written against, and its kinds on the held-out half;
+the held-out names, which miss the precision target (bench/results/extraction_after.md), keep
+their measured floor."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def test_the_set_is_large_half_chinese_and_covers_every_type(bench):  # type: ig
     cases = bench.load()
     assert len(cases) >= 300
     assert sum(c.lang == "zh" for c in cases) == len(cases) // 2
+    assert len([c for c in cases if c.half == "held-out"]) == 160
     for half in ("dev", "held-out"):
         chosen = [c for c in cases if c.half == half]
         for kind in bench.KINDS:
@@ -50,5 +52,5 @@ def test_the_held_out_half_keeps_its_figures(bench):  # type: ignore[no-untyped-
     for kind in bench.KINDS:
         assert tally.precision(kind) >= 0.85, kind
         assert tally.recall(kind) >= 0.7, kind
-    assert tally.recall("people") >= 0.7 and tally.precision("people") >= 0.7
-    assert tally.recall("places") >= 0.85 and tally.precision("places") >= 0.4
+    assert tally.recall("people") >= 0.8 and tally.precision("people") >= 0.75
+    assert tally.recall("places") >= 0.85 and tally.precision("places") >= 0.75

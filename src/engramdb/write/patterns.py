@@ -16,7 +16,8 @@ from ..model import Kind
 
 _I = r"(?:i|we)"
 _TIME_ZH = r"[^我你他她，,。]{0,6}?"   # a short time said before the subject: "今晚", "四月前"
-_REL_EN = (r"(?:sister|brother|wife|husband|son|daughter|mother|father|mom|dad|friend|"
+_REL_EN = (r"(?:sister|brother|wife|husband|son|daughter|mother|father|mom|dad|friend|cousin|"
+           r"uncle|aunt|mentor|coworker|roommate|neighbou?r|"
            r"manager|boss|colleague|partner|girlfriend|boyfriend|team|company|office|"
            r"project|laptop|phone|car|birthday|name|email|address|main database|database)")
 
@@ -85,9 +86,12 @@ FACT: tuple[tuple[Kind, str, str], ...] = (
                            r"\s+\S"),
     (Kind.FACT, "en:birthday", r"^my birthday is\b"),
     (Kind.FACT, "en:use", rf"^{_I}\s+(?:am |are )?(?:just |now |currently )?(?:use|using|drive|"
-                          r"speak|run|switched to|study|studying|work on|work with)\b"),
+                          r"speak|run|switched to|study|studying|work on|work with|write)\b"),
+    (Kind.FACT, "en:job", rf"^{_I}\s+(?:got|have|started|landed) (?:a |my |the )?(?:new )?"
+                          r"(?:job|position|role|internship)\b"),
     (Kind.FACT, "en:my_x", rf"^(?:my|our)\s+(?:\w+\s+){{0,2}}?{_REL_EN}?(?:'s\s+\w+)?\s*"
-                           r"(?:is|are|has|have|lives|works|goes|changed|runs|uses)\b"),
+                           r"(?:is|are|has|have|lives|works|goes|changed|runs|uses|studies|"
+                           r"teaches|owns)\b"),
     (Kind.FACT, "en:the_user", r"^the user(?:'s)?\s+\w+"),
     (Kind.FACT, "en:project", r"^(?:the|this|our) (?:project|service|app|system|repo)\s+"
                               r"(?:is|are|runs|uses|has)\b"),
@@ -96,6 +100,6 @@ FACT: tuple[tuple[Kind, str, str], ...] = (
     (Kind.FACT, "zh:origin", r"^我(?:是|来自|老家在|出生在|出生于)"),
     (Kind.FACT, "zh:have", r"^我(?:有|养了)(?:一|两|三|\d)"),
     (Kind.FACT, "zh:subject", r"^(?:我们?|用户|这个项目|我们?(?:的)?(?:公司|团队|项目|服务|数据库))"
-                              r"(?:的)?[^，,。？?]{0,8}?(?:是|在|有|叫|用|会说|正在|每天|今年|目前)"),
+                              r"(?:的)?[^，,。？?]{0,8}?(?:是|在|有|叫|用|会说|正在|每天|今年|目前|负责)"),
 )
 PATTERNS = (*PENDING, *LESSON, *RULE, *PREFERENCE, *FACT)
