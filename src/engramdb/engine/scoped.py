@@ -17,7 +17,8 @@ class ScopedMemory:
 
     _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
-              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay",
+              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay", "reflect",
+              "due_for_review", "profile_check",
               # attention (engine/goals.py)
               "goal_start", "goal_pause", "goal_resume", "goal_done", "goal_note", "goals",
               "active_goal", "add_procedure", "procedures", "procedure_outcome",
