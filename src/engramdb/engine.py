@@ -817,6 +817,51 @@ class Memory(AttentionVerbs):
         found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
         return [found[i] for i in ids if i in found]
 
+    # ---------------------------------------------------------------- pictures (the web page)
+
+    def timeline(self, *, since: datetime | None = None, until: datetime | None = None,
+                 limit: int = 500, user: str | None = None, agent: str | None = None) -> Any:
+        """The scope over time: points and spans of validity (timeline.py)."""
+        from .timeline import timeline
+
+        return timeline(self.store, self._scope(user, agent), self._now(),
+                        aware(since, "since") if since else None,
+                        aware(until, "until") if until else None, limit)
+
+    def strength_curve(self, id_or_uri: str, *, ahead_days: float | None = None,
+                       points: int = 120, user: str | None = None,
+                       agent: str | None = None) -> Any:
+        """A memory's weight over time and its projected fade (dynamics/curve.py)."""
+        from .dynamics.curve import strength_curve
+
+        rec = self._get(self._scope(user, agent), id_or_uri)
+        links = link_weights(self.store, rec.scope, [rec.id]).get(rec.id, 0.0)
+        return strength_curve(self.store, rec, self._now(), self.decay_params, links,
+                              ahead_days, points)
+
+    def lineage(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> Any:
+        """Its supersession chain, gists, gist sources and turns (lineage.py)."""
+        from .lineage import lineage
+
+        scope = self._scope(user, agent)
+        return lineage(self.store, scope, self._get(scope, id_or_uri))
+
+    def neighbourhood(self, id_or_uri: str, limit: int = 24, *, user: str | None = None,
+                      agent: str | None = None) -> Any:
+        """Its linked neighbours and the links to them (lineage.py)."""
+        from .lineage import neighbourhood
+
+        scope = self._scope(user, agent)
+        return neighbourhood(self.store, scope, self._get(scope, id_or_uri), limit)
+
+    def sleep_log(self, limit: int = 10, *, user: str | None = None,
+                  agent: str | None = None) -> Any:
+        """What the last sleeps changed, from the event log (dynamics/sleeplog.py)."""
+        from .dynamics.sleeplog import sleep_log
+
+        return sleep_log(self.store, self._scope(user, agent), limit)
+
 
 def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
@@ -883,3 +928,5 @@ class ScopedMemory:
 
     def __repr__(self) -> str:
         return f"ScopedMemory(user={self.user!r}, agent={self.agent!r})"
+
+    _VERBS += ("timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log")

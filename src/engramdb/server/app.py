@@ -18,6 +18,7 @@ from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
 from .routes_more import router as more_router
+from .views import router as views_router
 
 DESCRIPTION = """Memory for AI agents over HTTP. Every /v1 route needs an API key
 (`engramdb keys create`), sent as `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key
@@ -41,6 +42,7 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     errors.install(app)
     app.include_router(router)
     app.include_router(more_router)
+    app.include_router(views_router)
     web.install(app)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
     return app
