@@ -118,8 +118,8 @@ def test_every_page_shows_its_pictures(seeded, browser, width):  # type: ignore[
     assert graph.locator("g.node.centre").count() == 1
     assert graph.locator(f'a.node[data-id="{s.archived}"]').count() == 1
     labels = graph.locator(".edge-label")
-    assert {"related", "caused", "reminds"} <= {labels.nth(i).text_content()
-                                                for i in range(labels.count())}
+    assert {"related →", "caused ←", "reminds →"} <= {labels.nth(i).text_content()
+                                                      for i in range(labels.count())}
     shoot(page, "memory", width)
 
     go(page, f"#/memory/{s.gist}", f'#detail:not([hidden]) #d-id:text("{s.gist}")')

@@ -7,8 +7,8 @@ import { day, short, svg } from "./util.js";
 const RELATIONS = ["related", "caused", "reminds", "evolved", "contradicts", "supersedes",
   "gist_of", "derived_from", "associated"];
 
-export function strengthCurve(c) {
-  const W = 640, H = 240, L = 40, R = 12, T = 16, B = 34;
+export function strengthCurve(c, width) {
+  const W = Math.max(Math.round(width || 640), 300), H = 240, L = 40, R = 12, T = 16, B = 34;
   const t0 = Date.parse(c.points[0].at), t1 = Date.parse(c.points[c.points.length - 1].at);
   const x = (iso) => L + (W - L - R) * (Date.parse(iso) - t0) / Math.max(t1 - t0, 1);
   const y = (w) => T + (H - T - B) * (1 - w);
@@ -30,9 +30,9 @@ export function strengthCurve(c) {
     svg("polyline", { class: "curve projected", points: line(future) }),
     svg("line", { class: "now", x1: x(c.now), x2: x(c.now), y1: T, y2: H - B }),
     svg("text", { class: "now-label", x: x(c.now) + 3, y: T + 10 }, "now"),
-    ...[c.points[0].at, c.now, c.points[c.points.length - 1].at].map((iso, i) =>
-      svg("text", { class: "axis-label", x: x(iso), y: H - B + 16,
-        "text-anchor": ["start", "middle", "end"][i] }, day(iso))),
+    ...dateLabels([c.points[0].at, c.now, c.points[c.points.length - 1].at], x)
+      .map(([iso, anchor]) => svg("text", { class: "axis-label", x: x(iso), y: H - B + 16,
+        "text-anchor": anchor }, day(iso))),
     ...c.uses.flatMap((u) => [
       svg("line", { class: "use-mark", x1: x(u.at), x2: x(u.at), y1: H - B, y2: H - B + 6 }),
       svg("circle", { class: "use", cx: x(u.at), cy: y(u.weight), r: 3.5 },
@@ -51,28 +51,41 @@ export function strengthCurve(c) {
         : "not projected to reach the archive line") }, ...parts);
 }
 
-export function linkGraph(g) {
-  const W = 640, H = 360, cx = W / 2, cy = H / 2, r = 130;
+// the first, "now" and the last date under the curve, leaving out one too close to another
+function dateLabels(dates, x) {
+  const [first, now, last] = dates.map((d) => x(d));
+  const out = [[dates[0], "start"], [dates[2], "end"]];
+  if (now - first > 90 && last - now > 90) out.push([dates[1], "middle"]);
+  return out;
+}
+
+export function linkGraph(g, width) {
+  const W = Math.max(Math.round(width || 640), 300), H = 340, cx = W / 2, cy = H / 2;
+  const rx = Math.min(W / 2 - 70, 220), ry = 125;
   const n = g.nodes.length;
   const at = new Map([[g.centre.id, [cx, cy]]]);
   g.nodes.forEach((node, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / Math.max(n, 1);
-    at.set(node.id, [cx + r * 1.45 * Math.cos(a), cy + r * Math.sin(a)]);
+    at.set(node.id, [cx + rx * Math.cos(a), cy + ry * Math.sin(a)]);
   });
+  const seen = new Map();  // several links between one pair: their labels one under another
   const edges = g.links.map((l) => {
     const [x1, y1] = at.get(l.source), [x2, y2] = at.get(l.target);
+    const pair = [l.source, l.target].sort().join(" ");
+    const nth = seen.get(pair) || 0;
+    seen.set(pair, nth + 1);
     const rel = RELATIONS.includes(l.relation) ? l.relation : "related";
     return svg("g", { class: "edge rel-" + rel },
       svg("line", { x1, y1, x2, y2, "stroke-width": 1 + 3 * l.weight }),
-      svg("text", { class: "edge-label", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 3,
-        "text-anchor": "middle" }, l.relation));
+      svg("text", { class: "edge-label", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4 + 13 * nth,
+        "text-anchor": "middle" }, l.relation + (l.source === g.centre.id ? " →" : " ←")));
   });
   const node = (m, centre) => {
     const [x, y] = at.get(m.id);
     const cls = "node" + (centre ? " centre" : "") + (m.layer === "archived" ? " archived" : "")
       + (m.current ? "" : " superseded");
     const label = svg("text", { class: "node-label", x, y: y + (centre ? 30 : 22),
-      "text-anchor": "middle" }, short(m.content, 22));
+      "text-anchor": "middle" }, short(m.content, W < 500 ? 14 : 24));
     const dot = svg("circle", { cx: x, cy: y, r: centre ? 14 : 9 });
     const title = svg("title", {}, `${m.kind}: ${m.content}`);
     return centre ? svg("g", { class: cls }, title, dot, label)

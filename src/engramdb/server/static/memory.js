@@ -80,25 +80,28 @@ export async function openMemory(id) {
     api("GET", base + "/curve"), api("GET", base + "/lineage"), api("GET", base + "/graph"),
   ]);
   current = memory;
+  $("detail").hidden = false;  // laid out now, so the pictures can take its width
   $("d-id").textContent = memory.id;
   $("d-content").textContent = memory.content || "(erased)";
-  $("d-chips").replaceChildren(chip(memory.kind, "kind"), chip(memory.layer, memory.layer),
+  $("d-chips").replaceChildren(...[chip(memory.kind, "kind"), chip(memory.layer, memory.layer),
     chip(memory.priority), memory.invalid_at ? chip("superseded", "superseded") : null,
-    memory.uri ? chip(memory.uri, "uri") : null, el("span", {}, when(memory.at)));
+    memory.uri ? chip(memory.uri, "uri") : null, el("span", {}, when(memory.at))]
+    .filter(Boolean));
   $("d-fields").replaceChildren(...fieldRows(memory, ["id", "content", "content_hash"]));
   $("edit-content").value = memory.content;
   $("forget").hidden = memory.layer === "deleted";
   $("restore").hidden = memory.layer === "core";
-  $("curve").replaceChildren(strengthCurve(curve));
+  $("curve").replaceChildren(strengthCurve(curve, $("curve").clientWidth));
   $("strength").replaceChildren(...strengthSummary(strength, curve));
   $("chain").replaceChildren(...chainView(lineage.chain, memory.id));
   $("lineage").replaceChildren(...lineageView(lineage));
-  $("graph").replaceChildren(graph.nodes.length ? linkGraph(graph)
+  $("graph").replaceChildren(graph.nodes.length ? linkGraph(graph, $("graph").clientWidth)
     : el("p", { class: "empty" }, "No links."));
   $("links").replaceChildren(...graph.links.map((l) => {
     const other = l.source === memory.id ? l.target : l.source;
     const m = graph.nodes.find((n) => n.id === other) || { id: other, content: other };
-    return el("li", {}, `${l.source === memory.id ? "→" : "←"} ${l.relation} (${l.weight}) `,
+    return el("li", {}, `${l.source === memory.id ? "→" : "←"} ${l.relation} `
+      + `(${Number(l.weight).toFixed(2)}) `,
       memoryLink(m));
   }));
   $("history").tBodies[0].replaceChildren(...historyRows(history.versions));

@@ -7,7 +7,8 @@ import { $, api, day, el, short, svg, when } from "./util.js";
 
 const KIND_ORDER = ["identity", "preference", "fact", "rule", "lesson", "procedure", "pending",
   "event", "emotion", "gist"];
-const W = 1000, LEFT = 96, RIGHT = 16, TOP = 30, LANE = 16, ROWS_MAX = 4;
+let W = 1000;
+const LEFT = 96, RIGHT = 16, TOP = 30, LANE = 16, ROWS_MAX = 4;
 const state = { zoom: "all", anchor: null, now: null };
 const DAY_MS = 86400000;
 
@@ -80,17 +81,25 @@ function timeText(it) {
 
 function describe(it) { return `${it.content} — ${timeText(it)}`; }
 
-function lanes(items, x, start, end) {
+// pixels per millisecond of the scale x
+function scale(x) { return (x(new Date(DAY_MS)) - x(new Date(0))) / DAY_MS; }
+
+function lanes(items, x, start, end, now) {
   const out = [];
   let y = TOP;
   const kinds = KIND_ORDER.filter((k) => items.some((it) => it.kind === k));
   for (const kind of kinds) {
     const mine = items.filter((it) => it.kind === kind).map((it) => ({ ...it,
       from: new Date(Math.max(Date.parse(it.valid_from), start)),
-      to: new Date(Math.min(it.invalid_at ? Date.parse(it.invalid_at) : end, end)) }));
+      to: new Date(Math.min(it.invalid_at ? Date.parse(it.invalid_at) : Math.max(now, start),
+        end)) }));
     const spans = mine.filter((it) => it.shape === "span");
     const rows = pack(spans, x);
-    const height = LANE * Math.max(1, ...rows.map((r) => r + 1)) + 8;
+    const points = mine.filter((it) => it.shape === "point")
+      .map((it) => ({ ...it, from: new Date(Date.parse(it.at) - 6 / scale(x)),
+        to: new Date(Date.parse(it.at) + 6 / scale(x)) }));
+    const dots = pack(points, x);
+    const height = LANE * Math.max(1, ...rows.map((r) => r + 1), ...dots.map((r) => r + 1)) + 8;
     out.push(svg("text", { class: "lane-label", x: 8, y: y + 14 }, kind));
     out.push(svg("line", { class: "lane-rule", x1: LEFT, x2: W - RIGHT, y1: y + height,
       y2: y + height }));
@@ -99,11 +108,10 @@ function lanes(items, x, start, end) {
     svg("title", {}, describe(it)),
     svg("rect", { class: "span", x: x(it.from), y: y + 4 + rows[i] * LANE,
       width: Math.max(3, x(it.to) - x(it.from)), height: LANE - 6, rx: 4 }))));
-    for (const it of mine.filter((m) => m.shape === "point")) {
-      out.push(svg("a", { href: "#/memory/" + encodeURIComponent(it.id), class: classes(it),
-        "data-id": it.id, "aria-label": describe(it) }, svg("title", {}, describe(it)),
-      svg("circle", { class: "point", cx: x(new Date(it.at)), cy: y + height / 2, r: 5 })));
-    }
+    points.forEach((it, i) => out.push(svg("a", { href: "#/memory/" + encodeURIComponent(it.id),
+      class: classes(it), "data-id": it.id, "aria-label": describe(it) },
+    svg("title", {}, describe(it)),
+    svg("circle", { class: "point", cx: x(new Date(it.at)), cy: y + 9 + dots[i] * LANE, r: 5 }))));
     y += height;
   }
   return [out, y];
@@ -111,15 +119,17 @@ function lanes(items, x, start, end) {
 
 function draw(items, start, end, now) {
   const x = (t) => LEFT + (W - LEFT - RIGHT) * (t - start) / Math.max(end - start, 1);
-  const [marks, bottom] = lanes(items, x, start, end);
+  const [marks, bottom] = lanes(items, x, start, end, now);
   const height = bottom + 10;
   const axis = ticks(start, end).flatMap(([t, label]) => [
     svg("line", { class: "tick", x1: x(t), x2: x(t), y1: TOP - 6, y2: bottom }),
-    svg("text", { class: "tick-label", x: x(t) + 2, y: TOP - 10 }, label)]);
+    x(t) + 8 * label.length < W ? svg("text", { class: "tick-label", x: x(t) + 2, y: TOP - 10 },
+      label) : null]).filter(Boolean);
   const nowLine = now >= start && now <= end ? [svg("line", { class: "now", x1: x(now),
     x2: x(now), y1: TOP - 6, y2: bottom }), svg("text", { class: "now-label", x: x(now) - 4,
     y: bottom + 9, "text-anchor": "end" }, "now")] : [];
   return svg("svg", { id: "timeline-svg", class: "chart timeline", viewBox: `0 0 ${W} ${height}`,
+    width: W, height,
     role: "group", "aria-label": `timeline from ${day(start.toISOString())} to `
       + `${day(end.toISOString())}` }, ...axis, ...nowLine, ...marks);
 }
@@ -145,6 +155,7 @@ export async function loadTimeline() {
   const now = new Date(data.now);
   state.now = now;
   const [start, end] = range(data.items, now);
+  W = Math.max($("tl-chart").clientWidth - 12, 600);
   $("tl-label").textContent = state.zoom === "all" ? "everything"
     : state.zoom === "year" ? String(start.getUTCFullYear())
       : state.zoom === "month" ? start.toISOString().slice(0, 7) : day(start.toISOString());
