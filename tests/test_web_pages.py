@@ -42,8 +42,9 @@ def browser():  # type: ignore[no-untyped-def]
             browser.close()
 
 
-def open_page(browser, url: str, secret: str, width: int):  # type: ignore[no-untyped-def]
-    page = browser.new_page(viewport={"width": width, "height": 900})
+def open_page(browser, url: str, secret: str, width: int,  # type: ignore[no-untyped-def]
+              scheme: str = "light"):
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page.set_default_timeout(WAIT_MS)
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -133,6 +134,13 @@ def test_every_page_shows_its_pictures(seeded, browser, width):  # type: ignore[
     assert "decay: 5 archive" in run.inner_text() and "consolidate" in run.inner_text()
     assert "Last sleep: 2026-01-20" in page.inner_text("#sleep-last")
     shoot(page, "sleep", width)
+
+    go(page, "#/browse", "#browse-view:not([hidden])")
+    page.click("#browse")
+    page.locator("#list tbody tr").first.wait_for()
+    shoot(page, "browse", width)
+    go(page, "#/stats", "#stats tr")
+    shoot(page, "stats", width)
     assert problems == []
     page.close()
 
@@ -172,5 +180,18 @@ def test_zoom_abstain_keyboard_and_a_narrow_screen(seeded, browser):  # type: ig
     page.locator("#tl-label", has_text="2025-").wait_for()
     page.click("button[data-zoom=day]")
     page.locator("#tl-label", has_text="2025-").wait_for()
+    assert problems == []
+    page.close()
+
+
+def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyped-def]
+    s, url, secret = seeded
+    page, problems = open_page(browser, url, secret, 1280, "dark")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 23, 27)"  # --bg of the dark scheme
+    go(page, "#/timeline", "#timeline-svg")
+    shoot(page, "timeline-dark", 1280)
+    go(page, f"#/memory/{s.berlin}", "#detail:not([hidden]) #graph-svg")
+    shoot(page, "memory-dark", 1280)
     assert problems == []
     page.close()

@@ -7,7 +7,7 @@ import { $, api, chip, el, memoryLink, svg, when } from "./util.js";
 
 const LEG_WORDS = { bm25: "words", dense: "meaning", time: "time", assoc: "association",
   uri: "URI", slot: "slot", graph: "links", path: "path" };
-const WEAK = 0.2;  // a hit under this share of the best one is listed as a weaker match
+const WEAK = 0.3;  // a hit under this share of the best one is listed as a weaker match
 
 export function sameText(text) {
   return (text || "").normalize("NFKC").toLowerCase().replace(/\s+/g, " ")
@@ -74,8 +74,7 @@ function planLine(plan, hits) {
     plan.routing.reason));
   if (plan.window) {
     parts.push(el("span", {}, chip("time", "route"), ` ${plan.window.label}`
-      + ` (${when(plan.window.start)} – ${when(plan.window.end)})`
-      + (plan.window.applied ? "" : ", not applied")));
+      + (plan.window.applied ? ", applied as a filter" : ", not applied")));
   }
   if (plan.intent) parts.push(el("span", {}, chip(plan.intent, "route"),
     ` preset ${plan.preset || "default"}`));
