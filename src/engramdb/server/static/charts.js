@@ -75,10 +75,13 @@ export function linkGraph(g, width) {
     const nth = seen.get(pair) || 0;
     seen.set(pair, nth + 1);
     const rel = RELATIONS.includes(l.relation) ? l.relation : "related";
-    return svg("g", { class: "edge rel-" + rel },
-      svg("line", { x1, y1, x2, y2, "stroke-width": 1 + 3 * l.weight }),
-      svg("text", { class: "edge-label", x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 4 + 13 * nth,
-        "text-anchor": "middle" }, l.relation + (l.source === g.centre.id ? " →" : " ←")));
+    // a link to the centre: its label nearer the neighbour, away from the centre's own label
+    const f = l.source === g.centre.id ? 0.6 : l.target === g.centre.id ? 0.4 : 0.5;
+    const arrow = l.source === g.centre.id ? " →" : l.target === g.centre.id ? " ←" : "";
+    return [svg("g", { class: "edge rel-" + rel },
+      svg("line", { x1, y1, x2, y2, "stroke-width": 1 + 3 * l.weight })),
+    svg("text", { class: "edge-label", x: x1 + f * (x2 - x1), y: y1 + f * (y2 - y1) - 4 + 13 * nth,
+      "text-anchor": "middle" }, l.relation + arrow)];
   });
   const node = (m, centre) => {
     const [x, y] = at.get(m.id);
@@ -93,7 +96,8 @@ export function linkGraph(g, width) {
         "data-id": m.id }, title, dot, label);
   };
   return svg("svg", { id: "graph-svg", class: "chart graph-chart", viewBox: `0 0 ${W} ${H}`,
-    role: "group", "aria-label": `${n} linked memories` }, ...edges,
+    role: "group", "aria-label": `${n} linked memories` }, ...edges.map((e) => e[0]),
+  ...edges.map((e) => e[1]),
   ...g.nodes.map((m) => node(m, false)), node(g.centre, true));
 }
 
