@@ -8,7 +8,7 @@ import { $, api, day, el, short, svg, when } from "./util.js";
 const KIND_ORDER = ["identity", "preference", "fact", "rule", "lesson", "procedure", "pending",
   "event", "emotion", "gist"];
 let W = 1000;
-const LEFT = 96, RIGHT = 16, TOP = 30, LANE = 16, ROWS_MAX = 4;
+const LEFT = 96, RIGHT = 16, TOP = 30, LANE = 16, ROWS_MAX = 6;
 const state = { zoom: "all", anchor: null, now: null };
 const DAY_MS = 86400000;
 
