@@ -69,6 +69,10 @@ from .write.supersede import (
 
 if TYPE_CHECKING:
     from .context import Context
+    from .dynamics.curve import Curve
+    from .dynamics.sleeplog import SleepLog
+    from .lineage import Lineage, Neighbourhood
+    from .timeline import Timeline
     from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
@@ -820,7 +824,8 @@ class Memory(AttentionVerbs):
     # ---------------------------------------------------------------- pictures (the web page)
 
     def timeline(self, *, since: datetime | None = None, until: datetime | None = None,
-                 limit: int = 500, user: str | None = None, agent: str | None = None) -> Any:
+                 limit: int = 500, user: str | None = None,
+                 agent: str | None = None) -> Timeline:
         """The scope over time: points and spans of validity (timeline.py)."""
         from .timeline import timeline
 
@@ -830,7 +835,7 @@ class Memory(AttentionVerbs):
 
     def strength_curve(self, id_or_uri: str, *, ahead_days: float | None = None,
                        points: int = 120, user: str | None = None,
-                       agent: str | None = None) -> Any:
+                       agent: str | None = None) -> Curve:
         """A memory's weight over time and its projected fade (dynamics/curve.py)."""
         from .dynamics.curve import strength_curve
 
@@ -840,7 +845,7 @@ class Memory(AttentionVerbs):
                               ahead_days, points)
 
     def lineage(self, id_or_uri: str, *, user: str | None = None,
-                agent: str | None = None) -> Any:
+                agent: str | None = None) -> Lineage:
         """Its supersession chain, gists, gist sources and turns (lineage.py)."""
         from .lineage import lineage
 
@@ -848,7 +853,7 @@ class Memory(AttentionVerbs):
         return lineage(self.store, scope, self._get(scope, id_or_uri))
 
     def neighbourhood(self, id_or_uri: str, limit: int = 24, *, user: str | None = None,
-                      agent: str | None = None) -> Any:
+                      agent: str | None = None) -> Neighbourhood:
         """Its linked neighbours and the links to them (lineage.py)."""
         from .lineage import neighbourhood
 
@@ -856,7 +861,7 @@ class Memory(AttentionVerbs):
         return neighbourhood(self.store, scope, self._get(scope, id_or_uri), limit)
 
     def sleep_log(self, limit: int = 10, *, user: str | None = None,
-                  agent: str | None = None) -> Any:
+                  agent: str | None = None) -> SleepLog:
         """What the last sleeps changed, from the event log (dynamics/sleeplog.py)."""
         from .dynamics.sleeplog import sleep_log
 
