@@ -29,7 +29,9 @@ class ScopedMemory:
               # association (recall/graph.py)
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
-              "ingest", "sources")
+              "ingest", "sources",
+              # pictures of memory over time (engine/views.py)
+              "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log")
 
     def __init__(self, memory: Facade, scope: Scope) -> None:
         self.memory = memory

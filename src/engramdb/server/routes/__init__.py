@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import admin, attention, memories, recall, sessions
+from . import admin, attention, memories, recall, sessions, views
 
 router = APIRouter()
-for module in (memories, recall, admin, sessions, attention):
+for module in (memories, recall, admin, sessions, attention, views):
     router.include_router(module.router)
 
 __all__ = ["router"]
