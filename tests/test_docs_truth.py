@@ -8,7 +8,7 @@ import typing
 from pathlib import Path
 
 from engramdb.dynamics.sleep import PHASES
-from engramdb.mcp_schema import PhaseName
+from engramdb.mcp.schema import PhaseName
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
