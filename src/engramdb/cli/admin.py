@@ -1,5 +1,5 @@
-"""Looking after the memory file: init, status, sleep, migrate, index-scope, and the API keys
-(`engramdb keys ...`)."""
+"""Looking after the memory file: init, status, sleep (and its alias reflect), migrate,
+index-scope, and the API keys (`engramdb keys ...`)."""
 
 from __future__ import annotations
 
@@ -53,22 +53,28 @@ def status(d: Door) -> None:
             out().print(stats_table(stats))
 
 
+Phase = Annotated[str | None, typer.Option(
+    metavar="NAME", help="Run one phase only: sync, decay, tidy, lessons, consolidate, govern.")]
+Full = Annotated[bool, typer.Option(
+    "--full", help="Look at every memory, not only what changed since the last sleep.")]
+
+
 @command(commands)
-def sleep(
-    d: Door,
-    phase: Annotated[str | None, typer.Option(
-        metavar="NAME",
-        help="Run one phase only: sync, decay, tidy, lessons, consolidate, govern.")] = None,
-    full: Annotated[bool, typer.Option(
-        "--full", help="Look at every memory, not only what changed since the last sleep.")
-    ] = False,
-) -> None:
+def sleep(d: Door, phase: Phase = None, full: Full = False) -> None:
     """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons,
-    consolidate (merge duplicates, gists), govern."""
-    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), consolidate
-    (merge near-duplicates, gists of settled episodes), govern."""
+    consolidate (merge near-duplicates, gists of settled episodes), govern."""
+    run_sleep(d, phase, full, reflect=False)
+
+
+@command(commands)
+def reflect(d: Door, phase: Phase = None, full: Full = False) -> None:
+    """The same maintenance as `sleep` (the design's name for it), the same report."""
+    run_sleep(d, phase, full, reflect=True)
+
+
+def run_sleep(d: Door, phase: str | None, full: bool, reflect: bool) -> None:
     with guarded(d), open_memory(d) as mem:
-        report = mem.sleep(phase, full=full)
+        report = (mem.reflect if reflect else mem.sleep)(phase, full=full)
         if d.json:
             emit(report.to_dict())
             return

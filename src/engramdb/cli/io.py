@@ -18,6 +18,7 @@ from .options import Door, command
 from .render import (
     emit,
     err,
+    info,
     out,
     records_table,
 )
@@ -127,7 +128,7 @@ def boot(
         if loaded.memories:
             out().print(records_table(loaded.memories, show_layer=False))
         cut = " (cut short by the budget)" if loaded.truncated else ""
-        err().print(Text(f"{len(loaded.memories)} memories, about {loaded.tokens} tokens{cut}"))
+        info(d, f"{len(loaded.memories)} memories, about {loaded.tokens} tokens{cut}")
         for uri in loaded.missing:
             err().print(Text(f"missing: {uri}"))
 

@@ -3,11 +3,15 @@ history, rollback, list, count, explain, sources."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import replace
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
+
+import engramdb
+from engramdb.errors import EngramError, NotFound
 
 from .guard import EXIT_USAGE, confirmed, fail, guarded, open_memory
 from .inputs import opt_json, opt_time, read_text
@@ -17,6 +21,7 @@ from .render import (
     err,
     explain_hit,
     hits_table,
+    info,
     out,
     plain,
     record_table,
@@ -24,6 +29,9 @@ from .render import (
     show_write,
     versions_table,
 )
+
+if TYPE_CHECKING:
+    from engramdb.write.infer import Inference
 
 commands = typer.Typer()
 Names = Annotated[list[str] | None, typer.Option(metavar="NAME", help="Repeatable; replaces "
@@ -37,7 +45,8 @@ def remember(
         metavar="TEXT", help="What to remember; '-' reads it from stdin.")],
     kind: Annotated[str | None, typer.Option(
         metavar="KIND", help="identity, preference, fact, event, lesson, rule, procedure, "
-        "pending, gist, emotion (default: fact).")] = None,
+        "pending, gist, emotion; or an alias: knowledge or idea (= fact), story or interaction "
+        "(= event). Default: inferred from TEXT by the extractor's rules (else fact).")] = None,
     uri: Annotated[str | None, typer.Option(
         metavar="URI", help="A slot such as core://user/name; remembering the same URI again "
         "updates it.")] = None,
@@ -56,22 +65,50 @@ def remember(
         metavar="TOPIC", help="A topic (repeatable).")] = None,
     priority: Annotated[str | None, typer.Option(
         metavar="P0..P3", help="P0 to P3 (default: derived from the kind or URI).")] = None,
+    valence: Annotated[float | None, typer.Option(
+        metavar="-1..1", help="How it felt, -1 (bad) to 1 (good); default: read from TEXT.",
+        show_default=False)] = None,
+    intensity: Annotated[float | None, typer.Option(
+        metavar="0..1", help="How strongly, 0 to 1 (a strong feeling fades slower); default: "
+        "read from TEXT.", show_default=False)] = None,
 ) -> None:
-    """Remember one memory; print what the write did (add, update, noop) and its id."""
+    """Remember one memory; print what the write did (add, update, noop), its id and its kind
+    (inferred from TEXT when --kind is not given)."""
     with guarded(d):
         content = read_text(text)
         when_ = at  # ISO 8601; "2025-03" spans the month (text/timespan.py)
         meta = opt_json(metadata, "--metadata")
         with open_memory(d) as mem:
+            guess = None if kind is not None else infer(mem, content, uri, at)
             result = mem.remember(
-                content, kind=kind, uri=uri, at=when_, importance=importance, metadata=meta,
-                people=people or None, places=places or None, topics=topics or None,
-                priority=priority,
+                content, kind=guess.kind if guess else kind, uri=uri, at=when_,
+                importance=importance, metadata=meta, people=people or None,
+                places=places or None, topics=topics or None, priority=priority,
+                valence=valence, intensity=intensity,
             )
         if d.json:
-            emit(result.to_dict())
+            emit({**result.to_dict(), **({"inferred": guess.to_dict()} if guess else {})})
         else:
-            show_write(result)
+            show_write(result, guess)
+
+
+def infer(mem: engramdb.Memory, content: str, uri: str | None,
+          at: str | None) -> Inference | None:
+    """The kind TEXT reads as (write/infer.py); None for a URI already in memory, which keeps
+    its kind when none is given."""
+    from engramdb.write.infer import infer_kind
+
+    if uri is not None:
+        try:
+            mem.get(uri)
+            return None
+        except NotFound:
+            pass
+    try:
+        said = opt_time(at, "--at")
+    except EngramError:
+        said = None  # the library reports a bad --at itself
+    return infer_kind(content, said)
 
 
 @command(commands)
@@ -88,15 +125,24 @@ def recall(
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the hits as used.")] = False,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Print each hit's full score breakdown.")] = False,
+        "--explain", help="Print each hit's full score breakdown, and how the query was "
+        "planned (on stderr).")] = False,
+    fmt: Annotated[str, typer.Option(
+        "--format", metavar="FORMAT", help="table (ranked, with why), json (as --json) or "
+        "text (one hit's content per line, for pipes and prompts).")] = "table",
 ) -> None:
     """Recall the memories that best match QUERY, best first, with why each one ranks."""
+    if fmt not in RECALL_FORMATS:
+        raise typer.BadParameter(f"one of {', '.join(RECALL_FORMATS)}", param_hint="--format")
     with guarded(d), open_memory(d) as mem:
         hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None)
-        if d.json:
+        if d.json or fmt == "json":
             emit(hits.to_dict())
             return
-        if hits:
+        if fmt == "text":
+            for hit in hits:
+                typer.echo(" ".join(hit.memory.content.split()))
+        elif hits:
             out().print(hits_table(hits))
         if explain:
             for rank, hit in enumerate(hits, start=1):
@@ -104,8 +150,12 @@ def recall(
         if hits.note or not hits:
             err().print(Text(hits.note or "no memory matches this query"))
         if hits.plan.get("intent"):
-            err().print(Text(f"intent: {hits.plan['intent']} (preset {hits.plan['preset']}; "
-                             f"{hits.plan['intent_reason']})"))
+            line = (f"intent: {hits.plan['intent']} (preset {hits.plan['preset']}; "
+                    f"{hits.plan['intent_reason']})")
+            info(replace(d, verbose=d.verbose or explain), line)
+
+
+RECALL_FORMATS = ("table", "json", "text")
 
 
 @command(commands)

@@ -1,7 +1,8 @@
 """The options and arguments of the `engramdb` commands, each defined once.
 
-Every command takes the global options --db, --user, --agent, --embedder and --json, before
-or after its name. ``command`` registers a function on a Typer group with those five options
+Every command takes the global options --db, --user, --agent, --embedder, --json and
+-v/--verbose, before or after its name. ``command`` registers a function on a Typer group with
+those six options
 added to its parameters: the function gets them as one ``Door`` (its first parameter), the
 options given after the command winning over the same options given before it."""
 
@@ -31,6 +32,9 @@ EmbedderName = Annotated[str | None, typer.Option(
     "else $ENGRAMDB_EMBEDDER, else 'default'.", rich_help_panel=GLOBAL, show_default=False)]
 AsJson = Annotated[bool, typer.Option(
     "--json", help="Machine output: one JSON document on stdout.", rich_help_panel=GLOBAL)]
+Verbose = Annotated[bool, typer.Option(
+    "-v", "--verbose", help="Also print informational lines on stderr (how a recall was "
+    "planned, token counts, summaries).", rich_help_panel=GLOBAL)]
 
 # ---------------------------------------------------------------- shared by several commands
 
@@ -58,14 +62,15 @@ class Door:
     agent: str | None = None
     embedder: str | None = None
     json: bool = False
+    verbose: bool = False
 
 
 def door(ctx: typer.Context, db: str | None, user: str | None, agent: str | None,
-         embedder: str | None, as_json: bool) -> Door:
+         embedder: str | None, as_json: bool, verbose: bool = False) -> Door:
     """Options given after the command win over the same options given before it."""
     base = ctx.obj if isinstance(ctx.obj, Door) else Door()
     return Door(db or base.db, user or base.user, agent or base.agent,
-                embedder or base.embedder, as_json or base.json)
+                embedder or base.embedder, as_json or base.json, verbose or base.verbose)
 
 
 KW = inspect.Parameter.KEYWORD_ONLY
@@ -73,7 +78,8 @@ GLOBALS = [inspect.Parameter("db", KW, default=None, annotation=Db),
            inspect.Parameter("user", KW, default=None, annotation=User),
            inspect.Parameter("agent", KW, default=None, annotation=Agent),
            inspect.Parameter("embedder", KW, default=None, annotation=EmbedderName),
-           inspect.Parameter("as_json", KW, default=False, annotation=AsJson)]
+           inspect.Parameter("as_json", KW, default=False, annotation=AsJson),
+           inspect.Parameter("verbose", KW, default=False, annotation=Verbose)]
 CTX = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                         annotation=typer.Context)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -81,14 +87,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def with_globals(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func(d: Door, ...)`` as the callback Typer reads: ``(ctx, ..., db, user, agent,
-    embedder, as_json)``."""
+    embedder, as_json, verbose)``."""
     own = list(inspect.signature(func, eval_str=True).parameters.values())[1:]
     params = [CTX, *own, *GLOBALS]
 
     @functools.wraps(func)
     def callback(ctx: typer.Context, **kw: Any) -> Any:
         d = door(ctx, kw.pop("db"), kw.pop("user"), kw.pop("agent"), kw.pop("embedder"),
-                 kw.pop("as_json"))
+                 kw.pop("as_json"), kw.pop("verbose"))
         return func(d, **kw)
 
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

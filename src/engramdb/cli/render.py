@@ -135,12 +135,23 @@ def stats_table(stats: Stats) -> Table:
     return table
 
 
-def show_write(result: WriteResult) -> None:
+def show_write(result: WriteResult, inferred: Any = None) -> None:
+    """One line: action, id, kind (with the extractor rule that inferred it), write rule."""
     rec = result.memory
     failed = result.evidence.get("failed") if result.action == Action.REJECT else None
-    out().print(Text(f"{result.action.value} {rec.id} kind={rec.kind.value} "
+    guess = ""
+    if inferred is not None:
+        guess = (" (inferred: no rule matched, the default)" if inferred.rule == "default"
+                 else f" (inferred by {inferred.rule})")
+    out().print(Text(f"{result.action.value} {rec.id} kind={rec.kind.value}{guess} "
                      f"rule={result.rule}" + (f" uri={rec.uri}" if rec.uri else "")
                      + (f" failed={','.join(failed)} (nothing stored)" if failed else "")))
+
+
+def info(d: Door, line: str) -> None:
+    """An informational line: on stderr, only with -v/--verbose."""
+    if d.verbose:
+        err().print(Text(line))
 
 
 def links_table(links: list[Link]) -> Table:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
@@ -13,9 +15,15 @@ from .options import Door, Topic, command
 from .render import (
     emit,
     err,
+    info,
     out,
     short,
 )
+
+if TYPE_CHECKING:
+    import engramdb
+    from engramdb.io.messages import Conversation
+    from engramdb.model import IngestReport
 
 commands = typer.Typer()
 session_app = typer.Typer(
@@ -52,18 +60,21 @@ def context(
         if block.text:
             out().print(Text(block.text))
         cut = f", {len(block.cut)} items cut" if block.cut else ""
-        err().print(Text(f"{block.tokens} of {block.budget} tokens ({block.encoding}){cut}"))
+        info(d, f"{block.tokens} of {block.budget} tokens ({block.encoding}){cut}")
 
 
 @command(commands)
 def ingest(
     d: Door,
     file: Annotated[str, typer.Argument(
-        metavar="FILE", help="Messages as JSON or JSON lines; '-' reads stdin.")],
+        metavar="FILE", help="Messages as JSON or JSON lines, or the sample format (sessions "
+        "with dates and speakers, examples/sample_conversation.json); '-' reads stdin.")],
     session: Annotated[str | None, typer.Option(
-        "--session", help="The conversation's id (default: the file's, else a new one).")] = None,
+        "--session", help="The conversation's id (default: the file's, else a new one); with "
+        "several sessions in the file, ID-1, ID-2, ...")] = None,
     at: Annotated[str | None, typer.Option(
-        "--at", metavar="TIME", help="When messages without their own 'at' were said.")] = None,
+        "--at", metavar="TIME", help="When messages without their own 'at' (or their "
+        "session's date) were said.")] = None,
     extractor: Annotated[str, typer.Option(
         "--extractor", help="auto, rules or llm (auto: the LLM when ENGRAMDB_LLM_URL is set).")
     ] = "auto",
@@ -72,31 +83,56 @@ def ingest(
     ] = False,
 ) -> None:
     """Remember a conversation: its turns as events and the facts, preferences, lessons and
-    pending items extracted from them, all or nothing."""
-    from engramdb.io.messages import read_conversation
+    pending items extracted from them, all or nothing (every session of the file)."""
+    from engramdb.io.messages import read_conversations
 
     with guarded(d):
-        convo = read_conversation(read_file(file), "stdin" if file == "-" else file)
+        convos = read_conversations(read_file(file), "stdin" if file == "-" else file)
         when_ = opt_time(at, "--at")
+        ids = [f"{session}-{n}" if session and len(convos) > 1 else session or c.session
+               for n, c in enumerate(convos, start=1)]
         with open_memory(d) as mem, progress_bar("ingesting") as update:
-            report = mem.ingest(convo.messages, session=session or convo.session, at=when_,
-                                extractor=extractor, keep_turns=not no_turns, progress=update)
+            reports = ingest_all(mem, convos, ids, when_, extractor, not no_turns, update)
         if d.json:
-            emit(report.to_dict())
+            emit(reports[0].to_dict() if len(reports) == 1 else [r.to_dict() for r in reports])
             return
-        counts = ", ".join(f"{k} {v}" for k, v in report.counts().items()) or "nothing"
-        out().print(Text(f"session {report.session}: {report.turns} turns, "
-                         f"{len(report.events)} kept as events; extracted by "
-                         f"{report.extractor}: {counts}"))
-        if report.repeated_turns:
-            err().print(Text(f"note: {report.repeated_turns} turns were already ingested "
-                             "(same content and time): nothing extracted from them again"))
-        if report.fallback_reason:
-            err().print(Text(f"note: the LLM extractor failed, the rules ran instead: "
-                             f"{report.fallback_reason}"))
-        for r in report.extracted:
-            out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
-                             f"turn={r.memory.source_turn}: ") + short(r.memory.content))
+        for report in reports:
+            show_ingest(report)
+
+
+def ingest_all(mem: engramdb.Memory, convos: list[Conversation], ids: list[str | None],
+               at: datetime | None, extractor: str, keep_turns: bool,
+               update: Callable[[int, int], None]) -> list[IngestReport]:
+    """Each conversation in turn, in one transaction: every message is checked first."""
+    from engramdb.write.ingest import check_messages
+
+    for convo in convos:
+        check_messages(convo.messages, at or datetime.now(UTC))
+    total, done, reports = sum(len(c.messages) for c in convos), 0, []
+    with mem.store.transaction():
+        for convo, sid in zip(convos, ids, strict=True):
+            offset = done
+            reports.append(mem.ingest(
+                convo.messages, session=sid, at=at, extractor=extractor, keep_turns=keep_turns,
+                progress=lambda n, _t, offset=offset: update(offset + n, total)))
+            done += len(convo.messages)
+    return reports
+
+
+def show_ingest(report: IngestReport) -> None:
+    counts = ", ".join(f"{k} {v}" for k, v in report.counts().items()) or "nothing"
+    out().print(Text(f"session {report.session}: {report.turns} turns, "
+                     f"{len(report.events)} kept as events; extracted by "
+                     f"{report.extractor}: {counts}"))
+    if report.repeated_turns:
+        err().print(Text(f"note: {report.repeated_turns} turns were already ingested "
+                         "(same content and time): nothing extracted from them again"))
+    if report.fallback_reason:
+        err().print(Text(f"note: the LLM extractor failed, the rules ran instead: "
+                         f"{report.fallback_reason}"))
+    for r in report.extracted:
+        out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
+                         f"turn={r.memory.source_turn}: ") + short(r.memory.content))
 
 
 @command(session_app, "add")
@@ -132,8 +168,11 @@ def session_add(
         what = f"turn {turn.seq} ({turn.tokens} tokens)"
         if turn.ref:
             what += f", offloaded as {turn.ref}"
-        err().print(Text(f"{what}; window {wm.tokens} of {wm.settings.budget} tokens"
-                         + (" (over budget)" if wm.over_budget else "")))
+        if wm.over_budget:
+            err().print(Text(f"{what}; window {wm.tokens} of {wm.settings.budget} tokens "
+                             "(over budget)"))
+        else:
+            info(d, f"{what}; window {wm.tokens} of {wm.settings.budget} tokens")
 
 
 @command(session_app, "show")
@@ -151,9 +190,9 @@ def session_show(
         turns = wm.turns()
         folded = sum(t.folded for t in turns)
         state = "ended" if wm.ended else "open"
-        err().print(Text(f"{state}; {len(turns)} turns ({folded} in the summary); window "
-                         f"{wm.tokens} of {wm.settings.budget} tokens"
-                         + (" (over budget)" if wm.over_budget else "")))
+        info(d, f"{state}; {len(turns)} turns ({folded} in the summary); window "
+             f"{wm.tokens} of {wm.settings.budget} tokens"
+             + (" (over budget)" if wm.over_budget else ""))
         for note in wm.notes:
             err().print(Text(f"note: {note}"))
 

@@ -1,6 +1,10 @@
 """Reading a conversation file for ``engramdb ingest``: a JSON list of messages, a JSON object
 ``{"session": ..., "messages": [...]}``, or JSON lines (one message per line). A message is
-``{"role", "content", "at"?, "speaker"?}``; the engine checks each one."""
+``{"role", "content", "at"?, "speaker"?}``; the engine checks each one.
+
+``read_conversations`` also reads the sample format (examples/sample_conversation.json):
+``{"user"?, "agent"?, "sessions": [{"date"?, "session"?, "turns": [{"speaker", "text"}]}]}``,
+one conversation per session (multisession.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,20 @@ from ..errors import Invalid
 class Conversation:
     messages: list[Any]
     session: str | None = None
+
+
+def read_conversations(text: str, name: str = "the file") -> list[Conversation]:
+    """Every conversation of a file: one, or one per session in the sample format."""
+    from .multisession import is_sessions, sessions
+
+    if text.strip():
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if is_sessions(data):
+            return [Conversation(messages, session) for messages, session in sessions(data, name)]
+    return [read_conversation(text, name)]
 
 
 def read_conversation(text: str, name: str = "the file") -> Conversation:
