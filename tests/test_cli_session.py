@@ -55,7 +55,9 @@ def test_session_add_show_fetch_end(cli: Run) -> None:
     assert ref and added["tokens"] <= 300 and added["budget"] == 300
     shown = cli("session", "show", "s1")
     assert f"[Pinned]\nuser: {pin}" in shown.stdout and f"[offloaded {ref}" in shown.stdout
-    assert "window" in shown.stderr and "of 300 tokens" in shown.stderr
+    assert shown.stderr == ""  # the window's size is an informational line: -v prints it
+    told = cli("session", "show", "s1", "-v").stderr
+    assert "window" in told and "of 300 tokens" in told
     data = as_json(cli, "session", "show", "s1")
     assert data["tokens"] == count_tokens(data["prompt"]) <= 300
     assert data["settings"]["keep"] == 2 and data["summary"]
@@ -75,7 +77,9 @@ def test_context_command(cli: Run) -> None:
     result = cli("context", "where does Li live?", "--budget", "200", "--session", "s1")
     assert result.stdout.startswith("## Identity\n- My name is Li\n\n## Rules\n")
     assert "user: 我们决定周一上线。" in result.stdout
-    assert "of 200 tokens (cl100k_base)" in result.stderr
+    assert result.stderr == ""
+    told = cli("-v", "context", "where does Li live?", "--budget", "200", "--session", "s1")
+    assert told.stdout == result.stdout and "of 200 tokens (cl100k_base)" in told.stderr
     data = as_json(cli, "context", "where does Li live?", "--budget", "12",
                    "--encoding", "o200k_base")
     assert data["tokens"] == count_tokens(data["text"], "o200k_base") <= 12

@@ -47,6 +47,10 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
                          [("POST", "/v1/snapshots/{name}/restore")]),
     "explain": ("explain", "explain", [("GET", ID + "/strength")]),
     "sleep": ("sleep", "sleep", [("POST", "/v1/sleep")]),
+    # CLI column from branch cli20; the MCP and HTTP columns are branch mcp20's
+    "reflect": ("reflect", None, None),
+    "due_for_review": ("review", None, None),
+    "profile_check": ("profile", None, None),
     "decay": ("sleep", "sleep", [("POST", "/v1/sleep")]),          # sleep's decay phase
     "goal_start": ("goal start", "goal", [("POST", "/v1/goals")]),
     "goal_pause": ("goal pause", "goal", [GOAL]),

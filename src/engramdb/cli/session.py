@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
+from engramdb.errors import Invalid
+
 from .guard import guarded, open_memory
 from .inputs import opt_time, progress_bar, read_file, read_text
 from .options import Door, Topic, command
@@ -106,8 +108,11 @@ def ingest_all(mem: engramdb.Memory, convos: list[Conversation], ids: list[str |
     """Each conversation in turn, in one transaction: every message is checked first."""
     from engramdb.write.ingest import check_messages
 
-    for convo in convos:
-        check_messages(convo.messages, at or datetime.now(UTC))
+    for n, convo in enumerate(convos, start=1):
+        try:
+            check_messages(convo.messages, at or datetime.now(UTC))
+        except Invalid as exc:
+            raise Invalid(f"session {n}: {exc}" if len(convos) > 1 else str(exc)) from None
     total, done, reports = sum(len(c.messages) for c in convos), 0, []
     with mem.store.transaction():
         for convo, sid in zip(convos, ids, strict=True):

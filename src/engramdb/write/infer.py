@@ -25,7 +25,7 @@ DEFAULT_RULE = "default"
 @dataclass(frozen=True)
 class Inference:
     """The kind chosen, the extractor rule that chose it ("default": none matched) and the
-    sentence it matched."""
+    sentence it matched (as the extractor keeps it: fillers such as "oh, and" cut)."""
 
     kind: Kind
     rule: str
@@ -46,5 +46,5 @@ def infer_kind(text: str, at: datetime | None = None) -> Inference:
         draft = draft_of(sentence, turn, None)
         if draft is not None and draft.kind is not None:
             rule = str((draft.metadata or {}).get("rule", DEFAULT_RULE))
-            return Inference(Kind(draft.kind), rule, sentence)
+            return Inference(Kind(draft.kind), rule, draft.content)
     return Inference(Kind.FACT, DEFAULT_RULE)
