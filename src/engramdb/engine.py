@@ -69,6 +69,7 @@ from .write.supersede import (
 
 if TYPE_CHECKING:
     from .context import Context
+    from .dynamics.feedback import Feedback
     from .working.session import WorkingMemory
 
 USE_DEBOUNCE_S = 60.0
@@ -817,6 +818,15 @@ class Memory(AttentionVerbs):
         found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
         return [found[i] for i in ids if i in found]
 
+    def feedback(self, memory_id: str, useful: bool, *, user: str | None = None,
+                 agent: str | None = None) -> Feedback:
+        """Say whether a recalled memory was useful: useful strengthens it (a use, importance
+        up), useless weakens it (importance down). See dynamics/feedback.py."""
+        from .dynamics.feedback import give_feedback
+
+        return give_feedback(self.store, self._scope(user, agent), memory_id, useful,
+                             self._now())
+
 
 def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
@@ -883,3 +893,7 @@ class ScopedMemory:
 
     def __repr__(self) -> str:
         return f"ScopedMemory(user={self.user!r}, agent={self.agent!r})"
+
+    def feedback(self, memory_id: str, useful: bool) -> Feedback:
+        """Memory.feedback for this view's scope."""
+        return self.memory.feedback(memory_id, useful, user=self.user, agent=self.agent)
