@@ -110,8 +110,13 @@ def handler(script: Script) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
+def serve(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
+    """Start a scripted server (no proxy in the way); a test module's fixture yields from it:
+
+        @pytest.fixture
+        def llm(monkeypatch):
+            yield from serve(monkeypatch)
+    """
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
                  "all_proxy"):
         monkeypatch.delenv(name, raising=False)

@@ -7,17 +7,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from llm_double import Script, llm  # noqa: F401 - the fixture
 
 import engramdb
 from engramdb import Config, Memory
 from engramdb.agent import Agent
+from llm_double import Script, serve
 
 QUESTION = "What is my dog called?"
 
 
 @pytest.fixture
-def brain(tmp_path, clock, llm: Script) -> Iterator[Memory]:  # noqa: F811
+def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
+    yield from serve(monkeypatch)
+
+
+@pytest.fixture
+def brain(tmp_path, clock, llm: Script) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
     config = Config(llm_url=llm.url, llm_model="planner-1", llm_api_key="sk-test",
                     llm_timeout=0.5, auto_sleep_importance=0)
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
