@@ -145,6 +145,13 @@ def test_the_cache_matches_by_meaning_and_checks_versions(mem, clock):  # type: 
     assert cache.stats() == {"hits": 2, "misses": 4, "invalidated": 0, "size": 1,
                              "threshold": 0.5}
     assert cache.invalidate(scope, rec.id) == 1 and cache.size(scope) == 0
+    cache.put(scope, "What is the wifi password?", "tulip42", {rec.id: rec.version},
+              clock.now())
+    clock.advance(hours=23)
+    assert cache.lookup(mem.store, scope, "What is the wifi password?", clock.now())
+    clock.advance(hours=2)
+    assert cache.lookup(mem.store, scope, "What is the wifi password?", clock.now()) is None
+    assert cache.size(scope) == 0
 
 
 def test_the_same_ask_allows_only_politeness_fillers():  # type: ignore[no-untyped-def]

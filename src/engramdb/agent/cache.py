@@ -7,7 +7,7 @@ asks with the same words: the words (the tokenizer's, stopwords kept) and CJK ch
 the two questions may differ only by politeness fillers (``FILLERS``: please, tell me, again,
 请, 告诉, 一下...). Case, punctuation and word order do not matter. The
 second test is there because similarity alone cannot tell questions apart that need other
-answers. Measured with the ``default`` embedder (see the report of issue 16): "What is
+answers. Measured with the ``default`` embedder (bench/agent_cache.py): "What is
 my dog called?" vs "What was my dog called?" 0.987, vs "What is your dog called?" 0.982, vs
 "What is my cat called?" 0.941, "Where do I live?" vs "Where did I live in 2019?" 0.940, while
 the true paraphrase "what's my dog's name?" scores 0.958: no threshold separates them. So
@@ -18,13 +18,14 @@ A hit also needs every memory that supported the earlier answer to be there, cur
 superseded, not forgotten) and at the version it had then. A supporting memory that changed,
 was superseded or was forgotten drops every answer that used it (counted as ``invalidated``);
 ``invalidate`` does it at once. Only answers of turns that ran read-only tools (``pure``) are
-put in the cache. ``hits`` and ``misses`` are counted."""
+put in the cache. An answer older than ``max_age`` (default one day, by the Memory's clock)
+is dropped too. ``hits`` and ``misses`` are counted."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -39,6 +40,7 @@ FILLERS = frozenset({
     "请", "告", "诉", "告诉", "一", "下", "一下", "吗", "呢", "吧", "能", "可", "以", "可以", "再",
     "你"})
 CAPACITY = 256  # answers kept per scope; the oldest goes first
+MAX_AGE = timedelta(days=1)
 
 
 @dataclass(eq=False)
@@ -60,13 +62,18 @@ class CacheHit:
 
 class SemanticCache:
     def __init__(self, embed: Callable[[str], np.ndarray], *, threshold: float = THRESHOLD,
-                 capacity: int = CAPACITY) -> None:
+                 capacity: int = CAPACITY, max_age: timedelta = MAX_AGE) -> None:
         self.embed, self.threshold, self.capacity = embed, threshold, capacity
+        self.max_age = max_age
         self._entries: dict[Scope, list[Entry]] = {}
         self.hits = self.misses = self.invalidated = 0
 
-    def lookup(self, store: Store, scope: Scope, question: str) -> CacheHit | None:
+    def lookup(self, store: Store, scope: Scope, question: str,
+               now: datetime | None = None) -> CacheHit | None:
         """The cached answer for ``question``, or None (a miss)."""
+        if now is not None:
+            for old in [e for e in self._entries.get(scope, []) if now - e.at > self.max_age]:
+                self._drop(scope, old)
         entries = self._entries.get(scope, [])
         if entries:
             vec = _unit(self.embed(question))

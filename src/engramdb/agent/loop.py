@@ -142,7 +142,8 @@ class Agent:
                 self.memory.goal_start(goal, **kw)
         steps: list[Step] = []
         used = self._focus(message, steps)
-        hit = self.cache.lookup(self.memory.store, self.scope, message) if self.cache else None
+        hit = self.cache.lookup(self.memory.store, self.scope, message,
+                                self.memory._now()) if self.cache else None
         if hit is not None:
             note = FROM_CACHE[lang].format(sim=hit.similarity, q=hit.question)
             steps.append(Step(len(steps) + 1, "cache", output=hit.answer, note=note))
