@@ -311,3 +311,23 @@ def test_bad_arguments_are_invalid(agent, brain, monkeypatch):  # type: ignore[n
     with engramdb.open(":memory:", embedder="hashing") as bare:
         with pytest.raises(engramdb.ConfigError, match="chat endpoint"):
             Agent(bare)
+
+
+def test_the_example_runs_against_an_endpoint_from_the_environment(llm, tmp_path):  # type: ignore[no-untyped-def]
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    llm.call("percent_of", {"percent": 17, "amount": 2340}).say("17% of 2,340 is 397.8.")
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    env.update(OPENAI_BASE_URL=llm.url, OPENAI_MODEL="local-model", OPENAI_API_KEY="sk-x",
+               PYTHONPATH=str(root / "src"))
+    done = subprocess.run([sys.executable, str(root / "examples" / "agent.py"), "--db",
+                           str(tmp_path / "ex.db"), "What is 17% of 2,340?"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "17% of 2,340 is 397.8."
+    assert llm.requests[1]["body"]["messages"][-1]["content"] == "397.8"
+    assert llm.requests[0]["body"]["model"] == "local-model"
