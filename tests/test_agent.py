@@ -4,6 +4,7 @@ persona and beliefs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -80,6 +81,8 @@ def test_a_tool_turn_recalls_answers_and_remembers_the_experience(agent, brain, 
                       if link.relation == "derived_from"}
     assert brain.get(dog_id, user="alice").importance > before   # useful: strengthened
     assert llm.overrun == 0
+    shown = json.loads(json.dumps(result.to_dict(), ensure_ascii=False))
+    assert shown["answer"] == result.answer and shown["steps"][1]["tool"] == "recall"
 
 
 def test_a_failing_tool_gives_a_lesson_and_twice_a_rule(agent, brain, llm):  # type: ignore[no-untyped-def]
@@ -264,6 +267,15 @@ def test_an_http_error_and_a_body_that_is_no_completion(agent, llm):  # type: ig
     llm.fail(503).raw(b"<html>busy</html>")
     assert "HTTP 503" in agent.turn("Hello?").error
     assert "no chat completion" in agent.turn("Hello again?").error
+
+
+def test_an_agent_over_a_scoped_view_uses_its_scope(brain, llm):  # type: ignore[no-untyped-def]
+    a = Agent(brain.scope(user="bob", agent="helper"))
+    llm.call("remember", {"content": "Bob's favourite colour is teal"}).say("Noted.")
+    assert a.turn("Remember that my favourite colour is teal").ok
+    kept = brain.list(user="bob", agent="helper", kind="fact")
+    assert [r.content for r in kept] == ["Bob's favourite colour is teal"]
+    assert brain.count(user="alice") == 0
 
 
 def test_a_session_keeps_the_conversation_and_a_goal_is_started(agent, brain, llm):  # type: ignore[no-untyped-def]
