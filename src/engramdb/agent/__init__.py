@@ -6,11 +6,11 @@ cache (cache.py). ``from engramdb.agent import Agent``."""
 from __future__ import annotations
 
 from .cache import SemanticCache
-from .experience import Evaluation, is_trace
+from .experience import is_trace
 from .loop import Agent
 from .persona import Persona
 from .planner import Action, Endpoint, Planner
-from .result import Step, TurnResult
+from .result import Evaluation, Step, TurnResult
 from .state import Belief, CognitiveState
 from .tools import Outcome, Read, Tool, ToolRegistry, schema_of
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..attention.procedures import slug
@@ -26,6 +25,7 @@ from ..ids import new_id
 from ..model import Kind, Record, Scope
 from ..store.base import ListFilter
 from ..text.tokenize import tokenize
+from .result import Evaluation, Step
 from .state import PREFIX
 from .texts import (
     EXPERIENCE,
@@ -40,27 +40,12 @@ from .texts import (
 
 if TYPE_CHECKING:
     from ..engine import Memory
-    from .result import Step
 
 EXPERIENCES = PREFIX + "experience/"
 SUCCESS_REPEAT, FAILURE_REPEAT = 3, 2
 RECENT = 200           # experiences consolidation looks at
 CLIP = 200             # characters of the situation and result kept in the content
 DIRECT = "answer"      # the strategy of a turn that used no tool
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    success: bool
-    reward: float                 # in [-1, 1]
-    lesson: str
-    strategy: str
-    tools: list[str]
-    failures: list[dict[str, str]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"success": self.success, "reward": self.reward, "lesson": self.lesson,
-                "strategy": self.strategy, "tools": self.tools, "failures": self.failures}
 
 
 def is_trace(rec: Record) -> bool:

@@ -5,7 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .experience import Evaluation
+
+@dataclass(frozen=True)
+class Evaluation:
+    success: bool
+    reward: float                 # in [-1, 1]
+    lesson: str
+    strategy: str
+    tools: list[str]
+    failures: list[dict[str, str]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"success": self.success, "reward": self.reward, "lesson": self.lesson,
+                "strategy": self.strategy, "tools": self.tools, "failures": self.failures}
 
 
 @dataclass
