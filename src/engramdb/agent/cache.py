@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..model import Scope
-from ..store.base import Store
+from ..store.protocol import Store
 from ..text.tokenize import is_cjk, tokenize
 
 THRESHOLD = 0.8

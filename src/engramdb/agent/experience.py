@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..attention.procedures import slug
 from ..ids import new_id
 from ..model import Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import tokenize
 from .result import Evaluation, Step
 from .state import PREFIX

@@ -27,9 +27,9 @@ from typing import Any
 
 import httpx
 
-from ..chat import ChatFailed, message
 from ..config import Config
 from ..errors import ConfigError, Invalid
+from ..llm.chat import ChatFailed, message
 from .texts import CANNOT_PLAN, JSON_FORMAT, RETRY, SYSTEM
 from .tools import FINISH, ToolRegistry
 

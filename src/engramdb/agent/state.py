@@ -28,7 +28,7 @@ from ..attention.procedures import slug
 from ..errors import Invalid
 from ..ids import new_id
 from ..model import Goal, GoalStatus, Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import normalize
 from .texts import STATE_TITLES
 

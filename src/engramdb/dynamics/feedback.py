@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import Conflict, Invalid, NotFound
 from ..model import Layer, Record, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 
 STEP_UP = 0.05
 STEP_DOWN = 0.1

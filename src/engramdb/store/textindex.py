@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import SCOPE_EVENT
+from .protocol import SCOPE_EVENT
 from .postings import Postings
 
 K1 = 1.2   # FTS5's bm25() constants (fts5_aux.c)
