@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..clock import aware
+from ..dynamics.feedback import Feedback, give_feedback
 from ..errors import Conflict, EngramError, Invalid
 from ..ids import new_id
 from ..model import (
@@ -249,3 +250,9 @@ class WriteVerbs(Core):
             "mode": report.mode, "visited": report.visited, "changes": report.changes,
             "counts": {p.phase: p.counts() for p in report.phases if p.counts()}}
 
+    def feedback(self, memory_id: str, useful: bool, *, user: str | None = None,
+                 agent: str | None = None) -> Feedback:
+        """Say whether a recalled memory was useful: useful strengthens it (a use, importance
+        up), useless weakens it (importance down). See dynamics/feedback.py."""
+        return give_feedback(self.store, self._scope(user, agent), memory_id, useful,
+                             self._now())
