@@ -1,5 +1,6 @@
-"""Reads and small changes that adapters need and the facade does not offer: a memory found
-by its id alone (in whichever scope holds it), and a new expiry time for a memory."""
+"""Reads and writes that adapters need and the facade does not offer: a memory found by its
+id alone (in whichever scope holds it), a new expiry time, and a write stored exactly as
+given (a key-value put)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from .clock import aware
 from .errors import Conflict, Invalid
-from .model import Layer, Lifecycle, Record, Scope
-from .write.prepare import LIFECYCLE_BY_PRIORITY, index_text
+from .ids import new_id
+from .model import Draft, Layer, Lifecycle, Record, Scope
+from .write.prepare import LIFECYCLE_BY_PRIORITY, build_record, embed_text, index_text
 
 if TYPE_CHECKING:
     from .engine import Memory
@@ -52,3 +54,14 @@ def set_expiry(memory: Memory, scope: Scope, memory_id: str,
                           version=old.version + 1)
         memory.store.save(new, "update", index_text(new), None, actor=ACTOR, reason="expiry")
     return new
+
+
+def write_exact(memory: Memory, draft: Draft, scope: Scope) -> Record:
+    """Store the draft as it is: no quality gate, no duplicate or supersession judgement (a
+    key-value store's put: the item at a URI is exactly what was put). Its URI must be free."""
+    now = memory._now()
+    rec = build_record(draft, scope, new_id(now), now, memory.config.max_content_bytes)
+    vector = memory._embed([embed_text(rec)])[0]
+    with memory.store.transaction():
+        memory.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="exact_put")
+    return rec

@@ -1,0 +1,247 @@
+"""LangGraph's ``BaseStore`` over engramdb: ``graph.compile(store=EngramStore(mem))``.
+
+The store acts for one engramdb scope (``user``/``agent``; the configured defaults when not
+given). An item ``(namespace, key)`` is the memory at ``note://langgraph/<ns>/.../@/<key>``
+(labels and keys escaped into URI segments), so a namespace prefix is a URI prefix; its value
+is kept whole in the memory's metadata and its text (the configured index fields, else every
+string in it) is what recall searches. ``search(query=...)`` is engramdb's recall, ``filter``
+and namespace matching are LangGraph's own (langgraph.store.memory's matchers). ``ttl`` (minutes)
+is engramdb's ``expires_at``: an expired item is not returned, sleep retires it, and a read
+with ``refresh_ttl`` pushes its expiry back. ``delete`` forgets the memory (its log stays)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+)
+from langgraph.store.base.embed import get_text_at_path
+from langgraph.store.memory import _compare_values, _does_match
+
+from ..engine import MAX_K
+from ..engine import Memory as Engine
+from ..errors import NotFound
+from ..lookup import live, set_expiry, write_exact
+from ..model import Draft, Layer, Record, Scope
+
+ROOT = "note://langgraph/"
+KEY_MARK = "@"
+SAFE = frozenset("-_")
+
+
+class EngramStore(BaseStore):
+    """A LangGraph store whose items are engramdb memories of one scope."""
+
+    supports_ttl = True
+
+    def __init__(self, memory: Engine, *, user: str | None = None, agent: str | None = None,
+                 index: dict[str, Any] | None = None, ttl: TTLConfig | None = None) -> None:
+        self.engine = memory
+        self.scope = memory._scope(user, agent)
+        self.fields: list[str] = list((index or {}).get("fields") or ["$"])
+        self.ttl_config = ttl
+
+    # ---------------------------------------------------------------- BaseStore
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        ops = list(ops)
+        for op in ops:
+            _check(op)
+        with self.engine.store.transaction():
+            return [self._run(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _run(self, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._get(op)
+        if isinstance(op, PutOp):
+            return self._put(op)
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._namespaces(op)
+        raise ValueError(f"unknown store operation: {type(op).__name__}")
+
+    # ---------------------------------------------------------------- operations
+
+    def _get(self, op: GetOp) -> Item | None:
+        rec = self._live(uri_of(op.namespace, op.key))
+        if rec is None:
+            return None
+        if op.refresh_ttl:
+            rec = self._refresh(rec)
+        return _item(rec)
+
+    def _put(self, op: PutOp) -> None:
+        uri = uri_of(op.namespace, op.key)
+        old = self._current(uri)
+        if op.value is None:
+            if old is not None:
+                self.engine.forget(old.id, reason="langgraph delete", **self._who())
+            return None
+        if not isinstance(op.value, dict):
+            raise ValueError(f"a store value is a dict, got {type(op.value).__name__}")
+        meta = {"langgraph": {"namespace": list(op.namespace), "key": op.key,
+                              "value": op.value, "ttl": op.ttl}}
+        text = self._text(op.value, op.index)
+        expires = self._expiry(op.ttl)
+        if old is None:
+            write_exact(self.engine, Draft(content=text, kind="fact", uri=uri, metadata=meta,
+                                           expires_at=expires), self.scope)
+            return None
+        self.engine.update(old.id, content=text if text != old.content else None,
+                           metadata=meta, **self._who())
+        if expires != old.expires_at:
+            set_expiry(self.engine, self.scope, old.id, expires)
+        return None
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        prefix = tuple(op.namespace_prefix)
+        want = op.offset + op.limit
+        if op.query:
+            k = min(MAX_K, max(want * 4, 40))
+            hits = self.engine.recall(op.query, k=k, **self._who())
+            found = [(h.memory, h.score) for h in hits]
+        else:
+            found = [(r, None) for r in self._listed(prefix)]
+        now = self.engine._now()
+        out = [(r, s) for r, s in found if _in(r, prefix) and live(r, now) is not None
+               and _filtered(r, op.filter)][op.offset:want]
+        if op.refresh_ttl:
+            out = [(self._refresh(r), s) for r, s in out]
+        return [_search_item(r, s) for r, s in out]
+
+    def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        now = self.engine._now()
+        seen: set[tuple[str, ...]] = set()
+        for rec in self._listed(()):
+            if live(rec, now) is None:
+                continue
+            ns = namespace_of(rec)
+            if all(_does_match(c, ns) for c in op.match_conditions or ()):
+                seen.add(ns[: op.max_depth] if op.max_depth is not None else ns)
+        return sorted(seen)[op.offset: op.offset + op.limit]
+
+    # ---------------------------------------------------------------- plumbing
+
+    def _who(self) -> dict[str, str]:
+        return {"user": self.scope.user, "agent": self.scope.agent}
+
+    def _current(self, uri: str) -> Record | None:
+        try:
+            rec = self.engine.get(uri, **self._who())
+        except NotFound:
+            return None
+        return rec if rec.layer != Layer.DELETED else None
+
+    def _live(self, uri: str) -> Record | None:
+        return live(self._current(uri), self.engine._now())
+
+    def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
+        path = "".join(f"{segment(x)}/" for x in prefix)
+        return self.engine.list(uri_prefix=ROOT + path, layer=("core", "archived"),
+                                **self._who())
+
+    def _text(self, value: dict[str, Any], index: Any) -> str:
+        fields = self.fields if index is None or index is False else list(index)
+        texts = [t for f in fields for t in (_strings(value) if f == "$"
+                                             else get_text_at_path(value, f))]
+        text = "\n".join(t for t in texts if isinstance(t, str) and t.strip())
+        return text or json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    def _expiry(self, ttl: float | None) -> datetime | None:
+        if ttl is None:
+            return None
+        if isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl <= 0:
+            raise ValueError(f"ttl is a positive number of minutes, got {ttl!r}")
+        return self.engine._now() + timedelta(minutes=ttl)
+
+    def _refresh(self, rec: Record) -> Record:
+        ttl = rec.metadata.get("langgraph", {}).get("ttl")
+        if not ttl or rec.expires_at is None:
+            return rec
+        return set_expiry(self.engine, self.scope, rec.id, self._expiry(ttl))
+
+
+def segment(label: str) -> str:
+    """A namespace label or key as one URI segment: letters, digits, '-' and '_' stay; any
+    other character is '~' and its UTF-8 bytes in hex ('~2e' for '.'), so no two labels meet."""
+    out = []
+    for ch in label:
+        if ch.isalnum() or ch in SAFE:
+            out.append(ch)
+        else:
+            out.append("".join(f"~{b:02x}" for b in ch.encode("utf-8")))
+    return "".join(out)
+
+
+def uri_of(namespace: tuple[str, ...], key: str) -> str:
+    return ROOT + "/".join(segment(x) for x in (*namespace, KEY_MARK)) + "/" + segment(key)
+
+
+def namespace_of(rec: Record) -> tuple[str, ...]:
+    return tuple(rec.metadata.get("langgraph", {}).get("namespace") or ())
+
+
+def _check(op: Op) -> None:
+    """LangGraph's own namespace rules, also for ops handed straight to ``batch``; a key is a
+    non-empty string."""
+    from langgraph.store.base import validate_op_namespace
+
+    validate_op_namespace(op)
+    if isinstance(op, PutOp) and not op.namespace:
+        raise InvalidNamespaceError("Namespace cannot be empty.")
+    if isinstance(op, GetOp | PutOp) and (not isinstance(op.key, str) or not op.key):
+        raise ValueError("a store key is a non-empty string")
+
+
+def _in(rec: Record, prefix: tuple[str, ...]) -> bool:
+    ns = namespace_of(rec)
+    return bool(rec.metadata.get("langgraph")) and ns[: len(prefix)] == prefix
+
+
+def _filtered(rec: Record, flt: dict[str, Any] | None) -> bool:
+    value = rec.metadata["langgraph"]["value"]
+    return all(_compare_values(value.get(k), v) for k, v in (flt or {}).items())
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _strings(v)]
+    return []
+
+
+def _item(rec: Record) -> Item:
+    lg = rec.metadata["langgraph"]
+    return Item(value=lg["value"], key=lg["key"], namespace=tuple(lg["namespace"]),
+                created_at=rec.recorded_at, updated_at=rec.updated_at)
+
+
+def _search_item(rec: Record, score: float | None) -> SearchItem:
+    lg = rec.metadata["langgraph"]
+    return SearchItem(tuple(lg["namespace"]), lg["key"], lg["value"], rec.recorded_at,
+                      rec.updated_at, score)
+
+
+__all__ = ["EngramStore", "Scope"]
