@@ -45,6 +45,7 @@ from .recall.pipeline import QueryPlan, Recaller, plan_query
 from .recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from .recall.wake import promote
 from .store.base import ListFilter, Store
+from .tracing import traced
 from .uri import validate_prefix, validate_uri
 from .write.guard import check_content, content_hash, quality_failures, storable
 from .write.llm_extract import ExtractionFailed
@@ -181,6 +182,7 @@ class Memory(AttentionVerbs):
         self._auto_sleep(scope, written, results)
         return results
 
+    @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
         parts = []
@@ -192,6 +194,7 @@ class Memory(AttentionVerbs):
             return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
         return np.vstack(parts)
 
+    @traced("write")
     def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
                importance_given: bool = True, near: BatchNeighbours | None = None,
                index: int = 0) -> WriteResult:
@@ -405,6 +408,7 @@ class Memory(AttentionVerbs):
 
     # ---------------------------------------------------------------- reads
 
+    @traced("recall")
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: Sequence[str] | None = None, user: str | None = None,
                agent: str | None = None) -> Hits:

@@ -27,6 +27,7 @@ from ..model import Explanation, Hit, Hits, Layer, LegScore, Record, Scope
 from ..store.base import ListFilter, Store
 from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
+from ..tracing import traced
 from ..uri import DOMAINS
 from .associate import associate, merge
 from .diversify import mmr
@@ -101,6 +102,7 @@ class Recaller:
         self.params = params
         self.relevance_floor = relevance_floor
 
+    @traced("recall.search")
     def legs(self, scope: Scope, plan: QueryPlan, preset: Preset) -> dict[str, Ranked]:
         out: dict[str, Ranked] = {}
         for leg in preset.legs:
@@ -158,6 +160,7 @@ class Recaller:
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
 
+    @traced("recall.associate")
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:
         """Spreading activation from the top hits (recall/associate.py): what it brings in
@@ -242,6 +245,7 @@ class Recaller:
 
         return sorted(hits, key=key)
 
+    @traced("recall.rank")
     def _best_candidates(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int,
                          now: datetime, fused: dict[str, float],
                          seen: dict[str, dict[str, LegScore]], pool: list[Hit],
