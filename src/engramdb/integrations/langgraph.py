@@ -12,7 +12,6 @@ with ``refresh_ttl`` pushes its expiry back. ``delete`` forgets the memory (its 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,13 +34,17 @@ from langgraph.store.memory import _compare_values, _does_match
 
 from ..engine import MAX_K
 from ..engine import Memory as Engine
-from ..errors import NotFound
-from ..lookup import live, set_expiry, write_exact
-from ..model import Draft, Layer, Record, Scope
-
-ROOT = "note://langgraph/"
-KEY_MARK = "@"
-SAFE = frozenset("-_")
+from ..lookup import live, set_expiry
+from ..model import Record, Scope
+from .langgraph_shapes import (
+    current,
+    namespace_of,
+    prefix_of,
+    put_item,
+    strings,
+    uri_of,
+    value_text,
+)
 
 
 class EngramStore(BaseStore):
@@ -90,26 +93,15 @@ class EngramStore(BaseStore):
         return _item(rec)
 
     def _put(self, op: PutOp) -> None:
-        uri = uri_of(op.namespace, op.key)
-        old = self._current(uri)
         if op.value is None:
+            old = current(self.engine, self.scope, uri_of(op.namespace, op.key))
             if old is not None:
                 self.engine.forget(old.id, reason="langgraph delete", **self._who())
             return None
         if not isinstance(op.value, dict):
             raise ValueError(f"a store value is a dict, got {type(op.value).__name__}")
-        meta = {"langgraph": {"namespace": list(op.namespace), "key": op.key,
-                              "value": op.value, "ttl": op.ttl}}
-        text = self._text(op.value, op.index)
-        expires = self._expiry(op.ttl)
-        if old is None:
-            write_exact(self.engine, Draft(content=text, kind="fact", uri=uri, metadata=meta,
-                                           expires_at=expires), self.scope)
-            return None
-        self.engine.update(old.id, content=text if text != old.content else None,
-                           metadata=meta, **self._who())
-        if expires != old.expires_at:
-            set_expiry(self.engine, self.scope, old.id, expires)
+        put_item(self.engine, self.scope, tuple(op.namespace), op.key, op.value,
+                 self._text(op.value, op.index), ttl=op.ttl, expires_at=self._expiry(op.ttl))
         return None
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
@@ -144,27 +136,17 @@ class EngramStore(BaseStore):
     def _who(self) -> dict[str, str]:
         return {"user": self.scope.user, "agent": self.scope.agent}
 
-    def _current(self, uri: str) -> Record | None:
-        try:
-            rec = self.engine.get(uri, **self._who())
-        except NotFound:
-            return None
-        return rec if rec.layer != Layer.DELETED else None
-
     def _live(self, uri: str) -> Record | None:
-        return live(self._current(uri), self.engine._now())
+        return live(current(self.engine, self.scope, uri), self.engine._now())
 
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
-        path = "".join(f"{segment(x)}/" for x in prefix)
-        return self.engine.list(uri_prefix=ROOT + path, layer=("core", "archived"),
+        return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),
                                 **self._who())
 
     def _text(self, value: dict[str, Any], index: Any) -> str:
         fields = self.fields if index is None or index is False else list(index)
-        texts = [t for f in fields for t in (_strings(value) if f == "$"
-                                             else get_text_at_path(value, f))]
-        text = "\n".join(t for t in texts if isinstance(t, str) and t.strip())
-        return text or json.dumps(value, ensure_ascii=False, sort_keys=True)
+        return value_text(value, [t for f in fields for t in (
+            strings(value) if f == "$" else get_text_at_path(value, f))])
 
     def _expiry(self, ttl: float | None) -> datetime | None:
         if ttl is None:
@@ -178,26 +160,6 @@ class EngramStore(BaseStore):
         if not ttl or rec.expires_at is None:
             return rec
         return set_expiry(self.engine, self.scope, rec.id, self._expiry(ttl))
-
-
-def segment(label: str) -> str:
-    """A namespace label or key as one URI segment: letters, digits, '-' and '_' stay; any
-    other character is '~' and its UTF-8 bytes in hex ('~2e' for '.'), so no two labels meet."""
-    out = []
-    for ch in label:
-        if ch.isalnum() or ch in SAFE:
-            out.append(ch)
-        else:
-            out.append("".join(f"~{b:02x}" for b in ch.encode("utf-8")))
-    return "".join(out)
-
-
-def uri_of(namespace: tuple[str, ...], key: str) -> str:
-    return ROOT + "/".join(segment(x) for x in (*namespace, KEY_MARK)) + "/" + segment(key)
-
-
-def namespace_of(rec: Record) -> tuple[str, ...]:
-    return tuple(rec.metadata.get("langgraph", {}).get("namespace") or ())
 
 
 def _check(op: Op) -> None:
@@ -222,16 +184,6 @@ def _filtered(rec: Record, flt: dict[str, Any] | None) -> bool:
     return all(_compare_values(value.get(k), v) for k, v in (flt or {}).items())
 
 
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [t for v in value.values() for t in _strings(v)]
-    if isinstance(value, list | tuple):
-        return [t for v in value for t in _strings(v)]
-    return []
-
-
 def _item(rec: Record) -> Item:
     lg = rec.metadata["langgraph"]
     return Item(value=lg["value"], key=lg["key"], namespace=tuple(lg["namespace"]),
@@ -244,4 +196,4 @@ def _search_item(rec: Record, score: float | None) -> SearchItem:
                       rec.updated_at, score)
 
 
-__all__ = ["EngramStore", "Scope"]
+__all__ = ["EngramStore", "uri_of"]
