@@ -35,7 +35,7 @@ from langgraph.store.memory import _compare_values, _does_match
 from ..engine import MAX_K
 from ..engine import Memory as Engine
 from ..lookup import live, set_expiry
-from ..model import Record, Scope
+from ..model import Record
 from .langgraph_shapes import (
     current,
     namespace_of,
