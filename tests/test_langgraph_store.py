@@ -135,3 +135,12 @@ def test_bad_input_raises_and_writes_nothing(store, mem, call, error):  # type: 
         call(store)
     assert mem.count(user="alice", agent="graph") == before
     assert store.get(("ok",), "k") is None
+
+
+def test_a_query_looks_past_memories_outside_the_namespace(store, mem):  # type: ignore[no-untyped-def]
+    for i in range(12):  # the scope's own memories, closer to the query than the item
+        mem.remember(f"Lisbon trip note {i}: trams, Lisbon tiles, Lisbon food", user="alice",
+                     agent="graph")
+    store.put(("trips",), "t1", {"text": "a weekend in Lisbon"})
+    assert [i.key for i in store.search(("trips",), query="Lisbon trams tiles food",
+                                        limit=1)] == ["t1"]

@@ -107,18 +107,28 @@ class EngramStore(BaseStore):
     def _search(self, op: SearchOp) -> list[SearchItem]:
         prefix = tuple(op.namespace_prefix)
         want = op.offset + op.limit
-        if op.query:
-            k = min(MAX_K, max(want * 4, 40))
-            hits = self.engine.recall(op.query, k=k, **self._who())
-            found = [(h.memory, h.score) for h in hits]
-        else:
-            found = [(r, None) for r in self._listed(prefix)]
         now = self.engine._now()
-        out = [(r, s) for r, s in found if _in(r, prefix) and live(r, now) is not None
-               and _filtered(r, op.filter)][op.offset:want]
+
+        def kept(found: list[tuple[Record, float | None]]) -> list[tuple[Record, float | None]]:
+            return [(r, s) for r, s in found if _in(r, prefix) and live(r, now) is not None
+                    and _filtered(r, op.filter)]
+
+        if op.query:
+            k = min(MAX_K, 2 * want + 5)
+            found = self._recall(op.query, k, True)
+            out = kept(found)
+            if len(out) < want and len(found) == k:  # others took the places: look deeper
+                out = kept(self._recall(op.query, MAX_K, False))
+        else:
+            out = kept([(r, None) for r in self._listed(prefix)])
+        out = out[op.offset:want]
         if op.refresh_ttl:
             out = [(self._refresh(r), s) for r, s in out]
         return [_search_item(r, s) for r, s in out]
+
+    def _recall(self, query: str, k: int, track: bool) -> list[tuple[Record, float | None]]:
+        return [(h.memory, h.score) for h in self.engine.recall(query, k=k, track=track,
+                                                                  **self._who())]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         now = self.engine._now()

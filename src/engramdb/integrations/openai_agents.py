@@ -55,6 +55,9 @@ class EngramSession:
         if not isinstance(items, list):
             raise Invalid("items must be a list of input items")
         turns = [t for i, item in enumerate(items) if (t := _turn(i, item)) is not None]
+        if len(turns) == 1:  # one turn is one transaction already
+            self._wm.add(*turns[0])
+            return
         with self.engine.store.transaction():
             for role, text in turns:
                 self._wm.add(role, text)
