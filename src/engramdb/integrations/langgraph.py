@@ -16,21 +16,25 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    InvalidNamespaceError,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-    TTLConfig,
-)
-from langgraph.store.base.embed import get_text_at_path
-from langgraph.store.memory import _compare_values, _does_match
+try:
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        InvalidNamespaceError,
+        Item,
+        ListNamespacesOp,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+        TTLConfig,
+        validate_op_namespace,
+    )
+    from langgraph.store.base.embed import get_text_at_path
+    from langgraph.store.memory import _compare_values, _does_match
+except ImportError as exc:  # pragma: no cover - the extra is installed by `make test`
+    raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import MAX_K
 from ..engine import Memory as Engine
@@ -175,8 +179,6 @@ class EngramStore(BaseStore):
 def _check(op: Op) -> None:
     """LangGraph's own namespace rules, also for ops handed straight to ``batch``; a key is a
     non-empty string."""
-    from langgraph.store.base import validate_op_namespace
-
     validate_op_namespace(op)
     if isinstance(op, PutOp) and not op.namespace:
         raise InvalidNamespaceError("Namespace cannot be empty.")
