@@ -5,6 +5,7 @@ Invalid too) with nothing written. The OpenAI endpoint is the loopback double.""
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import re
 from typing import Any
 
@@ -153,3 +154,29 @@ def test_from_config_takes_engramdb_settings_and_ignores_mem0_providers(tmp_path
         m.close()
     with pytest.raises(engramdb.ConfigError):
         Memory.from_config({"url": str(tmp_path / "d.db"), "no_such_setting": 1})
+
+
+def test_infer_uses_the_configured_llm_and_tags_what_it_extracts(tmp_path, monkeypatch):
+    answer = {"memories": [
+        {"category": "fact", "content": "Lives in Lisbon", "slot": "user/residence",
+         "turns": [0]},
+        {"category": "preference", "content": "喜欢葡式蛋挞", "slot": None, "turns": [2]}]}
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with openai_double(lambda body: json.dumps(answer, ensure_ascii=False)) as (url, seen):
+        m = Memory.from_config({"url": str(tmp_path / "llm.db"), "embedder": "hashing",
+                                "llm_url": url, "llm_model": "extractor-1"})
+        try:
+            out = m.add([{"role": "user", "content": "I live in Lisbon."},
+                         {"role": "assistant", "content": "Noted."},
+                         {"role": "user", "content": "我喜欢葡式蛋挞"}],
+                        user_id="ana", run_id="r1", metadata={"channel": "app"})
+            items = m.get_all(filters={"run_id": "r1"})["results"]
+        finally:
+            m.close()
+    assert len(seen) == 1 and seen[0]["body"]["model"] == "extractor-1"
+    assert sorted(r["memory"] for r in out["results"]) == ["Lives in Lisbon", "喜欢葡式蛋挞"]
+    assert {r["event"] for r in out["results"]} == {"ADD"}
+    assert out["engramdb"] == {"extractor": "llm", "fallback_reason": None, "session": "r1"}
+    assert all(i["metadata"] == {"channel": "app"} and i["run_id"] == "r1" for i in items)
+    assert {i["engramdb"]["metadata"].get("extractor") for i in items} == {"llm"}

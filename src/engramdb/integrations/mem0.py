@@ -92,16 +92,18 @@ class Memory:
         msgs = _messages(messages)
         scope = self._scope(ids)
         with _as_mem0():
-            if infer:
-                report = extract_tagged(self.engine, msgs, metadata=tag(ids, mine),
-                                        session=ids.get("run_id"), user=scope.user,
-                                        agent=scope.agent)
-                written = report.extracted
-            else:
+            if not infer:
                 drafts = [Draft(content=m["content"], metadata=_tagged(ids, mine, m))
                           for m in msgs if m["role"] != "system"]
                 written = self.engine.remember_many(drafts, user=scope.user, agent=scope.agent)
-        return {"results": [_event(r) for r in written if r.action != Action.REJECT]}
+                return {"results": [_event(r) for r in written if r.action != Action.REJECT]}
+            report = extract_tagged(self.engine, msgs, metadata=tag(ids, mine),
+                                    session=ids.get("run_id"), user=scope.user,
+                                    agent=scope.agent)
+        return {"results": [_event(r) for r in report.extracted if r.action != Action.REJECT],
+                "engramdb": {"extractor": report.extractor,
+                             "fallback_reason": report.fallback_reason,
+                             "session": report.session}}
 
     def update(self, memory_id: str, text: str | None = None,
                metadata: dict[str, Any] | None = None, data: str | None = None) -> dict[str, str]:
@@ -136,7 +138,7 @@ class Memory:
         post = {k: v for k, v in flt.items() if k == "run_id"}
         with self.engine.store.transaction():
             for scope in self._scopes(flt):
-                for rec in self._listed(scope, post, None, layers=("core", "archived")):
+                for rec in list(self._listed(scope, post, None, layers=("core", "archived"))):
                     self.engine.forget(rec.id, reason="mem0 delete_all", user=scope.user,
                                        agent=scope.agent)
         return {"message": "Memories deleted successfully!"}
