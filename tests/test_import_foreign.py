@@ -15,6 +15,7 @@ from engramdb.integrations.langgraph_shapes import uri_of
 from engramdb.integrations.mem0 import Memory as Mem0
 from engramdb.io.foreign import import_foreign
 
+BACKENDS = ("sqlite", "postgres")
 MEM0_DUMP = {"results": [
     {"id": "2f9a", "memory": "Is a vegetarian", "hash": "x", "metadata": {"source": "chat"},
      "created_at": "2025-11-03T10:00:00+00:00", "updated_at": None, "user_id": "alex"},

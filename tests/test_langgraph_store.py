@@ -10,6 +10,8 @@ from typing import Any, TypedDict
 
 import pytest
 
+BACKENDS = ("sqlite", "postgres")
+
 pytest.importorskip("langgraph")
 
 from langgraph.graph import END, START, StateGraph  # noqa: E402

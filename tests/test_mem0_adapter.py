@@ -16,6 +16,8 @@ from engramdb import Invalid
 from engramdb.integrations.mem0 import Mem0Error, Memory
 from openai_double import openai_double
 
+BACKENDS = ("sqlite", "postgres")
+
 
 def readme_quickstart() -> str:
     """The first python block of mem0's README (the installed package's own text) that

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+BACKENDS = ("sqlite", "postgres")
+
 pytest.importorskip("agents")
 
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled  # noqa: E402
