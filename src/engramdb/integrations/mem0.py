@@ -154,7 +154,7 @@ class Memory:
 
     def get(self, memory_id: str) -> dict[str, Any] | None:
         rec = live(self._find(memory_id), self.engine._now())
-        return item(rec) if rec is not None else None
+        return {**item(rec), "score": None} if rec is not None else None  # as mem0's get
 
     def get_all(self, *, filters: dict[str, Any] | None = None, top_k: int = 20,
                 limit: int | None = None, user_id: Any = None, agent_id: Any = None,
