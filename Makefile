@@ -22,11 +22,13 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP) $(CHROMIUM)
-	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff check src tests bench examples tools
+	$(BIN)/python tools/check_layout.py
 	$(BIN)/pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff check src tests bench examples tools
+	$(BIN)/python tools/check_layout.py
 
 bench-locomo: $(STAMP)
 	$(BIN)/python bench/locomo.py

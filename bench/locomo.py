@@ -1,10 +1,19 @@
 """LoCoMo evidence retrieval through engramdb's public API (the scorer lives in ../shared/bench).
 
-One user scope per conversation; each turn is remembered as an event with its speaker, its
-session's date as ``at`` and ``metadata={"dia_id": ...}``; questions are recalled with
-``track=False`` and hits are mapped back to turns by that metadata.
+One user scope per conversation. Two ways in, as a user would write them:
+
+- ``--api remember_many`` (the default): each turn is remembered as an event with its speaker,
+  its session's date as ``at``, its neighbouring turns as ``context`` and
+  ``metadata={"dia_id": ...}``; hits map back to turns by that metadata.
+- ``--api ingest``: each session goes through ``Memory.ingest`` as the messages of a chat
+  (role "user", the speaker's name, the session's date; extraction on). A hit is a turn event
+  or a memory extracted from turns (``metadata["source_events"]``): it maps back to those
+  turns, each turn counted once, in the order the hits name them.
+
+Questions are recalled with ``track=False``.
 
     python bench/locomo.py                       # dev split, default embedder and preset
+    python bench/locomo.py --api ingest          # the conversation path
     python bench/locomo.py --embedder hashing --preset lexical --max-questions 20
 
 Embeddings are cached under bench/.cache (keyed by model id and text) so reruns are fast; the
@@ -75,10 +84,14 @@ class CachedEmbedder:
 
 
 def turn_content(turn: Any) -> str:
-    text = f"{turn.speaker}: {turn.text}"
+    return f"{turn.speaker}: {_said(turn)}"
+
+
+def _said(turn: Any) -> str:
+    """What a chat message holds: the words, and a shared photo's caption."""
     if turn.image_caption:
-        text += f" [shares a photo: {turn.image_caption}]"
-    return text
+        return f"{turn.text} [shares a photo: {turn.image_caption}]"
+    return turn.text
 
 
 def turn_time(turn: Any) -> datetime | None:
@@ -99,8 +112,10 @@ def cached_embedder(name: str) -> tuple[Any, list[CachedEmbedder]]:
 class EngramRetriever:
     def __init__(self, embedder: str = "default", preset: str = "default",
                  db: str | None = None, cache: bool = True, context: str = "both",
-                 assoc_slots: int = 2) -> None:
+                 assoc_slots: int = 2, api: str = "remember_many") -> None:
         self.context = context
+        self.api = api
+        self.turn_of: dict[str, str] = {}   # --api ingest: turn event id -> dia_id
         self.caches: list[CachedEmbedder] = []
         if cache:
             self.model, self.caches = cached_embedder(embedder)
@@ -112,6 +127,26 @@ class EngramRetriever:
         self.preset = None if preset == "auto" else preset
 
     def index(self, conversation_id: str, turns: Sequence[Any]) -> None:
+        if self.api == "ingest":
+            self._ingest(conversation_id, turns)
+        else:
+            self._remember_many(conversation_id, turns)
+        for cache in self.caches:
+            cache.save()
+
+    def _ingest(self, conversation_id: str, turns: Sequence[Any]) -> None:
+        sessions: dict[int, list[Any]] = {}
+        for t in turns:
+            sessions.setdefault(t.session, []).append(t)
+        for number, said in sessions.items():
+            messages = [{"role": "user", "speaker": t.speaker, "content": _said(t),
+                         "at": turn_time(t)} for t in said]
+            report = self.mem.ingest(messages, session=f"{conversation_id}:S{number}",
+                                     user=conversation_id, agent="locomo")
+            for t, result in zip(said, report.events, strict=True):
+                self.turn_of[result.memory.id] = t.dia_id
+
+    def _remember_many(self, conversation_id: str, turns: Sequence[Any]) -> None:
         drafts = [
             Draft(content=turn_content(t), kind="event", at=turn_time(t), people=[t.speaker],
                   metadata={"dia_id": t.dia_id}, session=f"{conversation_id}:S{t.session}",
@@ -119,8 +154,6 @@ class EngramRetriever:
             for i, t in enumerate(turns)
         ]
         self.mem.remember_many(drafts, user=conversation_id, agent="locomo")
-        for cache in self.caches:
-            cache.save()
 
     def _context(self, turns: Sequence[Any], i: int) -> str | None:
         """The neighbouring turns of the same session: what a turn answers or reacts to."""
@@ -134,7 +167,14 @@ class EngramRetriever:
     def search(self, conversation_id: str, query: str, k: int) -> list[str]:
         hits = self.mem.recall(query, k=k, track=False, preset=self.preset,
                                user=conversation_id, agent="locomo")
-        return [h.memory.metadata["dia_id"] for h in hits]
+        if self.api != "ingest":
+            return [h.memory.metadata["dia_id"] for h in hits]
+        found: list[str] = []
+        for hit in hits:
+            ids = hit.memory.metadata.get("source_events") or [hit.memory.id]
+            found += [self.turn_of[i] for i in ids
+                      if i in self.turn_of and self.turn_of[i] not in found]
+        return found
 
     def close(self) -> None:
         for cache in self.caches:
@@ -160,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--context", default="both", choices=["prev", "both", "none"],
                     help="index each turn with its neighbouring turns, the previous one, or none")
+    ap.add_argument("--api", default="remember_many", choices=["remember_many", "ingest"],
+                    help="how turns go in: remember_many (events with context) or ingest "
+                         "(each session as a chat, with extraction)")
     ap.add_argument("--out", default=None, help="full results JSON (with per-question rankings)")
     ap.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres"],
                     help="postgres: a fresh database on bench/pg_server.py's server")
@@ -171,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     import locomo_retrieval  # type: ignore[import-not-found]
 
     kwargs = {"embedder": args.embedder, "preset": args.preset, "cache": not args.no_cache,
-              "context": args.context, "assoc_slots": args.assoc_slots}
+              "context": args.context, "assoc_slots": args.assoc_slots, "api": args.api}
     if args.backend == "postgres":
         import pg_server
 

@@ -37,15 +37,15 @@ import psycopg
 
 import engramdb
 import pg_server
+from common import NOW, Corpus, pct
 from engramdb import Draft
 from engramdb.embed.hashing import HashingEmbedder
 from engramdb.engine import Memory
 from engramdb.ids import new_id
 from engramdb.model import Scope
-from engramdb.store.postgres import PostgresStore
+from engramdb.store.postgres.store import PostgresStore
 from engramdb.testing import FrozenClock
 from engramdb.write.prepare import build_record, embed_text, index_text
-from scale import NOW, Corpus, pct
 
 AGENT = "bench"
 BATCH = 5000
@@ -174,7 +174,7 @@ def hnsw(url: str, dim: int, build: bool) -> float:
 def measure(url: str, user: str, queries: list[str], label: str, out: list[str],
             min_docs: int | None = None, gc_freeze: bool = False) -> None:
     """Recall latency in ``user``'s scope; the first recall (which also builds the scope's
-    in-process text index, store/pg_textindex.py) is timed apart."""
+    in-process text index, store/postgres/textindex.py) is timed apart."""
     inner = HashingEmbedder(384)
     model = Precomputed(inner)
     embed_ms = model.prepare(queries)

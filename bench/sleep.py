@@ -41,7 +41,7 @@ import engramdb
 from engramdb import Draft
 from engramdb.dynamics.strength import weight
 from engramdb.recall.presets import PRESETS
-from engramdb.store.base import ListFilter
+from engramdb.store.protocol import ListFilter
 from engramdb.testing import FrozenClock
 
 START = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)

@@ -164,7 +164,7 @@ def imported_copy(mem, rec, content):  # type: ignore[no-untyped-def]
     """A near-duplicate that came in past the write guard (as an import or an old version
     would bring it): written to the store directly."""
     from engramdb.ids import new_id
-    from engramdb.write.guard import content_hash
+    from engramdb.text.checks import content_hash
 
     copy = rec.replace(id=new_id(mem.clock.now()), content=content,
                        content_hash=content_hash(content), recorded_at=mem.clock.now())

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from engramdb.context import LAYOUT, TITLES
+from engramdb.attention.context import LAYOUT, TITLES
 from engramdb.errors import Invalid, NotFound
 from engramdb.text.tokens import count_tokens
 

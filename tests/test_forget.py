@@ -12,7 +12,7 @@ import pytest
 
 import engramdb
 from engramdb import Action, Conflict, Layer, NotFound, Scope
-from engramdb.store.sqlite import scope_token
+from engramdb.store.sqlite.search import scope_token
 
 BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
 

@@ -89,10 +89,11 @@ def test_exploratory_questions_get_diverse_hits(me):  # type: ignore[no-untyped-
 
 def test_exploratory_questions_get_one_more_association_place(mem, tmp_path, clock):  # type: ignore[no-untyped-def]
     import engramdb
-    from engramdb.recall.pipeline import plan_query
+    from engramdb.recall.plan import choose_preset, plan_query
 
     def slots(m, query):  # type: ignore[no-untyped-def]
-        return m._preset(plan_query(query), None).assoc_slots
+        return choose_preset(plan_query(query), None, m.config.preset,
+                             m.config.assoc_slots).assoc_slots
 
     assert (slots(mem, "Kyoto garden"), slots(mem, "tell me about the Kyoto garden")) == (2, 3)
     with engramdb.open(tmp_path / "off.db", embedder="hashing", clock=clock,

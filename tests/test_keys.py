@@ -15,7 +15,7 @@ from engramdb import Invalid, NotFound
 from engramdb.cli import app
 from engramdb.keys import SECRET_PREFIX, Forbidden, Keys, Unauthorized, hash_secret
 from engramdb.model import Role, Scope
-from engramdb.store.migrations import MIGRATIONS
+from engramdb.store.sqlite.migrations import MIGRATIONS
 
 
 def test_a_secret_is_shown_once_and_stored_only_as_its_hash(mem):  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""Per-scope HNSW indexes (store/pg_scopeindex.py): built, listed, used by the planner for
+"""Per-scope HNSW indexes (store/postgres/scopeindex.py): built, listed, used by the planner for
 their scope only (with the query's scope bound as a parameter, as the store sends it), and
 dropped, without changing what a search returns."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import psycopg
 
 from engramdb.model import Layer
-from engramdb.store.base import IndexText
 from engramdb.store.contract import ALICE, BOB, make_record, unit
-from engramdb.store.pg_codec import vector_text
-from engramdb.store.pg_scopeindex import index_name
-from engramdb.store.postgres import PostgresStore
+from engramdb.store.postgres.codec import vector_text
+from engramdb.store.postgres.scopeindex import index_name
+from engramdb.store.postgres.store import PostgresStore
+from engramdb.store.protocol import IndexText
 
 PLAN = ("EXPLAIN SELECT id FROM memories WHERE user_id = %s AND agent_id = %s "
         "AND layer = ANY(%s) AND embedding IS NOT NULL "

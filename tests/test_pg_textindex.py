@@ -1,4 +1,4 @@
-"""The PostgreSQL store's in-process text index (store/pg_textindex.py): it ranks as the SQL
+"""The PostgreSQL store's in-process text index (store/postgres/textindex.py): it ranks as the SQL
 query does (pg_text.BM25_SQL) on the same data, follows writes from another store object (the
 view of another process) through the events log, and leaves to the SQL what it cannot answer."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from engramdb.model import Layer, Scope
-from engramdb.store.base import IndexText
 from engramdb.store.contract import ALICE, BOB, make_record, unit
-from engramdb.store.pg_text import query_terms
-from engramdb.store.postgres import PostgresStore
+from engramdb.store.postgres.store import PostgresStore
+from engramdb.store.postgres.text import query_terms
+from engramdb.store.protocol import IndexText
 from engramdb.testing import StoreContract
 
 WORDS = ("berlin oslo rome live work run running anna li maria garcia budget roadmap "

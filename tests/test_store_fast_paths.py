@@ -12,7 +12,8 @@ import engramdb
 from engramdb import Draft
 from engramdb.model import Layer, Scope
 from engramdb.store.contract import make_record
-from engramdb.store.sqlite import TEXT_FIELDS, SQLiteStore, scope_token
+from engramdb.store.sqlite.search import TEXT_FIELDS, scope_token
+from engramdb.store.sqlite.store import SQLiteStore
 from engramdb.testing import FrozenClock, HashingEmbedder
 from engramdb.text import tokenize
 from engramdb.write.prepare import index_text

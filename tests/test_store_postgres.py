@@ -16,10 +16,10 @@ import engramdb
 import engramdb.cli
 from engramdb.errors import StoreError
 from engramdb.model import Layer
-from engramdb.store.base import IndexText, ListFilter
 from engramdb.store.contract import ALICE, make_record, unit
-from engramdb.store.migrations import MIGRATIONS as SQLITE_MIGRATIONS
-from engramdb.store.postgres import PostgresStore
+from engramdb.store.postgres.store import PostgresStore
+from engramdb.store.protocol import IndexText, ListFilter
+from engramdb.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
 from engramdb.testing import StoreContract
 from pg import create_database, database_url, drop_database
 
@@ -227,7 +227,7 @@ def test_the_cli_works_on_postgresql(pg_url):  # type: ignore[no-untyped-def]
 
 
 def test_text_search_matches_sqlite_exactly_with_one_scope(pg_url, tmp_path):  # type: ignore[no-untyped-def]
-    from engramdb.store.sqlite import SQLiteStore
+    from engramdb.store.sqlite.store import SQLiteStore
 
     pg, lite = PostgresStore(pg_url), SQLiteStore(tmp_path / "s.db")
     texts = ["berlin berlin live", "oslo live", "我 住 在 上海", "上海 很 大 live", "li anna",
@@ -282,7 +282,7 @@ def test_bulk_insert_copies_records_text_vectors_and_events(pg_url):  # type: ig
 
 
 def test_the_location_shown_has_no_password() -> None:
-    from engramdb.store.postgres import redact
+    from engramdb.store.postgres.store import redact
 
     assert redact("postgresql://app:s3cret@db:5432/mem") == "postgresql://app@db:5432/mem"
     assert redact("postgresql://db/mem?sslmode=require&password=s3cret") == (

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from engramdb.store.sqlite import SQLiteStore
+from engramdb.store.sqlite.store import SQLiteStore
 from engramdb.testing import StoreContract
 
 

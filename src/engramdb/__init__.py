@@ -14,9 +14,9 @@ import os
 from typing import Any
 
 from . import errors
+from .attention.context import Context
 from .clock import Clock
 from .config import Config, default_path
-from .context import Context
 from .embed.base import Embedder
 from .engine import Memory, ScopedMemory
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
@@ -43,7 +43,7 @@ from .model import (
     WriteResult,
 )
 from .registry import make_embedder, register_embedder
-from .store.base import Store
+from .store.protocol import Store
 from .working.session import WorkingMemory
 
 __version__ = "0.1.0"
@@ -75,7 +75,7 @@ def open(  # noqa: A001 - the public verb is engramdb.open
             os.makedirs(os.path.dirname(target), exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder of {target}: {exc}") from exc
-    from .store.sqlite import SQLiteStore
+    from .store.sqlite.store import SQLiteStore
 
     if isinstance(embedder, str) or embedder is None:
         model = make_embedder(embedder or cfg.embedder, threads=cfg.threads)
@@ -94,7 +94,7 @@ def open(  # noqa: A001 - the public verb is engramdb.open
 
 def _postgres(url: str) -> Store:
     try:
-        from .store.postgres import PostgresStore
+        from .store.postgres.store import PostgresStore
     except ImportError as exc:
         raise ConfigError("the PostgreSQL backend needs psycopg: "
                           "pip install 'engramdb[postgres]'") from exc

@@ -858,7 +858,7 @@ def mcp_cmd(
         serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots, keys),
               http=http, host=host, port=port)
 # ---------------------------------------------------------------- attention: goals, procedures,
-# focus, learned rules, MEMORY.md (attention/verbs.py)
+# focus, learned rules, MEMORY.md (engine/goals.py)
 
 goal_app = typer.Typer(help="The goal stack: start, pause, resume, done, note, list.",
                        no_args_is_help=True)
@@ -1191,7 +1191,7 @@ def keys_revoke(
             emit(key.to_dict())
         else:
             out().print(Text(f"revoked {key.id} (user={key.user} agent={key.agent})"))
-# ---------------------------------------------------------------- links (graph.py)
+# ---------------------------------------------------------------- links (recall/graph.py)
 
 
 def links_table(links: list[Link]) -> Table:

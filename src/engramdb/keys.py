@@ -19,10 +19,10 @@ from .clock import aware
 from .errors import EngramError, Invalid, NotFound
 from .ids import new_id
 from .model import ApiKey, Role, Scope
-from .write.guard import storable
+from .text.checks import storable
 
 if TYPE_CHECKING:
-    from .engine import Memory
+    from .facade import Facade
 
 SECRET_PREFIX = "edb_"
 MAX_SECRET = 200      # longer "keys" are refused before hashing
@@ -71,7 +71,7 @@ class Grant:
 class Keys:
     """Create, list, revoke and check the API keys stored beside the memories."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Facade) -> None:
         self.memory = memory
         self.store = memory.store
 

@@ -14,8 +14,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from pydantic import BaseModel, ConfigDict, Field
 
-from .engine import MAX_K
-from .model import Kind, Layer
+from .model import MAX_K, Kind, Layer
 
 KindName = Literal[tuple(k.value for k in Kind)]  # type: ignore[valid-type]
 LayerName = Literal[tuple(x.value for x in Layer)]  # type: ignore[valid-type]

@@ -238,6 +238,9 @@ class Hit:
         }
 
 
+MAX_K = 1000  # the most hits one recall, context or focus may ask for
+
+
 class Hits(list[Hit]):
     """The hits of one recall, best first, plus whether the recall abstained and why."""
 

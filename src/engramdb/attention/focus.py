@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..model import Goal, Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import tokenize
 from .goals import GoalStack
 from .procedures import Procedure, Triggered, triggered
@@ -24,7 +24,7 @@ from .score import DENSE_FLOOR, WEIGHTS, Signals, coverage, dense, exclusion, te
 from .uncertainty import Uncertainty, detect
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 CANDIDATES = 20        # recall hits read for the query and for the goal
 IMPORTANT = 10         # most important memories added as candidates
@@ -96,7 +96,7 @@ def goal_text(goal: Goal | None) -> str:
     return "\n".join(goal_texts(goal))
 
 
-def build(mem: Memory, scope: Scope, query: str, k: int, now: datetime) -> Workspace:
+def build(mem: Facade, scope: Scope, query: str, k: int, now: datetime) -> Workspace:
     goal = GoalStack(mem.store, scope, now).active()
     gtext = goal_text(goal)
     procs = triggered(list_procedures(mem, scope), query, goal.title if goal else "")
@@ -133,12 +133,12 @@ def _why_in(s: Scored) -> str:
     return "in: " + ", ".join(f"{n} {s.terms[n]:.2f}" for _, n in best)
 
 
-def list_procedures(mem: Memory, scope: Scope) -> list[Procedure]:
+def list_procedures(mem: Facade, scope: Scope) -> list[Procedure]:
     flt = ListFilter(kinds=(Kind.PROCEDURE.value,), current_only=True)
     return [Procedure.from_record(r) for r in mem.store.list(scope, flt)]
 
 
-def candidates(mem: Memory, scope: Scope, query: str, gtext: str) -> list[Record]:
+def candidates(mem: Facade, scope: Scope, query: str, gtext: str) -> list[Record]:
     found: dict[str, Record] = {}
     for text in (query, gtext):
         if text.strip():
@@ -153,7 +153,7 @@ def candidates(mem: Memory, scope: Scope, query: str, gtext: str) -> list[Record
     return [r for r in found.values() if r.kind != Kind.PROCEDURE]
 
 
-def relevances(mem: Memory, scope: Scope, records: list[Record], query: str,
+def relevances(mem: Facade, scope: Scope, records: list[Record], query: str,
                goals: list[str]) -> dict[str, tuple[float, float]]:
     """(query relevance, goal relevance) of each record; the goal's is the best over its
     title and open loops."""

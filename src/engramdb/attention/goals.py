@@ -12,8 +12,8 @@ from datetime import datetime
 from ..errors import Conflict, Invalid, NotFound
 from ..ids import new_id
 from ..model import Goal, GoalStatus, Scope
-from ..store.base import Store
-from ..write.guard import storable
+from ..store.protocol import Store
+from ..text.checks import storable
 
 MAX_TEXT = 2000
 MAX_ITEMS = 100

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid
 from ..model import Kind, Record, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text.tokenize import normalize
 from .goals import clean_text
 from .procedures import slug
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 HEADING = "## Learned rules"
 _PUNCT = re.compile(r"[\s\W_]+", re.UNICODE)
@@ -45,12 +45,12 @@ def same_text(text: str) -> str:
     return _PUNCT.sub("", normalize(text))
 
 
-def rules_of(mem: Memory, scope: Scope) -> list[Record]:
+def rules_of(mem: Facade, scope: Scope) -> list[Record]:
     flt = ListFilter(kinds=(Kind.RULE.value,), current_only=True)
     return list(mem.store.list(scope, flt))
 
 
-def learn(mem: Memory, scope: Scope, mistake: str, rule: str) -> Learned:
+def learn(mem: Facade, scope: Scope, mistake: str, rule: str) -> Learned:
     mistake, rule = clean_text("mistake", mistake), clean_text("rule", rule)
     key = same_text(rule)
     if not key:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import Layer, Priority, Record, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 from .passes import Change, Pass, PhaseReport
 from .strength import weight
 

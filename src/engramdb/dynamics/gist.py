@@ -32,9 +32,9 @@ from typing import Any
 
 from ..ids import new_id
 from ..model import Kind, Layer, Link, Priority, Record
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from ..text import is_cjk, normalize, tokenize
-from ..write.guard import content_hash
+from ..text.checks import content_hash
 from ..write.prepare import LIFECYCLE_BY_PRIORITY, derive_priority, embed_text, index_text
 from .passes import Pass, PhaseReport
 from .strength import KEPT_USES, weight

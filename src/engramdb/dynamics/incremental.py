@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 from ..model import Kind, Layer, Priority, Record, Scope
-from ..store.base import SleepState, Store
+from ..store.protocol import SleepState, Store
 from .gist import SETTLED
 from .lifecycle import OBSERVATION
 from .strength import FLOOR, DecayParams, half_life, weight

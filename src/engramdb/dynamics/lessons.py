@@ -8,7 +8,7 @@ the memories it visits), so both end alike."""
 from __future__ import annotations
 
 from ..model import Kind, Layer, Record
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from .passes import Change, Pass, PhaseReport
 
 MAX_LESSONS = 5

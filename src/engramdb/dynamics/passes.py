@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..model import Layer, Record, Scope
-from ..store.base import IndexText, ListFilter, Store
+from ..store.protocol import IndexText, ListFilter, Store
 from .strength import DecayParams
 
 Embed = Callable[[Sequence[str]], np.ndarray]

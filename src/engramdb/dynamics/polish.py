@@ -11,7 +11,7 @@ import re
 
 import httpx
 
-from ..chat import ChatFailed, complete
+from ..llm.chat import ChatFailed, complete
 from ..model import Record
 from ..text import normalize, tokenize
 

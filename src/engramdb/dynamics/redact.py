@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..model import Layer, Record
-from ..store.base import Store
-from ..write.guard import content_hash
+from ..store.protocol import Store
+from ..text.checks import content_hash
 from ..write.prepare import embed_text, index_text
 from .gist import (
     ANCHOR_ATTRS,

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import Invalid
 from ..model import Link, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 from . import incremental
 from .consolidate import consolidate_pass
 from .decay import decay_pass

@@ -36,10 +36,9 @@ try:
 except ImportError as exc:  # pragma: no cover - the extra is installed by `make test`
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
-from ..engine import MAX_K
 from ..engine import Memory as Engine
 from ..lookup import live, set_expiry
-from ..model import Record
+from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,
     namespace_of,

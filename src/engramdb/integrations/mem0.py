@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from .. import open as open_memory
-from ..engine import MAX_K
 from ..engine import Memory as Engine
 from ..errors import EngramError, Invalid, NotFound
 from ..lookup import find_by_id, live
-from ..model import Action, Draft, Hit, Record, Scope, WriteResult
+from ..model import MAX_K, Action, Draft, Hit, Record, Scope, WriteResult
 from ..write.tagged import extract_tagged
 from .mem0_shapes import (
     IDS,

@@ -4,7 +4,7 @@ Line 1 is a header; then one ``memory`` line per record followed by its ``event`
 event line carries ``actor`` and ``reason`` (null where unknown; absent in older files). A
 snapshot's header also names its scope (io/snapshot.py). A hard forget's tombstone has empty
 content and no vector, and so do the snapshots in its event lines. After a scope's memories
-come its ``link`` lines (graph.py); an import adds a link when both its memories are there.
+come its ``link`` lines (recall/graph.py); an import adds a link when both its memories are there.
 Then its ``goal`` lines (attention/goals.py): an import adds the goals whose id is new to the
 store; an active one whose scope has an active goal already comes in paused (one active goal a
 scope)."""
@@ -21,14 +21,14 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import Invalid
-from ..graph import check_relation, check_weight
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
-from ..store.base import Event, ListFilter
-from ..store.sqlite import from_ts, record_from_row, snapshot_json
+from ..recall.graph import check_relation, check_weight
+from ..store.common import from_ts, record_from_row, snapshot_json
+from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 FORMAT = "engramdb-jsonl/1"
 ALL_LAYERS = ListFilter(layers=())
@@ -38,7 +38,7 @@ def _vec(v: np.ndarray) -> str:
     return base64.b64encode(np.asarray(v, dtype=np.float32).tobytes()).decode()
 
 
-def export_jsonl(mem: Memory, fp: IO[str], scopes: Sequence[Scope],
+def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
                  header_extra: dict[str, Any] | None = None) -> int:
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
@@ -72,7 +72,7 @@ def _event_line(ev: Event) -> dict[str, Any]:
             "actor": ev.actor, "reason": ev.reason}
 
 
-def import_jsonl(mem: Memory, fp: IO[str],
+def import_jsonl(mem: Facade, fp: IO[str],
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Import everything or nothing (one transaction). Records whose id is already stored are
     skipped. Vectors are reused when the file's embedder is the store's, else recomputed."""
@@ -96,7 +96,7 @@ class Export:
     goals: list[Goal] = field(default_factory=list)
 
 
-def read_export(mem: Memory, fp: IO[str]) -> Export:
+def read_export(mem: Facade, fp: IO[str]) -> Export:
     """Parse and check a whole export; nothing is written."""
     lines = [ln for ln in fp.read().splitlines() if ln.strip()]
     try:
@@ -127,7 +127,7 @@ def read_export(mem: Memory, fp: IO[str]) -> Export:
 
 
 def _link(item: dict[str, Any], number: int) -> Link:
-    """A link line, checked (graph.py's rules) before anything is written."""
+    """A link line, checked (recall/graph.py's rules) before anything is written."""
     try:
         row = item["link"]
         link = Link(source=str(row["source"]), target=str(row["target"]),
@@ -162,7 +162,7 @@ def _text(value: Any) -> str:
     return value
 
 
-def embed_missing(mem: Memory, export: Export, skip_stored: bool) -> int:
+def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
     """Embed the records that lack a vector (tombstones never get one), in batches, before
     the caller takes the write lock: a model is slow. ``skip_stored``: not those whose id is
     already stored (an import skips them). Returns how many were embedded."""
@@ -177,7 +177,7 @@ def embed_missing(mem: Memory, export: Export, skip_stored: bool) -> int:
     return len(todo)
 
 
-def write_export(mem: Memory, export: Export,
+def write_export(mem: Facade, export: Export,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Write the records whose id is not stored yet, with their logs (inside the caller's
     transaction); a tombstone gets neither text nor vector, so nothing can find it."""

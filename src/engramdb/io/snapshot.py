@@ -21,16 +21,16 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import Invalid
 from ..model import Layer, Scope
-from ..store.base import ListFilter
+from ..store.protocol import ListFilter
 from .jsonl import Export, embed_missing, export_jsonl, read_export, write_export
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 Target = str | os.PathLike[str] | IO[str]
 
 
-def write_snapshot(mem: Memory, target: Target, scope: Scope, at: datetime) -> int:
+def write_snapshot(mem: Facade, target: Target, scope: Scope, at: datetime) -> int:
     """Write the scope's snapshot to a path (atomically: a temporary file, then renamed) or to
     an open text stream. Returns the number of memories written."""
     buf = io.StringIO()
@@ -50,7 +50,7 @@ def write_snapshot(mem: Memory, target: Target, scope: Scope, at: datetime) -> i
     return n
 
 
-def restore_snapshot(mem: Memory, source: Target, scope: Scope, at: datetime,
+def restore_snapshot(mem: Facade, source: Target, scope: Scope, at: datetime,
                      actor: str | None = None) -> dict[str, int]:
     """Replace the scope's memories with the snapshot's; returns {"removed", "restored",
     "reembedded"}."""
@@ -72,7 +72,7 @@ def restore_snapshot(mem: Memory, source: Target, scope: Scope, at: datetime,
     return {"removed": removed, "restored": counts["imported"], "reembedded": reembedded}
 
 
-def keep_tombstones(mem: Memory, scope: Scope, export: Export) -> None:
+def keep_tombstones(mem: Facade, scope: Scope, export: Export) -> None:
     """An erasure outlives a restore: a memory hard-forgotten since the snapshot was taken
     stays a tombstone (with its scrubbed log) instead of coming back from the file."""
     position = {rec.id: i for i, rec in enumerate(export.records)}

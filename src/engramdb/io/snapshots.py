@@ -20,7 +20,7 @@ from ..errors import ConfigError, Invalid, NotFound
 from ..ids import new_id
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 NAME = re.compile(r"^snap-[0-9A-HJKMNP-TV-Z]{26}$")
 SUFFIX = ".jsonl"
@@ -49,7 +49,7 @@ def default_folder(location: str) -> Path:
     return Path(location).expanduser().resolve().with_name(Path(location).name + ".snapshots")
 
 
-def take(mem: Memory, folder: str | os.PathLike[str], *, user: str | None = None,
+def take(mem: Facade, folder: str | os.PathLike[str], *, user: str | None = None,
          agent: str | None = None) -> SnapshotInfo:
     """Snapshot the scope into the folder (made if missing); return what was written."""
     path = Path(folder)
@@ -65,7 +65,7 @@ def take(mem: Memory, folder: str | os.PathLike[str], *, user: str | None = None
     return info
 
 
-def listing(mem: Memory, folder: str | os.PathLike[str], *, user: str | None = None,
+def listing(mem: Facade, folder: str | os.PathLike[str], *, user: str | None = None,
             agent: str | None = None) -> list[SnapshotInfo]:
     """The scope's snapshots in the folder, newest first (none when the folder is missing)."""
     scope = mem.scope(user, agent)
@@ -80,7 +80,7 @@ def listing(mem: Memory, folder: str | os.PathLike[str], *, user: str | None = N
     return sorted(found, key=lambda i: i.name, reverse=True)
 
 
-def restore(mem: Memory, folder: str | os.PathLike[str], name: str, *,
+def restore(mem: Facade, folder: str | os.PathLike[str], name: str, *,
             user: str | None = None, agent: str | None = None) -> dict[str, int]:
     """Replace what the scope holds with its snapshot ``name`` (one transaction)."""
     scope = mem.scope(user, agent)

@@ -31,7 +31,7 @@ from itertools import permutations
 import numpy as np
 
 from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 from .concepts import Graph, build
 from .presets import Preset
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ..anchors import concepts_of
 from ..model import Layer, Link, Record, Scope
-from ..store.base import Store
+from ..store.protocol import Store
 
 MAX_FAN = 100          # a concept with more members than this is not spread through
 MAX_NODES = 300

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from ..dynamics.strength import DecayParams, weight
 from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
-from ..store.base import ListFilter, Store
+from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, normalize, tokenize
 from ..text.timeexpr import Window, time_window
 from .presets import Preset

@@ -30,7 +30,7 @@ def install(app: FastAPI, memory: Memory) -> None:
                           ["stage"], registry=reg)
     writes = pc.Counter("engramdb_writes", "Memory writes by action", ["action"], registry=reg)
     reg.register(_StoreSize(memory))
-    owners = (memory, memory._recaller)
+    owners = (memory, memory._recaller, memory.store)  # what each traced stage runs on
 
     def on_stage(stage: str, seconds: float, owner: Any, result: Any) -> None:
         if not any(owner is o for o in owners):

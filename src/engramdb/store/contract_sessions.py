@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from ..errors import Conflict
-from ..model import Scope
 from ..working.state import Blob, SessionInfo, Settings, Turn
+from .contract_kit import ALICE, BOB, T0
 
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-ALICE = Scope("alice", "noah")
-BOB = Scope("bob", "noah")
 SETTINGS = Settings(budget=500, keep=2, offload_tokens=100, encoding="cl100k_base",
                     summarizer="extractive")
 

@@ -1,5 +1,5 @@
 """An inverted index in numpy arrays, the part the SQLite and PostgreSQL text indexes share
-(store/textindex.py, store/pg_textindex.py): each term's postings (document, column, count)
+(store/textindex.py, store/postgres/textindex.py): each term's postings (document, column, count)
 sorted by term in flat arrays, and the postings added since in a ``pending`` map, merged in
 by ``compact``. The scopes built on it add their documents' lengths, layers and the checks
 that tie them to their store's own full-text search."""

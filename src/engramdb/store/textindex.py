@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .base import SCOPE_EVENT
 from .postings import Postings
+from .protocol import SCOPE_EVENT
 
 K1 = 1.2   # FTS5's bm25() constants (fts5_aux.c)
 B = 0.75

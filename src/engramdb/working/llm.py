@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..chat import ChatFailed, complete
 from ..errors import EngramError
+from ..llm.chat import ChatFailed, complete
 from .state import Turn
 
 INSTRUCTIONS = (

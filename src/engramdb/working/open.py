@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid, NotFound
 from ..model import Scope
+from ..text.checks import storable
 from ..text.tokens import check_encoding
-from ..write.guard import storable
 from .session import WorkingMemory
 from .state import SessionInfo, Settings
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 SUMMARIZERS = ("extractive", "llm")
 MAX_ID = 200
 
 
-def open_session(memory: Memory, scope: Scope, session_id: str, create: bool = True,
+def open_session(memory: Facade, scope: Scope, session_id: str, create: bool = True,
                  **given: Any) -> WorkingMemory:
     check_session_id(session_id)
     changes = {k: v for k, v in given.items() if v is not None}
@@ -40,7 +40,7 @@ def open_session(memory: Memory, scope: Scope, session_id: str, create: bool = T
     return session
 
 
-def defaults(memory: Memory) -> Settings:
+def defaults(memory: Facade) -> Settings:
     c = memory.config
     return Settings(budget=c.session_budget, keep=c.session_keep,
                     offload_tokens=c.offload_tokens, encoding=c.encoding,

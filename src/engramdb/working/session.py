@@ -30,14 +30,14 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Conflict, EngramError, Invalid, NotFound
 from ..ids import new_id
 from ..model import IngestReport, Scope, WriteResult
+from ..text.checks import storable
 from ..text.tokens import count_tokens
-from ..write.guard import storable
 from .llm import ChatSummarizer
 from .state import Blob, SessionInfo, Settings, Turn
 from .summary import fold, trim
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_TURN_BYTES = 16 * 1024 * 1024
@@ -75,7 +75,7 @@ class Handover:
 class WorkingMemory:
     """One session's short-term memory; get it from ``Memory.session(id)``."""
 
-    def __init__(self, memory: Memory, scope: Scope, info: SessionInfo) -> None:
+    def __init__(self, memory: Facade, scope: Scope, info: SessionInfo) -> None:
         self._memory = memory
         self.scope = scope
         self._info = info

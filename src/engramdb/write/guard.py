@@ -1,51 +1,17 @@
 """The write guard: checks every write before anything is stored.
 
-Implemented here: content validation (empty or symbol-only text is Invalid), the quality gate
-(junk is REJECTed with the failed criteria listed; see ``quality_failures``) and the content
-hash that exact-duplicate detection uses. The decisions themselves are in engine._write and
-write/supersede.py."""
+Implemented here: the quality gate (junk is REJECTed with the failed criteria listed; see
+``quality_failures``). Content validation and the content hash that exact-duplicate detection
+uses are text checks shared with the read path (text/checks.py). The decisions themselves are
+in engine/writes.py and write/supersede.py."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 
-from ..errors import Invalid
 from ..model import Kind
 from ..text import normalize
 from ..text.tokenize import _CJK
-
-_JUNK = re.compile(r"^[\W_]+$", re.UNICODE)
-
-
-def storable(text: str) -> bool:
-    """False for text with lone surrogates (e.g. from a bad JSON escape): no UTF-8 for them."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def content_hash(content: str) -> str:
-    return hashlib.sha256(normalize(content).encode()).hexdigest()[:32]
-
-
-def check_content(content: object, max_bytes: int) -> str:
-    if not isinstance(content, str):
-        raise Invalid(f"content must be text, got {type(content).__name__}")
-    text = content.strip()
-    if not text:
-        raise Invalid("content is empty")
-    if not storable(text):
-        raise Invalid("content is not valid Unicode text (it holds a lone surrogate)")
-    size = len(text.encode("utf-8"))
-    if size > max_bytes:
-        raise Invalid(f"content is {size} bytes, over the limit of {max_bytes} bytes")
-    if _JUNK.match(text):
-        raise Invalid("content has no words (only punctuation or symbols)")
-    return text
-
 
 # The quality gate. Criteria, each a name listed in a REJECT's evidence["failed"]:
 MIN_LETTERS = 3          # "too_short": fewer letters than this (a CJK character counts 2)

@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..chat import ChatFailed, complete
 from ..config import Config
 from ..errors import ConfigError, EngramError
+from ..llm.chat import ChatFailed, complete
 from ..model import Draft, Kind
 from ..text.tokenize import is_cjk
 from .extract import Turn

@@ -10,12 +10,12 @@ from typing import Any
 from ..clock import aware
 from ..errors import Invalid
 from ..model import Draft, Kind, Layer, Lifecycle, Priority, Record, Scope
-from ..store.base import IndexText
+from ..store.protocol import IndexText
 from ..text import tokenize
+from ..text.checks import check_content, content_hash, storable
 from ..text.duedate import due_from_text
 from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
-from .guard import check_content, content_hash, storable
 from .slots import slot_of
 
 PRIORITY_BY_KIND = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..model import Record
-from .guard import content_hash
+from ..text.checks import content_hash
 
 # What a version says (restored by a rollback). Everything else is the memory's state now and
 # stays: id, scope, recorded_at, layer, uses, supersession (invalid_at, superseded_by).

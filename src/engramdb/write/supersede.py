@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..model import Action, Kind, Layer, Record, Scope
-from ..store.base import ListFilter, Store
+from ..store.protocol import ListFilter, Store
 from ..text import normalize, tokenize
 from .prepare import slot_token
 from .slots import SLOT_KINDS, Slot, slot_of

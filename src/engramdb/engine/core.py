@@ -1,0 +1,108 @@
+"""The engine's core: the store, the embedder, the clock and the config every verb group
+uses, and the few helpers they share (scope checks, the clock's now, embedding, lookups)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Self
+
+import numpy as np
+
+from ..clock import Clock, SystemClock, aware
+from ..config import Config
+from ..dynamics.merge import NearHints
+from ..dynamics.sleep import SleepReport
+from ..dynamics.strength import params_from
+from ..embed.base import Embedder
+from ..errors import Invalid, NotFound
+from ..model import (
+    Action,
+    Record,
+    Scope,
+)
+from ..recall.pipeline import Recaller
+from ..store.protocol import Store
+from ..text.checks import storable
+from ..uri import validate_uri
+
+if TYPE_CHECKING:
+    pass
+from .scoped import ScopedMemory
+
+USE_DEBOUNCE_S = 60.0
+ACTOR = "user"  # who the event log names for a change made through the API
+WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
+Progress = Callable[[int, int], None]
+
+
+class Core:
+    """What every verb group of ``Memory`` stands on."""
+
+    def __init__(self, store: Store, embedder: Embedder, *, clock: Clock | None = None,
+                 config: Config | None = None) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.clock: Clock = clock or SystemClock()
+        self.config = config or Config()
+        self.default_scope = Scope(self.config.user, self.config.agent)
+        store.bind_embedder(embedder.model_id, embedder.dimensions)
+        self.decay_params = params_from(self.config)
+        self.last_auto_sleep: SleepReport | None = None
+        self._near = NearHints()   # what writes found near them, for the next sleep's merge
+        self._recaller = Recaller(store, self._embed_query, self.decay_params,
+                                  getattr(embedder, "relevance_floor", None),
+                                  self.config.preset, self.config.assoc_slots)
+
+    # ---------------------------------------------------------------- plumbing
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.store.close()
+
+    def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
+        return ScopedMemory(self, self._scope(user, agent))
+
+    def _scope(self, user: str | None, agent: str | None) -> Scope:
+        scope = Scope(self.default_scope.user if user is None else user,
+                      self.default_scope.agent if agent is None else agent)
+        for name, value in (("user", scope.user), ("agent", scope.agent)):
+            if (not isinstance(value, str) or not value.strip() or len(value) > 200
+                    or not storable(value)):
+                raise Invalid(f"{name} must be a non-empty string of at most 200 characters")
+        return scope
+
+    def _now(self) -> datetime:
+        return aware(self.clock.now(), "clock.now()")
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.embed_batch(list(texts))
+
+    def _embed_query(self, text: str) -> np.ndarray:
+        return self.embedder.embed_batch([text], query=True)[0]
+    def get(self, id_or_uri: str, *, user: str | None = None,
+            agent: str | None = None) -> Record:
+        return self._get(self._scope(user, agent), id_or_uri)
+
+    def _get(self, scope: Scope, id_or_uri: str) -> Record:
+        if not isinstance(id_or_uri, str) or not id_or_uri:
+            raise Invalid("give a memory id or URI")
+        if "://" in id_or_uri:
+            found = self.store.get_by_uri(scope, validate_uri(id_or_uri))
+        else:
+            found = self.store.get(scope, id_or_uri)
+        if found is None:
+            raise NotFound(f"no memory {id_or_uri!r} for user={scope.user} agent={scope.agent}")
+        return found
+
+
+    def _reload(self, rec: Record) -> Record:
+        return self.store.get(rec.scope, rec.id) or rec
+    def __iter__(self) -> Iterator[Record]:
+        return self.list()
+

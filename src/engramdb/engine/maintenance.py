@@ -1,0 +1,89 @@
+"""Maintenance: sleep and decay (dynamics/), a scope's own index, export, import,
+snapshots (io/)."""
+
+from __future__ import annotations
+
+import os
+from typing import IO, TYPE_CHECKING, Any
+
+from ..dynamics.sleep import SleepReport, run_sleep
+from ..errors import Invalid
+
+if TYPE_CHECKING:
+    pass
+from .core import ACTOR, Core, Progress
+
+
+class MaintenanceVerbs(Core):
+    """sleep, decay, index_scope, export, import_, snapshot, restore_snapshot."""
+
+    def sleep(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
+              agent: str | None = None) -> SleepReport:
+        """Maintenance: sync -> decay -> tidy -> consolidate -> govern, or the one ``phase``
+        named. After a scope's first sleep a whole sleep is incremental (only what changed or
+        is due); ``full=True`` looks at everything. Returns what each phase examined and
+        changed (dynamics/sleep.py)."""
+        if not isinstance(full, bool):
+            raise Invalid(f"full must be true or false, got {full!r}")
+        scope = self._scope(user, agent)
+        return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
+                         embed=self._embed, polisher=self._polisher(), full=full,
+                         near_hints=self._near.take(scope))
+
+    def _polisher(self) -> Any:
+        if not self.config.llm_url:
+            return None
+        from ..dynamics.polish import Polisher
+
+        return Polisher(self.config.llm_url, self.config.llm_model,
+                        self.config.llm_api_key)
+
+    def decay(self, *, user: str | None = None, agent: str | None = None) -> SleepReport:
+        """The decay phase alone: archive the core memories whose weight fell below
+        ``Config.archive_below``."""
+        return self.sleep("decay", user=user, agent=agent)
+
+    def index_scope(self, *, drop: bool = False, user: str | None = None,
+                    agent: str | None = None) -> dict[str, Any]:
+        """PostgreSQL: build (or ``drop``) the scope's own vector index, for a scope much larger
+        than most in its database (store/postgres/scopeindex.py); tens of seconds per 100,000
+        memories, writes go on meanwhile. SQLite keeps each scope's vectors apart already."""
+        scope = self._scope(user, agent)
+        build = getattr(self.store, "build_scope_index", None)
+        drop_index = getattr(self.store, "drop_scope_index", None)
+        if build is None or drop_index is None:
+            raise Invalid(f"{self.store.location} keeps each scope's vectors apart already: "
+                          "a scope index is for PostgreSQL")
+        if drop:
+            return {"user": scope.user, "agent": scope.agent,
+                    "dropped": drop_index(scope)}
+        return {"user": scope.user, "agent": scope.agent, "built_in_s": round(build(scope), 3)}
+    def export(self, fp: IO[str], *, user: str | None = None, agent: str | None = None,
+               all_scopes: bool = False) -> int:
+        from ..io.jsonl import export_jsonl
+
+        scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
+        return export_jsonl(self, fp, scopes)
+
+    def import_(self, fp: IO[str], *, progress: Progress | None = None) -> dict[str, int]:
+        from ..io.jsonl import import_jsonl
+
+        return import_jsonl(self, fp, progress)
+
+    def snapshot(self, target: str | os.PathLike[str] | IO[str], *, user: str | None = None,
+                 agent: str | None = None) -> int:
+        """Write the scope (every layer, vectors, event logs) to a file path or a text stream,
+        in the JSONL export format with the scope in its header. Returns the memory count."""
+        from ..io.snapshot import write_snapshot
+
+        return write_snapshot(self, target, self._scope(user, agent), self._now())
+
+    def restore_snapshot(self, source: str | os.PathLike[str] | IO[str], *,
+                         user: str | None = None, agent: str | None = None) -> dict[str, int]:
+        """Replace everything the scope holds with a snapshot of it, in one transaction: what
+        was written since the snapshot is gone, what was forgotten since is back. The file
+        must be a snapshot of this scope. Returns {"removed", "restored", "reembedded"}."""
+        from ..io.snapshot import restore_snapshot
+
+        return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
+

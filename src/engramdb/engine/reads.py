@@ -1,0 +1,137 @@
+"""Reading: recall (the read path in recall/), explain, boot, list, count, stats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from ..clock import aware
+from ..dynamics.decay import link_weights
+from ..dynamics.strength import Strength, assess
+from ..errors import Invalid
+from ..model import (
+    Boot,
+    Hits,
+    Kind,
+    Layer,
+    Record,
+    Scope,
+    Stats,
+)
+from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
+from ..recall.wake import promote
+from ..store.protocol import ListFilter
+from ..text.checks import storable
+from ..uri import validate_prefix
+from ..write.prepare import (
+    parse_kind,
+)
+
+if TYPE_CHECKING:
+    pass
+from ..model import MAX_K
+from ..tracing import traced
+from .core import USE_DEBOUNCE_S, Core
+
+
+class ReadVerbs(Core):
+    """Reading: recall (the read path in recall/), explain, boot, list, count, stats."""
+
+    @traced("recall")
+    def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
+               kinds: Sequence[str] | None = None, user: str | None = None,
+               agent: str | None = None) -> Hits:
+        scope = self._scope(user, agent)
+        if not isinstance(query, str) or not query.strip():
+            raise Invalid("query is empty")
+        if not storable(query):
+            raise Invalid("query is not valid Unicode text (it holds a lone surrogate)")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
+        now = self._now()
+        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now)
+        if track and hits:  # every hit returned is used; strongly woken ones come back to core
+            with self.store.transaction():
+                promote(self.store, scope, hits, now)
+                self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
+                self.store.strengthen_links(scope, hebbian_pairs(hits), "associated", HEBB_STEP,
+                                            HEBB_CAP, now, HEBB_DEBOUNCE_S)
+        return hits
+
+    def explain(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> Strength:
+        """Why a memory weighs what it weighs: layer, retention, decay rate, priority,
+        half-life and every term of its weight (dynamics/strength.py)."""
+        rec = self._get(self._scope(user, agent), id_or_uri)
+        links = link_weights(self.store, rec.scope, [rec.id]).get(rec.id, 0.0)
+        return assess(rec, self._now(), self.decay_params, links)
+
+    def boot(self, budget: int | None = None, *, user: str | None = None,
+             agent: str | None = None) -> Boot:
+        """What an agent loads at start: the P0 memories, the core://agent/ and core://user/
+        memories, then the URIs listed in the memory at system://boot (one per line), within
+        an optional token budget. Listed URIs that name no memory are reported in
+        ``missing``. The order and the rules are in attention/boot.py."""
+        from ..attention.boot import boot
+
+        return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
+
+    def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
+             since: datetime | None = None, until: datetime | None = None,
+             layer: str | Sequence[str] | None = None, include_superseded: bool = True,
+             limit: int | None = None, offset: int = 0, newest_first: bool = False,
+             user: str | None = None, agent: str | None = None) -> Iterator[Record]:
+        flt = self._filter(kind, uri_prefix, since, until, layer, include_superseded, limit,
+                           offset, newest_first)
+        return self.store.list(self._scope(user, agent), flt)
+
+    def count(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
+              since: datetime | None = None, until: datetime | None = None,
+              layer: str | Sequence[str] | None = None, user: str | None = None,
+              agent: str | None = None) -> int:
+        flt = self._filter(kind, uri_prefix, since, until, layer, True, None, 0, False)
+        return self.store.count(self._scope(user, agent), flt)
+
+    @staticmethod
+    def _filter(kind: str | Sequence[str] | None, uri_prefix: str | None,
+                since: datetime | None, until: datetime | None,
+                layer: str | Sequence[str] | None, include_superseded: bool,
+                limit: int | None, offset: int, newest_first: bool) -> ListFilter:
+        kinds = [kind] if isinstance(kind, str) else list(kind or [])
+        layers = [layer] if isinstance(layer, str) else list(layer or [Layer.CORE.value])
+        try:
+            layer_t = tuple(Layer(x) for x in layers)
+        except ValueError:
+            raise Invalid(f"unknown layer in {layers} (core, archived, deleted)") from None
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 0):
+            raise Invalid("limit must be a non-negative integer")
+        if not isinstance(offset, int) or offset < 0:
+            raise Invalid("offset must be a non-negative integer")
+        return ListFilter(
+            kinds=tuple(parse_kind(k).value for k in kinds),
+            uri_prefix=validate_prefix(uri_prefix) if uri_prefix else None,
+            since=aware(since, "since") if since else None,
+            until=aware(until, "until") if until else None,
+            layers=layer_t, current_only=not include_superseded, limit=limit, offset=offset,
+            newest_first=newest_first,
+        )
+
+    def stats(self, *, user: str | None = None, agent: str | None = None) -> Stats:
+        scope = self._scope(user, agent)
+        by_layer = {lay.value: self.store.count(scope, ListFilter(layers=(lay,))) for lay in Layer}
+        all_layers = tuple(Layer)
+        by_kind = {k.value: n for k in Kind
+                   if (n := self.store.count(scope, ListFilter(kinds=(k.value,),
+                                                               layers=all_layers)))}
+        return Stats(user=scope.user, agent=scope.agent, total=sum(by_layer.values()),
+                     by_layer=by_layer, by_kind=by_kind, events=self.store.event_count(scope),
+                     embedder=self.embedder.model_id, dimensions=self.embedder.dimensions,
+                     path=self.store.location)
+
+    def scopes(self) -> list[Scope]:
+        return self.store.scopes()
+

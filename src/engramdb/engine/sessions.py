@@ -1,0 +1,145 @@
+"""Conversations: working memory sessions (working/), the context block (attention/context.py),
+ingest with extraction (write/) and the sources of what was extracted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ..clock import aware
+from ..errors import Invalid
+from ..ids import new_id
+from ..model import (
+    Action,
+    Draft,
+    IngestReport,
+    Message,
+    Record,
+    Scope,
+)
+from ..write.llm_extract import ExtractionFailed
+
+if TYPE_CHECKING:
+    from ..attention.context import Context
+    from ..working.session import WorkingMemory
+from .core import Core, Progress
+
+
+class SessionVerbs(Core):
+    """Working memory, the context block and conversations."""
+
+    def session(self, session_id: str, *, budget: int | None = None, keep: int | None = None,
+                offload_tokens: int | None = None, encoding: str | None = None,
+                summarizer: str | None = None, create: bool = True, user: str | None = None,
+                agent: str | None = None) -> WorkingMemory:
+        """The working memory of one session, created on first use with the configured
+        settings (session_budget, session_keep, offload_tokens, encoding, summarizer); a
+        setting given here replaces the stored one. ``create=False``: NotFound for a session
+        that does not exist. See working/session.py."""
+        from ..working.open import open_session
+
+        return open_session(self, self._scope(user, agent), session_id, create, budget=budget,
+                            keep=keep, offload_tokens=offload_tokens, encoding=encoding,
+                            summarizer=summarizer)
+
+    def sessions(self, *, user: str | None = None, agent: str | None = None) -> list[str]:
+        """The ids of the scope's sessions, oldest first."""
+        return [s.id for s in self.store.sessions(self._scope(user, agent))]
+
+    def context(self, query: str, budget: int = 800, *, session: str | None = None,
+                k: int = 8, track: bool = True, encoding: str | None = None,
+                user: str | None = None, agent: str | None = None) -> Context:
+        """The block an agent puts in its prompt at the start of a turn: identity, rules, the
+        active goal, triggered procedures, relevant memories with dates, and with a session
+        its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
+        end. Layout and priorities: attention/context.py, docs/context.md."""
+        from ..attention.context import assemble
+
+        scope = self._scope(user, agent)
+        triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
+        return assemble(self, scope, query, budget, session=session, k=k, track=track,
+                        encoding=encoding, goal=self._context_goal(scope),
+                        procedures=_procedure_lines(triggered),
+                        shown=[t.procedure.id for t in triggered])
+
+    def _context_goal(self, scope: Scope) -> list[str]:
+        """The active goal's lines for context(): its title, constraints and open loops."""
+        goal = self.active_goal(user=scope.user, agent=scope.agent)
+        if goal is None:
+            return []
+        return ([f"- {goal.title}"] + [f"  - constraint: {c}" for c in goal.constraints]
+                + [f"  - open: {o}" for o in goal.open_loops])
+
+
+    # ---------------------------------------------------------------- links (recall/graph.py)
+    def ingest(self, messages: Iterable[Message | dict[str, Any]], *, session: str | None = None,
+               at: datetime | None = None, extractor: str = "auto", keep_turns: bool = True,
+               progress: Progress | None = None, user: str | None = None,
+               agent: str | None = None) -> IngestReport:
+        """Remember a conversation: each turn as an event (``keep_turns``), then the facts,
+        preferences, lessons, pending items and dated episodes extracted from the user's
+        turns, each linked to its turn (metadata ``source_events``, ``session``, ``turn``).
+        ``extractor``: "rules", "llm" (the configured OpenAI-compatible endpoint) or "auto"
+        (the LLM when one is configured). A failed LLM answer falls back to the rules and the
+        report says why. Everything is written in one transaction, in conversation order, so
+        a later value in the batch supersedes an earlier one."""
+        from ..write.extract import extract
+        from ..write.ingest import check_messages, link_to_turns, turn_drafts
+        from ..write.llm_extract import choose_extractor
+
+        scope = self._scope(user, agent)
+        if extractor not in ("auto", "rules", "llm"):
+            raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
+        if session is not None and (not isinstance(session, str) or not session.strip()):
+            raise Invalid("session must be a non-empty string")
+        turns = check_messages(messages, aware(at, "at") if at is not None else self._now())
+        session = session or new_id(self._now())
+        llm = choose_extractor(self.config, extractor)
+        report = IngestReport(session=session, turns=len(turns))
+        drafts = None
+        if llm is not None:
+            try:
+                drafts = llm.extract(turns, session=session)
+                report.extractor = "llm"
+            except ExtractionFailed as exc:
+                report.fallback_reason = str(exc)
+        if drafts is None:
+            drafts = extract(turns, session=session)
+        with self.store.transaction():
+            if keep_turns:
+                report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,
+                                                   agent=scope.agent, progress=progress)
+            by_turn = {t.index: r for t, r in zip(turns, report.events, strict=False)
+                       if r.action != Action.REJECT}
+            repeated = {i for i, r in by_turn.items() if r.rule == "exact_duplicate"}
+            report.repeated_turns = len(repeated)
+            drafts = [d for d in drafts if not _from_turns(d) <= repeated]
+            report.extracted = self.remember_many(link_to_turns(drafts, by_turn),
+                                                  user=scope.user, agent=scope.agent)
+        return report
+
+    def sources(self, id_or_uri: str, *, user: str | None = None,
+                agent: str | None = None) -> list[Record]:
+        """The turn events an extracted memory came from (``metadata["source_events"]``)."""
+        scope = self._scope(user, agent)
+        ids = self._get(scope, id_or_uri).metadata.get("source_events") or []
+        found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
+        return [found[i] for i in ids if i in found]
+
+
+def _from_turns(draft: Draft) -> set[int]:
+    meta = draft.metadata or {}
+    turns = meta.get("turns") or [meta.get("turn")]
+    return {t for t in turns if isinstance(t, int)}
+
+
+def _procedure_lines(triggered: Sequence[Any]) -> list[str]:
+    """A title line and the numbered steps of each triggered procedure."""
+    lines: list[str] = []
+    for t in triggered:
+        p = t.procedure
+        lines.append(f"- {p.title} (confidence {p.confidence:.2f})")
+        lines += [f"  {i}. {step}" for i, step in enumerate(p.steps, 1)]
+    return lines
+

@@ -1,0 +1,142 @@
+"""Ranking: candidates loaded best-fused first and blended with strength, anchor cues, recency
+and the asked slot; the time rules that may leave a record out; former values placed first
+when the query asks about the past."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+
+from ..dynamics.strength import DecayParams, weight
+from ..model import Explanation, Hit, LegScore, Record, Scope
+from ..store.protocol import Store
+from ..text import tokenize
+from ..tracing import traced
+from .plan import QueryPlan
+from .presets import Preset
+from .slotcue import SLOT_BOOST, slot_factor
+from .temporal import in_window, why_out
+
+
+@traced("recall.rank")
+def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: QueryPlan,
+                    preset: Preset, k: int, now: datetime, fused: dict[str, float],
+                    seen: dict[str, dict[str, LegScore]], pool: list[Hit],
+                    left_out: list[Record]) -> list[Hit]:
+    """Load and score candidates best-fused first, in growing batches, and stop once k
+    hits beat what any remaining candidate could reach: the blend only scales the fused
+    score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
+    the result is exactly that of scoring every candidate."""
+    ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
+               * (1.0 + 1e-9))
+    ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
+    order = sorted(fused, key=lambda mid: (-fused[mid], mid))
+    hits: list[Hit] = []
+    done, step = 0, max(2 * k, 16)
+    while done < len(order):
+        batch = order[done : done + step]
+        done, step = done + len(batch), step * 2
+        records = store.get_many(scope, batch)
+        hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params)
+                 for m in batch
+                 if m in records and allowed(records[m], plan, now, left_out)]
+        scores = sorted((h.score for h in [*pool, *hits]), reverse=True)
+        reachable = fused[order[done]] * ceiling if done < len(order) else 0.0
+        if len(scores) >= k and reachable < scores[k - 1]:
+            break
+    return hits
+
+
+def allowed(record: Record, plan: QueryPlan, now: datetime,
+             left_out: list[Record]) -> bool:
+    """May the record be returned? Time rules count what they leave out in the plan and
+    keep it in ``left_out`` (for the note of an empty result)."""
+    if record.expires_at is not None and record.expires_at <= now:
+        return False
+    if plan.kinds and record.kind.value not in plan.kinds:
+        return False
+    window = plan.applied_window
+    if window is not None and not in_window(record, window):
+        _count(plan, "outside_window", why_out(record, window))
+        left_out.append(record)
+        return False
+    if plan.routing.mode == "current" and record.invalid_at is not None:
+        _count(plan, "superseded", f"{record.content[:40]!r}, superseded on "
+                                   f"{record.invalid_at.date()}")
+        left_out.append(record)
+        return False
+    return True
+
+
+def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
+           preset: Preset, now: datetime, params: DecayParams) -> Hit:
+    strength = weight(record, now, params)
+    factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
+    terms = {"rrf": fused, "strength_factor": factor}
+    notes = []
+    window = plan.applied_window
+    if window is not None:
+        notes.append(f"in the window {window.label()} (at {record.at.date()})")
+    cues = anchor_cues(record, plan)
+    if cues and preset.anchor_boost:
+        terms["anchor_factor"] = 1.0 + preset.anchor_boost
+        notes.append(f"query names its anchor(s): {', '.join(cues)}")
+    if preset.recency_weight:
+        age_days = max(0.0, (now - record.at).total_seconds()) / 86400.0
+        terms["recency_factor"] = 1.0 + preset.recency_weight * 2.0 ** (-age_days / 30.0)
+    slot = slot_factor(record, plan.asked)
+    if slot != 1.0:
+        terms["slot_factor"] = slot
+        notes.append(f"fills the slot the question asks about "
+                     f"({' or '.join(plan.asked.attributes) if plan.asked else ''})")
+    final = (fused * factor * terms.get("anchor_factor", 1.0)
+             * terms.get("recency_factor", 1.0) * slot)
+    explanation = Explanation(legs=legs, fused=fused, strength=strength, terms=terms,
+                              final=final, notes=notes)
+    return Hit(memory=record, score=final, explanation=explanation)
+
+
+def past_first(store: Store, scope: Scope, hits: list[Hit]) -> list[Hit]:
+    """Each superseded hit goes just above the current value its chain leads to (the
+    newest former value first); chains keep the place of their best hit."""
+    head: dict[str, str] = {}
+    for hit in hits:
+        rec, steps = hit.memory, 0
+        while rec.superseded_by and steps < 50:
+            nxt = store.get(scope, rec.superseded_by)
+            if nxt is None:
+                break
+            rec, steps = nxt, steps + 1
+        head[hit.memory.id] = rec.id
+        if hit.memory.invalid_at is not None:
+            hit.explanation.notes.append(
+                f"a former value (superseded on {hit.memory.invalid_at.date()}), placed "
+                "first: the query asks about the past")
+    place = {}
+    for i, hit in enumerate(hits):
+        place.setdefault(head[hit.memory.id], i)
+
+    def key(h: Hit) -> tuple[int, int, float]:
+        gone = h.memory.invalid_at
+        return (place[head[h.memory.id]], gone is None,
+                -gone.timestamp() if gone else 0.0)
+
+    return sorted(hits, key=key)
+
+
+def _count(plan: QueryPlan, reason: str, example: str) -> None:
+    plan.filtered[reason] = plan.filtered.get(reason, 0) + 1
+    if plan.filtered[reason] == 1:
+        plan.notes.append(f"left out ({reason}), e.g. {example}")
+
+
+def anchor_cues(record: Record, plan: QueryPlan) -> list[str]:
+    """The record's people, places and topics that the query names."""
+    wanted = set(plan.tokens)
+    return [a for a in (*record.people, *record.places, *record.topics)
+            if not wanted.isdisjoint(_anchor_tokens(a))]
+
+
+@lru_cache(maxsize=65536)
+def _anchor_tokens(anchor: str) -> frozenset[str]:
+    return frozenset(tokenize(anchor, keep_stopwords=True))

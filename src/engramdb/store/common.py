@@ -1,0 +1,148 @@
+"""Code both backends share: the row codec of a memory (its column values, the JSON snapshot in
+the event log) and the fixed-width UTC timestamp text that SQLite stores and snapshots carry."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..model import Kind, Layer, Lifecycle, Link, Priority, Record, Scope
+
+ROW_COLUMNS = (
+    "id user agent content content_hash kind uri priority lifecycle importance at recorded_at "
+    "updated_at invalid_at superseded_by expires_at due_at layer use_count version data"
+).split()
+DATA_FIELDS = (
+    "metadata people places topics keywords context valence intensity source_session source_turn "
+    "derived_from last_uses overdue_since at_precision"
+).split()
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One named step of a backend's schema (sqlite/migrations.py, postgres/migrations.py)."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def ts(value: datetime | None) -> str | None:
+    """UTC timestamps as fixed-width text, so text order is time order."""
+    if value is None:
+        return None
+    value = value.astimezone(UTC)
+    if value.year < 1000:  # strftime does not pad the year (and "1-01-01" would not read back)
+        return f"{value.year:04d}{value.strftime('-%m-%dT%H:%M:%S.%fZ')}"
+    return value.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
+
+
+def from_ts(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:  # fromisoformat is ~20x faster than strptime and reads the same fixed-width form
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+
+def row_values(rec: Record) -> list[Any]:
+    data = {f: getattr(rec, f) for f in DATA_FIELDS}
+    data["last_uses"] = [ts(t) for t in rec.last_uses]
+    data["overdue_since"] = ts(rec.overdue_since)
+    return [
+        rec.id, rec.user, rec.agent, rec.content, rec.content_hash, rec.kind.value, rec.uri,
+        rec.priority.value, rec.lifecycle.value, rec.importance, ts(rec.at), ts(rec.recorded_at),
+        ts(rec.updated_at), ts(rec.invalid_at), rec.superseded_by, ts(rec.expires_at),
+        ts(rec.due_at), rec.layer.value, rec.use_count, rec.version,
+        json.dumps(data, ensure_ascii=False, sort_keys=True),
+    ]
+
+
+def record_from_row(row: sqlite3.Row | dict[str, Any]) -> Record:
+    return record_from_values([row[c] for c in ROW_COLUMNS])
+
+
+# enum lookups by value without Enum.__call__ (a miss still raises the enum's own error)
+_KINDS = {m.value: m for m in Kind}
+_PRIORITIES = {m.value: m for m in Priority}
+_LIFECYCLES = {m.value: m for m in Lifecycle}
+_LAYERS = {m.value: m for m in Layer}
+
+
+def record_from_values(values: Sequence[Any]) -> Record:
+    """A record from its column values in ``ROW_COLUMNS`` order (a plain tuple row: the fast
+    path for reads of many rows)."""
+    (id_, user, agent, content, content_hash, kind, uri, priority, lifecycle, importance, at,
+     recorded_at, updated_at, invalid_at, superseded_by, expires_at, due_at, layer, use_count,
+     version, data_json) = values
+    data = json.loads(data_json)
+    data["last_uses"] = [from_ts(t) for t in data.get("last_uses", [])]
+    data["overdue_since"] = from_ts(data.get("overdue_since"))
+    return Record(
+        id=id_, user=user, agent=agent, content=content, content_hash=content_hash,
+        kind=_KINDS.get(kind) or Kind(kind), uri=uri,
+        priority=_PRIORITIES.get(priority) or Priority(priority),
+        lifecycle=_LIFECYCLES.get(lifecycle) or Lifecycle(lifecycle),
+        importance=importance, at=from_ts(at),  # type: ignore[arg-type]
+        recorded_at=from_ts(recorded_at),  # type: ignore[arg-type]
+        updated_at=from_ts(updated_at),  # type: ignore[arg-type]
+        invalid_at=from_ts(invalid_at), superseded_by=superseded_by,
+        expires_at=from_ts(expires_at), due_at=from_ts(due_at),
+        layer=_LAYERS.get(layer) or Layer(layer), use_count=use_count, version=version, **data,
+    )
+
+
+
+def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:
+    """The record as its column values, in JSON (``values``: ``row_values(rec)``, if known)."""
+    row = values if values is not None else row_values(rec)
+    return json.dumps(dict(zip(ROW_COLUMNS, row, strict=True)), ensure_ascii=False)
+
+
+
+def json_list(items: list[str]) -> str:
+    return json.dumps(list(items), ensure_ascii=False)
+
+
+def note_use(rec: Record, at: datetime, debounce_s: float) -> bool:
+    """Count one use of ``rec`` at ``at`` (its last eight times kept), unless it was used
+    within ``debounce_s`` before; True when counted (record_uses of both backends)."""
+    if rec.last_uses and (at - rec.last_uses[-1]).total_seconds() < debounce_s:
+        return False
+    rec.last_uses = [*rec.last_uses, at][-8:]
+    rec.use_count += 1
+    return True
+
+
+def strengthened(old: Link | None, scope: Scope, source: str, target: str, relation: str,
+                 step: float, cap: float, at: datetime, debounce_s: float) -> Link | None:
+    """The link from ``source`` to ``target`` after one step of strengthen_links (a new one
+    starts at ``step``), capped at ``cap``; None when it changed within ``debounce_s``."""
+    if old is not None and (at - old.updated_at).total_seconds() < debounce_s:
+        return None
+    return Link(source, target, relation, min(cap, (old.weight if old else 0.0) + step),
+                old.created_at if old else at, at, scope.user, scope.agent)
+
+
+def link_list_sql(mark: str, relation: str | None, below: float | None, since: Any,
+                  limit: int | None) -> tuple[str, list[Any]]:
+    """What list_links adds after its scope clause: the filters, the order (weakest first,
+    then source, target, relation) and the limit, with the driver's placeholder ``mark``
+    ("?" or "%s") and ``since`` already in the backend's time form."""
+    sql, args = "", []
+    for clause, value in ((f" AND relation = {mark}", relation), (f" AND weight < {mark}", below),
+                          (f" AND updated_at >= {mark}", since)):
+        if value is not None:
+            sql += clause
+            args.append(value)
+    sql += " ORDER BY weight, source, target, relation"
+    if limit is not None:
+        sql += f" LIMIT {mark}"
+        args.append(limit)
+    return sql, args

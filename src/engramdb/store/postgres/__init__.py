@@ -1,0 +1,1 @@
+"""The scale-out backend: PostgreSQL with pgvector. ``store.PostgresStore`` is the store."""

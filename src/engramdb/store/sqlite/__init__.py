@@ -1,0 +1,1 @@
+"""The embedded default backend: one SQLite file. ``store.SQLiteStore`` is the store."""

@@ -1,0 +1,163 @@
+"""The SQLite store's reads: single memories, lists and counts by filter, vectors, the event
+log. A mix-in of ``SQLiteStore``: it uses the store's connection and lock."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...model import Layer, Record, Scope
+from ..common import ROW_COLUMNS, from_ts, record_from_row, record_from_values, ts
+from ..protocol import Event, ListFilter
+
+SELECT = ", ".join(ROW_COLUMNS)
+
+
+class Reads:
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+
+    def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
+        with self._lock:
+            row = self._db.execute(sql, args).fetchone()
+        return record_from_row(row) if row else None
+
+    def get(self, scope: Scope, memory_id: str) -> Record | None:
+        return self._one(
+            "SELECT * FROM memories WHERE id = ? AND user = ? AND agent = ?",
+            (memory_id, scope.user, scope.agent),
+        )
+
+    def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
+        return self._one(
+            "SELECT * FROM memories WHERE uri = ? AND user = ? AND agent = ? "
+            "AND layer != 'deleted'",
+            (uri, scope.user, scope.agent),
+        )
+
+    def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
+        out: dict[str, Record] = {}
+        ids = list(dict.fromkeys(ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                cur = self._db.cursor()
+                cur.row_factory = None  # plain tuples, decoded by position
+                rows = cur.execute(  # "+": look ids up by key, never scan the scope
+                    f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
+                    f"AND id IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r[0], record_from_values(r)) for r in rows)
+        return out
+
+    def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT m.id FROM concepts c JOIN memories m ON m.rowid = c.mem_rowid "
+                "WHERE c.user = ? AND c.agent = ? AND c.concept = ? AND m.layer = ? LIMIT ?",
+                (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall()
+        return sorted(r[0] for r in rows)
+
+    def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM memories WHERE user = ? AND agent = ? AND content_hash = ? "
+                "AND kind = ? AND layer != 'deleted' ORDER BY id",
+                (scope.user, scope.agent, content_hash, kind),
+            ).fetchall()
+        return [record_from_row(r) for r in rows]
+
+    def _where(self, scope: Scope, flt: ListFilter) -> tuple[str, list[Any]]:
+        clauses = ["user = ?", "agent = ?"]
+        args: list[Any] = [scope.user, scope.agent]
+        if flt.kinds:
+            clauses.append(f"kind IN ({', '.join('?' * len(flt.kinds))})")
+            args.extend(flt.kinds)
+        if flt.priorities:
+            clauses.append(f"priority IN ({', '.join('?' * len(flt.priorities))})")
+            args.extend(flt.priorities)
+        if flt.layers:
+            clauses.append(f"layer IN ({', '.join('?' * len(flt.layers))})")
+            args.extend(layer.value for layer in flt.layers)
+        if flt.uri_prefix is not None:
+            clauses.append("substr(uri, 1, ?) = ?")
+            args.extend([len(flt.uri_prefix), flt.uri_prefix])
+        if flt.since is not None:
+            clauses.append("at >= ?")
+            args.append(ts(flt.since))
+        if flt.until is not None:
+            clauses.append("at < ?")
+            args.append(ts(flt.until))
+        if flt.current_only:
+            clauses.append("invalid_at IS NULL")
+        return " AND ".join(clauses), args
+
+    def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]:
+        where, args = self._where(scope, flt)
+        order = "DESC" if flt.newest_first else "ASC"
+        sql = f"SELECT {SELECT} FROM memories WHERE {where} ORDER BY at {order}, id {order}"
+        if flt.limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [flt.limit, flt.offset]
+        elif flt.offset:
+            sql += " LIMIT -1 OFFSET ?"
+            args.append(flt.offset)
+        with self._lock:
+            cur = self._db.cursor()
+            cur.row_factory = None  # plain tuples, decoded by position (as get_many)
+            rows = cur.execute(sql, args).fetchall()
+        return (record_from_values(r) for r in rows)
+
+    def count(self, scope: Scope, flt: ListFilter) -> int:
+        where, args = self._where(scope, flt)
+        with self._lock:
+            return int(self._db.execute(f"SELECT count(*) FROM memories WHERE {where}", args)
+                       .fetchone()[0])
+
+    def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                rows = self._db.execute(
+                    f"SELECT m.id, v.vec FROM vectors v JOIN memories m ON m.rowid = v.mem_rowid "
+                    f"WHERE +m.user = ? AND +m.agent = ? "
+                    f"AND m.id IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r[0], np.frombuffer(r[1], dtype=np.float32).copy()) for r in rows)
+        return out
+
+    def events(self, scope: Scope, memory_id: str) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM events WHERE user = ? AND agent = ? AND memory_id = ? ORDER BY seq",
+                (scope.user, scope.agent, memory_id),
+            ).fetchall()
+        return [
+            Event(
+                seq=r["seq"], memory_id=r["memory_id"], op=r["op"], version=r["version"],
+                at=from_ts(r["at"]),  # type: ignore[arg-type]
+                snapshot=record_from_row(json.loads(r["snapshot"])) if r["snapshot"] else None,
+                actor=r["actor"], reason=r["reason"],
+            )
+            for r in rows
+        ]
+
+    def event_count(self, scope: Scope) -> int:
+        with self._lock:
+            return int(self._db.execute(
+                "SELECT count(*) FROM events WHERE user = ? AND agent = ?",
+                (scope.user, scope.agent),
+            ).fetchone()[0])
+
+    def scopes(self) -> list[Scope]:
+        with self._lock:
+            rows = self._db.execute("SELECT DISTINCT user, agent FROM memories ORDER BY 1, 2")
+            return [Scope(r[0], r[1]) for r in rows]

@@ -1,0 +1,150 @@
+"""The SQLite store's searches: BM25 over the FTS5 table (or the in-memory postings of
+textindex.py, where they promise the same ranking) and exact cosine over the vector cache.
+A mix-in of ``SQLiteStore``: it uses the store's connection, lock and caches."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ...model import Layer, Scope
+from ..idorder import IdOrder
+from ..textindex import TextIndex
+from ..vectors import MARGIN, VectorCache
+
+TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
+
+
+def scope_token(scope: Scope) -> str:
+    digest = hashlib.sha1(f"{scope.user}\x00{scope.agent}".encode()).hexdigest()[:20]
+    return f"s{digest}"
+
+
+
+class Search:
+    _db: sqlite3.Connection
+    _lock: threading.RLock
+    _vectors: VectorCache
+    _id_order: IdOrder
+    _text: TextIndex
+
+    def search_text(
+        self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        terms = [t for t in dict.fromkeys(tokens) if t]
+        columns = [f for f in TEXT_FIELDS if fields.get(f)]
+        if not terms or not columns:
+            return []
+        phrase = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        match = f'scope : "{scope_token(scope)}" AND {{{" ".join(columns)}}} : ({phrase})'
+        weights = ", ".join(str(float(fields.get(f, 0.0))) for f in ("scope", *TEXT_FIELDS))
+        sql = (
+            f"SELECT m.id, -bm25(memories_fts, {weights}) AS s FROM memories_fts "
+            f"JOIN memories m ON m.rowid = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ? AND m.layer IN ({', '.join('?' * len(layers))}) "
+            f"ORDER BY s DESC, m.id LIMIT ?"
+        )
+        with self._lock:
+            if limit > 0 and layers:
+                found = self._search_text_in_memory(scope, terms, fields, limit, layers)
+                if found is not None:
+                    return found
+                if self._id_order.ascending(scope):
+                    return self._search_text_by_rowid(scope, match, weights, limit, layers)
+            rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
+            return [(r[0], float(r[1])) for r in rows]
+
+    def _search_text_in_memory(
+        self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]] | None:
+        """The same ranking as the SQL query below, from the in-memory postings
+        (textindex.py); None where they cannot promise that: then run the query."""
+        return self._text.ranked(scope.user, scope.agent, scope_token(scope), terms,
+                                 dict(fields), {lay.value for lay in layers}, limit)
+
+    def _search_text_by_rowid(
+        self, scope: Scope, match: str, weights: str, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        """The same ranking as the join above, for a scope whose ids ascend with rowid: the
+        best rows by (score, rowid) come from the index alone, then only those are looked up
+        (the join looked up every matching row, thousands at 100k memories)."""
+        allowed = {lay.value for lay in layers}
+        sql = (
+            f"SELECT rowid, -bm25(memories_fts, {weights}) AS s FROM memories_fts "
+            f"WHERE memories_fts MATCH ? ORDER BY s DESC, rowid LIMIT ?"
+        )
+        want = limit
+        while True:
+            found = self._db.execute(sql, (match, want)).fetchall()
+            layer_of = self._layers(scope, [rowid for rowid, _ in found])
+            kept = [(layer_of[r][0], float(s)) for r, s in found
+                    if r in layer_of and layer_of[r][1] in allowed]
+            if len(kept) >= limit or len(found) < want:
+                return kept[:limit]
+            want *= 4
+
+    def search_vector(
+        self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        allowed = {lay.value for lay in layers}
+        with self._lock:
+            scan = self._vectors.scan(scope, vector)
+            if scan is None or limit <= 0:
+                return []
+            want, total = 2 * limit, len(scan.rowids)   # room for the margin below
+            while True:   # deeper on the same scores while the layers leave too few rows
+                found = scan.candidates(want)
+                layer_of = self._layers(scope, [scan.rowids[i] for i in found])
+                good = sorted((int(i) for i in found if scan.rowids[i] in layer_of
+                               and layer_of[scan.rowids[i]][1] in allowed),
+                              key=lambda i: -scan.scores[i])
+                if len(found) >= total:
+                    break
+                floor = float(scan.scores[found].min())   # every row left out scores below
+                if len(good) >= limit and scan.scores[good[limit - 1]] - MARGIN >= floor:
+                    break
+                want *= 4
+            if len(good) > limit:   # the rows that can be among the best once scored exactly
+                edge = scan.scores[good[limit - 1]] - MARGIN
+                good = [i for i in good if scan.scores[i] >= edge]
+            kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
+                          key=lambda item: (-item[1], item[0]))  # ties: by id, as text
+            return kept[:limit]
+
+    def search_vector_many(
+        self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[list[tuple[str, float]]]:
+        allowed = {lay.value for lay in layers}
+        out = []
+        for i, found in enumerate(self._vectors.top_many(scope, vectors, limit)):
+            layer_of = self._layers(scope, [rowid for rowid, _ in found])
+            kept = sorted(((layer_of[r][0], s) for r, s in found
+                           if r in layer_of and layer_of[r][1] in allowed),
+                          key=lambda item: (-item[1], item[0]))
+            if len(kept) < limit and len(found) >= limit:  # layers filtered some: search deeper
+                kept = self.search_vector(scope, vectors[i], limit, layers)
+            out.append(kept[:limit])
+        return out
+
+    def _layers(self, scope: Scope, rowids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """rowid -> (id, layer) of the scope's rows among ``rowids``."""
+        out: dict[int, tuple[str, str]] = {}
+        with self._lock:
+            known = self._text.rows(scope.user, scope.agent, scope_token(scope), list(rowids))
+            if known is not None:  # the text index follows ids and layers too, where built
+                return known
+            for start in range(0, len(rowids), 500):
+                chunk = list(rowids[start : start + 500])
+                rows = self._db.execute(
+                    f"SELECT rowid, id, layer FROM memories WHERE +user = ? AND +agent = ? "
+                    f"AND rowid IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk),
+                )
+                out.update((r[0], (r[1], r[2])) for r in rows)
+        return out
