@@ -1,4 +1,4 @@
-"""The /v1 routes of server/routes_more.py over a real uvicorn server (fixtures and helpers
+"""The /v1 routes of server/routes/ over a real uvicorn server (fixtures and helpers
 from test_http.py): links, related, path, context, ingest, sources, focus, goals, procedures,
 rules, markdown, sessions, snapshots and removing a scope; roles, scopes and bad input."""
 

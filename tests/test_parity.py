@@ -78,7 +78,15 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "recall_path": ("path", "recall_path", [("GET", "/v1/path")]),
     "ingest": ("ingest", "ingest", [("POST", "/v1/ingest")]),
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
+    # the web page's pictures (server/views.py)
+    "timeline": (None, None, [("GET", "/v1/timeline")]),
+    "strength_curve": (None, None, [("GET", ID + "/curve")]),
+    "lineage": (None, None, [("GET", ID + "/lineage")]),
+    "neighbourhood": (None, None, [("GET", ID + "/graph")]),
+    "sleep_log": (None, None, [("GET", "/v1/sleeps")]),
 }
+PICTURE = ("data for the web page's pictures; the CLI and MCP have the verbs they are drawn "
+           "from (history, explain, links, sources, sleep)")
 
 # (verb, door): why the verb is deliberately not offered there
 EXCLUDED: dict[tuple[str, str], str] = {
@@ -89,6 +97,9 @@ EXCLUDED: dict[tuple[str, str], str] = {
                              " CLI `forget --all` or an admin HTTP key",
     ("migrate", "mcp"): "reads a MEMORY.md path and writes a backup on the server's disk",
     ("migrate", "http"): "reads a MEMORY.md path and writes a backup on the server's disk",
+    **{(verb, door): PICTURE for verb in ("timeline", "strength_curve", "lineage",
+                                          "neighbourhood", "sleep_log")
+       for door in ("cli", "mcp")},
 }
 SESSION_COMMANDS = ("session add", "session show", "session end", "session fetch")
 

@@ -54,6 +54,8 @@ class Config:
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
+    review_due: int = 0                # boot/context show this many memories due for review; 0: off
+    profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -69,6 +71,14 @@ class Config:
                 not 0 <= self.assoc_slots <= 100:
             raise ConfigError(f"assoc_slots must be an integer from 0 to 100, got "
                               f"{self.assoc_slots!r}")
+        if isinstance(self.profile_budget, bool) or not isinstance(self.profile_budget, int) \
+                or self.profile_budget < 0:
+            raise ConfigError(f"profile_budget must be a number of tokens from 0 (off) up, got "
+                              f"{self.profile_budget!r}")
+        if isinstance(self.review_due, bool) or not isinstance(self.review_due, int) or \
+                not 0 <= self.review_due <= 100:
+            raise ConfigError(f"review_due must be an integer from 0 (off) to 100, got "
+                              f"{self.review_due!r}")
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")

@@ -161,6 +161,8 @@ class Draft:
     turn: str | None = None
     context: str | None = None         # nearby text that helps find it, e.g. the previous turn
     at_precision: str | None = None    # "day", "week", "month", "year"; None: ``at`` is a moment
+    valence: float | None = None       # [-1, 1]; None: read from the content (text/emotion.py)
+    intensity: float | None = None     # [0, 1]; None: read from the content
 
 
 @dataclass
@@ -307,13 +309,17 @@ class Version:
 @dataclass
 class Boot:
     """What an agent loads at start (``Memory.boot``): the memories in load order, the listed
-    URIs that named no memory, the estimated tokens of what was kept, and whether the budget
-    cut the list short."""
+    URIs that named no memory, the estimated tokens of what was kept, whether the budget
+    cut the list short, and (with ``Config.review_due``) the memories due for review, which
+    count in ``tokens`` and come after the boot list while they fit; ``warnings``: the
+    profile's capacity and pending reminders (io/profile.py, ``Config.profile_budget``)."""
 
     memories: list[Record]
     missing: list[str] = field(default_factory=list)
     tokens: int = 0
     truncated: bool = False
+    due: list[Record] = field(default_factory=list)  # due for review (Config.review_due)
+    warnings: list[str] = field(default_factory=list)  # the profile's (io/profile.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -321,6 +327,8 @@ class Boot:
             "missing": list(self.missing),
             "tokens": self.tokens,
             "truncated": self.truncated,
+            "due": [m.to_dict() for m in self.due],
+            "warnings": list(self.warnings),
         }
 
 

@@ -9,13 +9,15 @@ Layout (empty sections are left out; each starts with its ``## Title`` line):
     ## Procedures         extension point: procedures the query or goal triggers
     ## Relevant memories  recall(query), best first, each with its date; superseded values only
                           when the query asks about the past or names a time (recall's routing)
+    ## Due for review     Config.review_due memories due for review (dynamics/review.py); 0: none
     ## Session summary    the working-memory summary of the folded turns   (with a session)
     ## Pinned             the session's pinned turns                        (with a session)
     ## Recent turns       the session's turns in the window, oldest first   (with a session)
     ## Cut                what did not fit, one line each (at most MAX_CUT_LINES, then a count)
 
 What fits is decided item by item in a fixed priority order, not the layout order: identity,
-rules, pinned turns, the goal, the latest turn, procedures, memories (best first), the other
+rules, pinned turns, the goal, the latest turn, procedures, memories (best first), the due
+reviews, the other
 recent turns (newest first), summary lines (newest first). An item that does not fit is cut and
 the next one is tried. When something is cut, the fill is redone with room kept for the Cut
 section (enough to name one item, at least 1/8 of the budget, at most 1/4). The Cut section
@@ -42,7 +44,8 @@ if TYPE_CHECKING:
 
 TITLES = {
     "identity": "Identity", "rules": "Rules", "goal": "Active goal",
-    "procedures": "Procedures", "memories": "Relevant memories", "summary": "Session summary",
+    "procedures": "Procedures", "memories": "Relevant memories", "review": "Due for review",
+    "summary": "Session summary",
     "pinned": "Pinned", "recent": "Recent turns",
 }
 LAYOUT = tuple(TITLES)
@@ -106,7 +109,8 @@ class Item:
 def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
              session: str | None = None, k: int = 8, track: bool = True,
              encoding: str | None = None, goal: Sequence[str] = (),
-             procedures: Sequence[str] = (), shown: Sequence[str] = ()) -> Context:
+             procedures: Sequence[str] = (), shown: Sequence[str] = (),
+             review: Sequence[str] = ()) -> Context:
     enc = check_encoding(encoding or memory.config.encoding)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
@@ -115,6 +119,7 @@ def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
     items = _long_term(memory, scope, query, k, track, set(shown))
     items += [Item("goal", line, 30, i) for i, line in enumerate(goal)]
     items += [Item("procedures", line, 50, i) for i, line in enumerate(procedures)]
+    items += [Item("review", line, 65, i) for i, line in enumerate(review)]
     return fit(items + turns, budget, enc)
 
 

@@ -3,13 +3,15 @@ more, the oldest (by ``at``) become rules: the same memory, kind "rule", with
 ``metadata["promoted_from"] = "lesson"``, saved as a version (op "promote", actor "sleep"), so
 ``history(id)`` shows when and why. A second sleep at once changes nothing. The count is over
 every current lesson of the scope, an incremental sleep's too (it reads them by kind, not only
-the memories it visits), so both end alike."""
+the memories it visits), so both end alike. Then the rules are reviewed (dynamics/rules_review.py:
+duplicates merged, opposites retired, unused ones flagged)."""
 
 from __future__ import annotations
 
 from ..model import Kind, Layer, Record
 from ..store.protocol import ListFilter
 from .passes import Change, Pass, PhaseReport
+from .rules_review import review_rules
 
 MAX_LESSONS = 5
 
@@ -35,4 +37,5 @@ def lessons_pass(run: Pass) -> PhaseReport:
     run.apply(sorted(oldest), decide, report)
     if not oldest:
         report.note = f"{len(lessons)} lessons, at most {MAX_LESSONS}: nothing to merge"
+    review_rules(run, report)   # then the rules: duplicates, opposites, unused (rules_review.py)
     return report

@@ -49,6 +49,7 @@ from datetime import datetime
 
 from ..config import Config
 from ..model import Kind, Layer, Priority, Record
+from ..text.emotion import read_emotion
 
 DECAY_BY_KIND = {
     Kind.PROCEDURE: 0.3, Kind.GIST: 0.35, Kind.RULE: 0.35, Kind.LESSON: 0.35,
@@ -103,6 +104,9 @@ class Strength:
     weight: float                 # max(floor, curve); 1 for P0
     archive_below: float
     archivable: bool              # in core and below the threshold: the next decay pass moves it
+    valence: float = 0.0          # as stored, in [-1, 1]
+    intensity: float = 0.0        # as stored, in [0, 1]: the emotion factor reads it
+    emotion_cues: str = ""        # what text/emotion.py reads in the content (word and score)
 
     def to_dict(self) -> dict[str, object]:
         return {k: round(v, 6) if isinstance(v, float) else v for k, v in asdict(self).items()}
@@ -115,7 +119,9 @@ class Strength:
         return (f"{self.id} {self.kind} {self.priority} layer={self.layer}: weight "
                 f"{self.weight:.4f} = max(floor {self.floor:g}, 0.5^({self.effective_age_days:.4g}"
                 f" d / H)); {half}; activation {self.activation:.3f}, retention "
-                f"{self.retention:.3f}, decay rate {self.decay_rate:g}, {self.uses} use(s)")
+                f"{self.retention:.3f}, decay rate {self.decay_rate:g}, {self.uses} use(s); "
+                f"emotion valence {self.valence:+.2f} intensity {self.intensity:.2f} "
+                f"(text reads: {self.emotion_cues or 'no emotion cue'})")
 
 
 # ---------------------------------------------------------------- activation
@@ -269,6 +275,8 @@ def assess(record: Record, now: datetime, params: DecayParams = DEFAULT_PARAMS,
         effective_half_life_days=None if p0 else h, floor=FLOOR[record.priority],
         curve=curve, weight=w, archive_below=params.archive_below,
         archivable=record.layer == Layer.CORE and not p0 and w < params.archive_below,
+        valence=record.valence, intensity=record.intensity,
+        emotion_cues=read_emotion(record.content).describe() if record.content else "",
     )
 
 

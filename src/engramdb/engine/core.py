@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Self
+from typing import Self
 
 import numpy as np
 
@@ -25,9 +25,6 @@ from ..recall.pipeline import Recaller
 from ..store.protocol import Store
 from ..text.checks import storable
 from ..uri import validate_uri
-
-if TYPE_CHECKING:
-    pass
 from .scoped import ScopedMemory
 
 USE_DEBOUNCE_S = 60.0

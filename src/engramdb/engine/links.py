@@ -3,10 +3,9 @@ related, recall_path."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..errors import Invalid, NotFound
 from ..model import (
+    MAX_K,
     Hit,
     Link,
 )
@@ -21,10 +20,6 @@ from ..recall.graph import (
 )
 from ..store.protocol import ListFilter
 from ..uri import validate_prefix, validate_uri
-
-if TYPE_CHECKING:
-    pass
-from ..model import MAX_K
 from .core import Core
 
 

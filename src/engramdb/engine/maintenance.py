@@ -4,13 +4,10 @@ snapshots (io/)."""
 from __future__ import annotations
 
 import os
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from ..dynamics.sleep import SleepReport, run_sleep
 from ..errors import Invalid
-
-if TYPE_CHECKING:
-    pass
 from .core import ACTOR, Core, Progress
 
 
@@ -37,6 +34,11 @@ class MaintenanceVerbs(Core):
 
         return Polisher(self.config.llm_url, self.config.llm_model,
                         self.config.llm_api_key)
+
+    def reflect(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
+                agent: str | None = None) -> SleepReport:
+        """The design's name for ``sleep``: the same maintenance, the same report."""
+        return self.sleep(phase, full=full, user=user, agent=agent)
 
     def decay(self, *, user: str | None = None, agent: str | None = None) -> SleepReport:
         """The decay phase alone: archive the core memories whose weight fell below

@@ -9,9 +9,10 @@ from .maintenance import MaintenanceVerbs
 from .reads import ReadVerbs
 from .sessions import SessionVerbs
 from .versions import VersionVerbs
+from .views import ViewVerbs
 from .writes import WriteVerbs
 
 
 class Memory(WriteVerbs, VersionVerbs, ReadVerbs, LinkVerbs, MaintenanceVerbs, SessionVerbs,
-             AttentionVerbs):
+             AttentionVerbs, ViewVerbs):
     """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""

@@ -11,6 +11,7 @@ from ..dynamics.decay import link_weights
 from ..dynamics.strength import Strength, assess
 from ..errors import Invalid
 from ..model import (
+    MAX_K,
     Boot,
     Hits,
     Kind,
@@ -23,16 +24,14 @@ from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pai
 from ..recall.wake import promote
 from ..store.protocol import ListFilter
 from ..text.checks import storable
+from ..tracing import traced
 from ..uri import validate_prefix
-from ..write.prepare import (
-    parse_kind,
-)
+from ..write.prepare import parse_kind
+from .core import USE_DEBOUNCE_S, Core
 
 if TYPE_CHECKING:
-    pass
-from ..model import MAX_K
-from ..tracing import traced
-from .core import USE_DEBOUNCE_S, Core
+    from ..dynamics.review import Review
+    from ..io.profile import ProfileCheck
 
 
 class ReadVerbs(Core):
@@ -76,6 +75,16 @@ class ReadVerbs(Core):
         an optional token budget. Listed URIs that name no memory are reported in
         ``missing``. The order and the rules are in attention/boot.py."""
         from ..attention.boot import boot
+        from ..dynamics.review import with_due
+        from ..io.profile import with_warnings
+
+        scope = self._scope(user, agent)
+        now, encoding = self._now(), self.config.encoding
+        loaded = boot(self.store, scope, budget, encoding)
+        loaded = with_due(loaded, self.store, scope, now, self.config.review_due, budget,
+                          encoding)
+        return with_warnings(loaded, self.store, scope, now, self.config.profile_budget,
+                             encoding)
 
         return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 
@@ -135,3 +144,24 @@ class ReadVerbs(Core):
     def scopes(self) -> list[Scope]:
         return self.store.scopes()
 
+    def due_for_review(self, k: int = 10, *, user: str | None = None,
+                       agent: str | None = None) -> list[Review]:
+        """The ``k`` memories most in need of review now, by FSRS over their uses
+        (dynamics/review.py): due ones only, least retrievable first."""
+        from ..dynamics.review import due_for_review
+
+        return due_for_review(self.store, self._scope(user, agent), self._now(), k)
+
+    def profile_check(self, budget: int | None = None, *, user: str | None = None,
+                      agent: str | None = None) -> ProfileCheck:
+        """The zoned profile's size against its token budget (default
+        ``Config.profile_budget``) and its pending items, with the warnings they give
+        (io/profile.py): capacity from 80% of the budget, a reminder from 8 pending items."""
+        from ..io.profile import check
+
+        if budget is None:
+            budget = self.config.profile_budget
+        if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+            raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
+        return check(self.store, self._scope(user, agent), self._now(), budget,
+                     self.config.encoding)

@@ -17,7 +17,8 @@ class ScopedMemory:
 
     _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
-              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay",
+              "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay", "reflect",
+              "due_for_review", "profile_check",
               # attention (engine/goals.py)
               "goal_start", "goal_pause", "goal_resume", "goal_done", "goal_note", "goals",
               "active_goal", "add_procedure", "procedures", "procedure_outcome",
@@ -28,7 +29,9 @@ class ScopedMemory:
               # association (recall/graph.py)
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
-              "ingest", "sources")
+              "ingest", "sources",
+              # pictures of memory over time (engine/views.py)
+              "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log")
 
     def __init__(self, memory: Facade, scope: Scope) -> None:
         self.memory = memory

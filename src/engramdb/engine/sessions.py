@@ -55,13 +55,16 @@ class SessionVerbs(Core):
         its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
         end. Layout and priorities: attention/context.py, docs/context.md."""
         from ..attention.context import assemble
+        from ..dynamics.review import due_lines
 
         scope = self._scope(user, agent)
         triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
         return assemble(self, scope, query, budget, session=session, k=k, track=track,
                         encoding=encoding, goal=self._context_goal(scope),
                         procedures=_procedure_lines(triggered),
-                        shown=[t.procedure.id for t in triggered])
+                        shown=[t.procedure.id for t in triggered],
+                        review=due_lines(self.store, scope, self._now(), self.config.review_due,
+                                         track))
 
     def _context_goal(self, scope: Scope) -> list[str]:
         """The active goal's lines for context(): its title, constraints and open loops."""

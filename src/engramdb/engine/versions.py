@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..dynamics.redact import gists_of, redact
 from ..errors import Conflict, Invalid, NotFound
 from ..model import (
@@ -20,9 +18,6 @@ from ..write.rollback import rolled_back
 from ..write.supersede import (
     supersession_chain,
 )
-
-if TYPE_CHECKING:
-    pass
 from .core import ACTOR, USE_DEBOUNCE_S, Core
 
 

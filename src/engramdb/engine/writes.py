@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -41,9 +41,6 @@ from ..write.supersede import (
     judge,
     neighbours,
 )
-
-if TYPE_CHECKING:
-    pass
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
 
 
@@ -58,14 +55,18 @@ class WriteVerbs(Core):
                  due_at: datetime | None = None, session: str | None = None,
                  turn: str | None = None, context: str | None = None,
                  user: str | None = None, agent: str | None = None,
-                 at_precision: str | None = None) -> WriteResult:
+                 at_precision: str | None = None, valence: float | None = None,
+                 intensity: float | None = None) -> WriteResult:
         """Write one memory. ``at`` (when it happened) may be a datetime (a moment), a date or
         "2025-03"-style text (that day, month or year: time windows treat it as the whole
-        span), or a datetime with ``at_precision`` ("day", "week", "month", "year")."""
+        span), or a datetime with ``at_precision`` ("day", "week", "month", "year").
+        ``valence`` [-1, 1] and ``intensity`` [0, 1]: the feeling; None reads it from the
+        content (text/emotion.py)."""
         draft = Draft(content=content, kind=kind, uri=uri, at=at, importance=importance,
                       metadata=metadata, people=people, places=places, topics=topics,
                       priority=priority, expires_at=expires_at, due_at=due_at, session=session,
-                      turn=turn, context=context, at_precision=at_precision)
+                      turn=turn, context=context, at_precision=at_precision, valence=valence,
+                      intensity=intensity)
         return self.remember_many([draft], user=user, agent=agent)[0]
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
@@ -182,6 +183,7 @@ class WriteVerbs(Core):
             content=rec.content, content_hash=rec.content_hash, kind=rec.kind,
             metadata=rec.metadata or old.metadata, people=rec.people or old.people,
             places=rec.places or old.places, topics=rec.topics or old.topics,
+            valence=rec.valence, intensity=rec.intensity,
             at=rec.at, updated_at=rec.recorded_at, version=old.version + 1,
         )
         self.store.save(new, "update", index_text(new), vector, actor=ACTOR, reason="same_uri")

@@ -1,8 +1,10 @@
 """MEMORY.md: the zoned profile, written and read.
 
 Seven zones, in this order: IDENTITY (who the user and agent are, preferences), PROJECTS,
-RULES, QUICKREF (facts, procedures, gists), PENDING, LESSONS, GROWTH (events, emotions: the
-log). Each entry is one line::
+RULES, QUICKREF (facts, procedures, gists), PENDING, LESSONS, GROWTH (self-knowledge first:
+known gaps, growth edges, open questions: ``is_self_knowledge``; then events and emotions: the
+log).
+Each entry is one line::
 
     - [LONG] Never push to main on Fridays <!-- rule://never-push-to-main-3f2a1c -->
     - [TEMP] [EXPIRY:2026-03-08] The staging box is down this week
@@ -18,6 +20,7 @@ Within a zone, entries go by priority, then due date (else date), then id. A mem
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -34,6 +37,21 @@ ZONE_OF_KIND = {
 DATED = frozenset({Kind.EVENT, Kind.EMOTION})
 
 
+SELF_KNOWLEDGE = re.compile(
+    r"\b(?:i am|i'm|we are|we're) (?:not (?:good|great) at|bad at|weak (?:at|in)|still learning)"
+    r"|\bi (?:struggle|struggled) with\b|\bi (?:want|need|hope) to (?:get better|improve|learn)"
+    r"|\b(?:known gap|growth edge|open question|blind spot|weak spot)s?\b"
+    r"|\bi (?:don't|do not) (?:know|understand) (?:yet|how)\b"
+    r"|我(?:还)?不(?:太)?擅长|我(?:想|要|希望)(?:提高|提升|学会|加强)|我的(?:短板|弱点|盲区)"
+    r"|我还不(?:会|懂|太会)|还没(?:想清楚|搞懂|弄明白)|(?:待解决|悬而未决)的问题|成长(?:方向|目标)",
+    re.IGNORECASE)
+
+
+def is_self_knowledge(rec: Record) -> bool:
+    return rec.kind not in (Kind.EVENT, Kind.PENDING, Kind.RULE) and bool(
+        SELF_KNOWLEDGE.search(rec.content))
+
+
 def zone_of(rec: Record) -> str:
     zone = rec.metadata.get("zone")
     if isinstance(zone, str) and zone.upper() in ZONES:
@@ -42,6 +60,8 @@ def zone_of(rec: Record) -> str:
             return zone.upper()
     if rec.uri and domain_of(rec.uri) == "project":
         return "PROJECTS"
+    if is_self_knowledge(rec):   # known gaps, growth edges, open questions
+        return "GROWTH"
     return ZONE_OF_KIND[rec.kind]
 
 
@@ -79,7 +99,8 @@ def render(records: Iterable[Record], now: datetime, scope: Scope | None = None,
                   f"at={now.isoformat(timespec='seconds')} -->", ""]
     for zone in ZONES:
         lines.append(f"## {zone}")
-        ordered = sorted(zones[zone], key=lambda r: (r.priority.value, r.due_at or r.at, r.id))
+        ordered = sorted(zones[zone], key=lambda r: (r.kind in DATED, r.priority.value,
+                                                     r.due_at or r.at, r.id))
         lines += [entry_line(r, now, uris) for r in ordered]
         lines.append("")
     return "\n".join(lines)

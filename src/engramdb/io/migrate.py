@@ -30,7 +30,7 @@ from ..model import Draft, Kind, Priority, Scope
 from ..text.tokenize import tokenize
 from ..write.guard import quality_failures
 from ..write.prepare import build_record
-from .markdown import ZONES, render
+from .markdown import SELF_KNOWLEDGE, ZONES, render
 from .mdparse import Entry, Parsed, Problem, parse, parse_date
 
 TEMP_DAYS = 7  # a [TEMP] entry without an [EXPIRY:date] expires this long after the import
@@ -179,6 +179,8 @@ def read_sources(path: str | Path) -> tuple[list[tuple[str, str, datetime | None
 def classify(entry: Entry) -> tuple[Kind, str]:
     if entry.checkbox == " " or entry.due is not None:
         return Kind.PENDING, "PENDING"
+    if entry.zone == "GROWTH" and entry.date is None and SELF_KNOWLEDGE.search(entry.text):
+        return Kind.FACT, "GROWTH"   # self-knowledge, not an event of the log (io/markdown.py)
     if entry.zone is not None:
         kind = KIND_OF_ZONE[entry.zone]
         if kind == Kind.IDENTITY and PROFILE_CUES[1][2].search(entry.text):

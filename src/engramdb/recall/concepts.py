@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..anchors import concepts_of
 from ..model import Layer, Link, Record, Scope
 from ..store.protocol import Store
+from ..text.anchors import concepts_of
 
 MAX_FAN = 100          # a concept with more members than this is not spread through
 MAX_NODES = 300

@@ -17,7 +17,6 @@ from . import errors, metrics, web
 from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
-from .routes_more import router as more_router
 
 DESCRIPTION = """Memory for AI agents over HTTP. Every /v1 route needs an API key
 (`engramdb keys create`), sent as `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key
@@ -40,7 +39,6 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     app.state.engram = Engram(memory, Keys(memory), limits)
     errors.install(app)
     app.include_router(router)
-    app.include_router(more_router)
     web.install(app)
     metrics.install(app, memory)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)

@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Conflict, EngramError, Invalid, NotFound
 from ..ids import new_id
-from ..model import IngestReport, Scope, WriteResult
+from ..io.profile import pending_at_end
+from ..model import IngestReport, Record, Scope, WriteResult
 from ..text.checks import storable
 from ..text.tokens import count_tokens
 from .llm import ChatSummarizer
@@ -63,13 +64,15 @@ class Handover:
     pinned: list[str] = field(default_factory=list)
     ingested: IngestReport | None = None      # what long-term memory extracted from the turns
     rules: list[WriteResult] = field(default_factory=list)  # the pinned turns, kept as rules
+    pending: list[Record] = field(default_factory=list)  # open pending items, checked at the end
 
     def to_dict(self) -> dict[str, Any]:
         return {"session": self.session, "ended_at": self.ended_at.isoformat(),
                 "messages": [{**m, "at": m["at"].isoformat()} for m in self.messages],
                 "summary": self.summary, "pinned": self.pinned,
                 "ingested": self.ingested.to_dict() if self.ingested else None,
-                "rules": [r.to_dict() for r in self.rules]}
+                "rules": [r.to_dict() for r in self.rules],
+                "pending": [r.to_dict() for r in self.pending]}
 
 
 class WorkingMemory:
@@ -204,7 +207,8 @@ class WorkingMemory:
     def end(self) -> Handover:
         """Close the session (adding to it is then a Conflict) and hand it to long-term memory,
         in one transaction: the turns go through ``Memory.ingest`` (turn events and what the
-        extractor finds, linked to their turns) and each pinned turn is kept as a rule."""
+        extractor finds, linked to their turns) and each pinned turn is kept as a rule. The
+        hand-over lists the scope's open pending items, overdue first (io/profile.py)."""
         self._check_open()
         now = self._memory._now()
         info = self._info.replace(ended_at=now, updated_at=now)
@@ -217,9 +221,11 @@ class WorkingMemory:
                       if messages else None)
             rules = [self._memory.remember(text, kind="rule", session=self.id, at=now, **scope)
                      for text in pinned]
+            pending = pending_at_end(self._memory.store, self.scope, now)
         self._info = info
         return Handover(session=self.id, ended_at=now, messages=messages,
-                        summary=info.summary, pinned=pinned, ingested=report, rules=rules)
+                        summary=info.summary, pinned=pinned, ingested=report, rules=rules,
+                        pending=pending)
 
     # ---------------------------------------------------------------- compaction
 

@@ -14,6 +14,7 @@ from ..store.protocol import IndexText
 from ..text import tokenize
 from ..text.checks import check_content, content_hash, storable
 from ..text.duedate import due_from_text
+from ..text.emotion import emotion_for
 from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
 from .slots import slot_of
@@ -36,12 +37,25 @@ LIFECYCLE_BY_PRIORITY = {
 MAX_ANCHORS = 64
 
 
+# The design's kind names, read as engramdb's kinds wherever a kind is parsed (writes, update,
+# list/count/recall filters). "emotion" is the same name in both.
+KIND_ALIASES = {
+    "knowledge": Kind.FACT,      # what is known about the user or the world
+    "idea": Kind.FACT,           # a thought worth keeping: knowledge that fades like a fact
+    "story": Kind.EVENT,         # what happened: an episode of the log
+    "interaction": Kind.EVENT,   # an exchange with someone: an episode too
+}
+
+
 def parse_kind(kind: str | Kind) -> Kind:
+    if isinstance(kind, str) and not isinstance(kind, Kind) and kind in KIND_ALIASES:
+        return KIND_ALIASES[kind]
     try:
         return Kind(kind)
     except ValueError:
         raise Invalid(
-            f"unknown kind {kind!r} (one of {', '.join(k.value for k in Kind)})"
+            f"unknown kind {kind!r} (one of {', '.join(k.value for k in Kind)}; aliases: "
+            f"{', '.join(f'{a}={k.value}' for a, k in KIND_ALIASES.items())})"
         ) from None
 
 
@@ -94,6 +108,7 @@ def derive_priority(kind: Kind, uri: str | None) -> Priority:
 def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
                  max_bytes: int) -> Record:
     content = check_content(draft.content, max_bytes)
+    valence, intensity = emotion_for(content, draft.valence, draft.intensity)
     kind = parse_kind(draft.kind) if draft.kind is not None else Kind.FACT
     uri = validate_uri(draft.uri) if draft.uri is not None else None
     priority = parse_priority(draft.priority) if draft.priority else derive_priority(kind, uri)
@@ -116,7 +131,7 @@ def build_record(draft: Draft, scope: Scope, new_id: str, now: datetime,
         topics=check_anchors("topics", draft.topics),
         source_session=_opt_str("session", draft.session), source_turn=_opt_str("turn", draft.turn),
         context=check_context(draft.context, max_bytes),
-        expires_at=expires_at, due_at=due_at,
+        expires_at=expires_at, due_at=due_at, valence=valence, intensity=intensity,
         layer=Layer.CORE, content_hash=content_hash(content),
     )
 

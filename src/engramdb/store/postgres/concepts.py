@@ -1,5 +1,5 @@
 """The PostgreSQL store's concept table (migration 10), as SQLite's: each memory's concept
-names (anchors.py), one row each, so that a concept's members are one index range
+names (text/anchors.py), one row each, so that a concept's members are one index range
 (recall/concepts.py). A narrow table of its own rather than a column of ``memories``: filling it
 for a store that exists already writes these rows only, not every memory's row again (with
 their vector and text indexes).
@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from ...anchors import concept_names, indexed_concepts
 from ...model import Layer, Record, Scope
+from ...text.anchors import concept_names, indexed_concepts
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]

@@ -228,7 +228,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX memory_due_at ON memory_due(user_id, agent_id, due)",
     )),
     Migration(10, "concepts", (
-        # each memory's concept names (anchors.py), so that a concept's members are one index
+        # each memory's concept names (text/anchors.py), so that a concept's members are one index
         # range (recall/concepts.py); the store fills it for existing rows (pg_concepts.fill)
         """CREATE TABLE concepts (
             user_id text COLLATE "C" NOT NULL,

@@ -190,8 +190,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX memory_due_at ON memory_due(user, agent, due)",
     )),
     Migration(10, "concepts", (
-        # each memory's concepts (anchors.py), so that a concept's members are one index range
-        # (recall/concepts.py); engramdb_concepts is the store's Python function for anchors.py
+        # each memory's concepts (text/anchors.py), so that a concept's members are one index range
+        # (recall/concepts.py); engramdb_concepts is the store's Python function for text/anchors.py
         """CREATE TABLE concepts (
             user TEXT NOT NULL,
             agent TEXT NOT NULL,

@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ...anchors import concept_names
 from ...errors import StoreError
+from ...text.anchors import concept_names
 from ..common import ts
 from ..idorder import IdOrder
 from ..textindex import TextIndex

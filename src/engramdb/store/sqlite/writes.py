@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from ...anchors import indexed_concepts
 from ...errors import Conflict, StoreError
 from ...model import Record, Scope
+from ...text.anchors import indexed_concepts
 from ..common import ROW_COLUMNS, note_use, record_from_row, row_values, snapshot_json, ts
 from ..idorder import IdOrder
 from ..protocol import SCOPE_EVENT, Event, IndexText

@@ -1,6 +1,4 @@
-"""The `engramdb context` and `engramdb session ...` commands (registered on cli.app).
-
-Thin like the rest of the CLI: parse, call Memory.context / Memory.session, render."""
+"""Conversations and working memory: context, ingest, and `engramdb session ...`."""
 
 from __future__ import annotations
 
@@ -9,38 +7,31 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from .cli import (
-    Agent,
-    AsJson,
-    Db,
-    EmbedderName,
-    User,
-    app,
-    door,
+from .guard import guarded, open_memory
+from .inputs import opt_time, progress_bar, read_file, read_text
+from .options import Door, Topic, command
+from .render import (
     emit,
     err,
-    guarded,
-    open_memory,
     out,
-    read_text,
+    short,
 )
 
+commands = typer.Typer()
 session_app = typer.Typer(
     name="session", help="Working memory: one session's window within a token budget.",
     no_args_is_help=True,
 )
-app.add_typer(session_app, name="session")
-
 SessionId = Annotated[str, typer.Argument(metavar="ID", help="The session id.")]
 Encoding = Annotated[str | None, typer.Option(
     metavar="NAME", help="Token encoding: cl100k_base, o200k_base, estimate; else "
     "$ENGRAMDB_ENCODING, else cl100k_base.", show_default=False)]
 
 
-@app.command()
+@command(commands)
 def context(
-    ctx: typer.Context,
-    query: Annotated[str, typer.Argument(metavar="QUERY", help="What the turn is about.")],
+    d: Door,
+    query: Topic,
     budget: Annotated[int, typer.Option(metavar="N", help="At most this many tokens.")] = 800,
     session: Annotated[str | None, typer.Option(
         metavar="ID", help="Add this session's summary and recent turns.")] = None,
@@ -48,13 +39,10 @@ def context(
     encoding: Encoding = None,
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the memories as used.")] = False,
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
 ) -> None:
     """The block to put in the prompt at the start of a turn, within --budget tokens: identity,
     rules, relevant memories with dates, the session's summary and recent turns, and what
     was cut (docs/context.md)."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         block = mem.context(query, budget=budget, session=session, k=k, track=not no_track,
                             encoding=encoding)
@@ -67,9 +55,53 @@ def context(
         err().print(Text(f"{block.tokens} of {block.budget} tokens ({block.encoding}){cut}"))
 
 
-@session_app.command("add")
+@command(commands)
+def ingest(
+    d: Door,
+    file: Annotated[str, typer.Argument(
+        metavar="FILE", help="Messages as JSON or JSON lines; '-' reads stdin.")],
+    session: Annotated[str | None, typer.Option(
+        "--session", help="The conversation's id (default: the file's, else a new one).")] = None,
+    at: Annotated[str | None, typer.Option(
+        "--at", metavar="TIME", help="When messages without their own 'at' were said.")] = None,
+    extractor: Annotated[str, typer.Option(
+        "--extractor", help="auto, rules or llm (auto: the LLM when ENGRAMDB_LLM_URL is set).")
+    ] = "auto",
+    no_turns: Annotated[bool, typer.Option(
+        "--no-turns", help="Do not keep each turn as an event; store only what is extracted.")
+    ] = False,
+) -> None:
+    """Remember a conversation: its turns as events and the facts, preferences, lessons and
+    pending items extracted from them, all or nothing."""
+    from engramdb.io.messages import read_conversation
+
+    with guarded(d):
+        convo = read_conversation(read_file(file), "stdin" if file == "-" else file)
+        when_ = opt_time(at, "--at")
+        with open_memory(d) as mem, progress_bar("ingesting") as update:
+            report = mem.ingest(convo.messages, session=session or convo.session, at=when_,
+                                extractor=extractor, keep_turns=not no_turns, progress=update)
+        if d.json:
+            emit(report.to_dict())
+            return
+        counts = ", ".join(f"{k} {v}" for k, v in report.counts().items()) or "nothing"
+        out().print(Text(f"session {report.session}: {report.turns} turns, "
+                         f"{len(report.events)} kept as events; extracted by "
+                         f"{report.extractor}: {counts}"))
+        if report.repeated_turns:
+            err().print(Text(f"note: {report.repeated_turns} turns were already ingested "
+                             "(same content and time): nothing extracted from them again"))
+        if report.fallback_reason:
+            err().print(Text(f"note: the LLM extractor failed, the rules ran instead: "
+                             f"{report.fallback_reason}"))
+        for r in report.extracted:
+            out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
+                             f"turn={r.memory.source_turn}: ") + short(r.memory.content))
+
+
+@command(session_app, "add")
 def session_add(
-    ctx: typer.Context,
+    d: Door,
     session_id: SessionId,
     role: Annotated[str, typer.Argument(
         metavar="ROLE", help="system, developer, user, assistant or tool.")],
@@ -87,11 +119,8 @@ def session_add(
     encoding: Encoding = None,
     summarizer: Annotated[str | None, typer.Option(
         metavar="NAME", help="extractive or llm.", show_default=False)] = None,
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
 ) -> None:
     """Add a turn to session ID (created on first use)."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         wm = mem.session(session_id, budget=budget, keep=keep, offload_tokens=offload,
                          encoding=encoding, summarizer=summarizer)
@@ -107,14 +136,11 @@ def session_add(
                          + (" (over budget)" if wm.over_budget else "")))
 
 
-@session_app.command("show")
+@command(session_app, "show")
 def session_show(
-    ctx: typer.Context, session_id: SessionId,
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
+    d: Door, session_id: SessionId,
 ) -> None:
     """Print the session's window as the prompt sees it."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         wm = mem.session(session_id, create=False)
         if d.json:
@@ -132,14 +158,11 @@ def session_show(
             err().print(Text(f"note: {note}"))
 
 
-@session_app.command("end")
+@command(session_app, "end")
 def session_end(
-    ctx: typer.Context, session_id: SessionId,
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
+    d: Door, session_id: SessionId,
 ) -> None:
     """End the session and print its hand-over to long-term memory."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         handover = mem.session(session_id, create=False).end()
         if d.json:
@@ -149,15 +172,12 @@ def session_end(
                          "over"))
 
 
-@session_app.command("fetch")
+@command(session_app, "fetch")
 def session_fetch(
-    ctx: typer.Context, session_id: SessionId,
+    d: Door, session_id: SessionId,
     ref: Annotated[str, typer.Argument(metavar="REF", help="An offload reference (wm-...).")],
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
 ) -> None:
     """Print the whole content of an offloaded turn."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         content = mem.session(session_id, create=False).fetch(ref)
         if d.json:
@@ -166,14 +186,11 @@ def session_fetch(
             typer.echo(content)
 
 
-@session_app.command("list")
+@command(session_app, "list")
 def session_list(
-    ctx: typer.Context,
-    db: Db = None, user: User = None, agent: Agent = None, embedder: EmbedderName = None,
-    as_json: AsJson = False,
+    d: Door,
 ) -> None:
     """The scope's sessions, oldest first."""
-    d = door(ctx, db, user, agent, embedder, as_json)
     with guarded(d), open_memory(d) as mem:
         ids = mem.sessions()
         if d.json:

@@ -12,19 +12,33 @@ calling a writing tool. stdio has no keys: whoever starts the process owns it.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import threading
+from typing import Any, Protocol
 
 import anyio
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 
-from .errors import EngramError
-from .keys import Keys, Unauthorized
-from .model import Role, Scope
+from ..engine import Memory
+from ..errors import EngramError
+from ..keys import Keys, Unauthorized
+from ..model import Role, Scope
 
-if TYPE_CHECKING:
-    from .mcp import Door, Verb
+
+class Door(Protocol):
+    """What the keys need of the server's door (door.Door): its memory and its lock."""
+
+    lock: threading.RLock
+
+    def memory(self) -> Memory: ...
+
+
+class Verb(Protocol):
+    """What decides a tool's role (tools.Verb): its name and whether it only reads."""
+
+    name: str
+    read_only: bool
 
 ADMIN_TOOLS = ("snapshot",)
 READ_TOOLS = ("recall", "context", "focus")

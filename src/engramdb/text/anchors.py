@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from .model import Layer, Record
-from .text import normalize
+from ..model import Layer, Record
+from .tokenize import normalize
 
 ANCHOR_FIELDS = ("people", "places", "topics", "keywords")   # as a record and its data hold them
 _KINDS = (("person", "people"), ("place", "places"), ("topic", "topics"), ("topic", "keywords"))

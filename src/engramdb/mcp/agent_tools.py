@@ -1,7 +1,8 @@
 """The MCP tools for association, context, conversations, working memory and attention.
 
-Each row of ``TABLE`` becomes one ``mcp.Verb``: a name, a description, its argument and
-result models (mcp_schema.py), the engine call and its readable text. Like mcp.py, nothing
+Each row of ``TABLE`` becomes one ``tools.Verb``: a name, a description, its argument and
+result models (schema.py, results.py), the engine call and its readable text (text.py). Like
+tools.py, nothing
 here decides anything: arguments map to one engine verb, its ``to_dict()`` comes back.
 Actions that take a field the others do not (goal, session, procedure) leave the check to
 the engine, which says what is missing."""
@@ -11,18 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import mcp_schema as s
-from .clock import parse_time
-from .errors import Invalid
+from ..clock import parse_time
+from ..errors import Invalid
+from . import results as o
+from . import schema as s
+from .text import (
+    context_text,
+    focus_text,
+    goals_text,
+    hits_text,
+    ingest_text,
+    links_text,
+    memories_text,
+    procedures_text,
+    session_text,
+)
 
-Row = tuple[str, str, type[s.Args], type[s.Out], Callable[[Any, Any], dict[str, Any]],
+Row = tuple[str, str, type[s.Args], type[o.Out], Callable[[Any, Any], dict[str, Any]],
             Callable[[dict[str, Any]], str], bool, bool]
-
-
-def _line(m: dict[str, Any]) -> str:
-    from .mcp import line
-
-    return line(m)
 
 
 def _need(value: Any, what: str, action: str) -> Any:
@@ -32,19 +39,6 @@ def _need(value: Any, what: str, action: str) -> Any:
 
 
 # ---------------------------------------------------------------- association
-
-
-def hits_text(r: dict[str, Any]) -> str:
-    return "\n".join(f"{i}. {_line(h['memory'])}  score {h['score']:.4f}"
-                     for i, h in enumerate(r["hits"], start=1)) or "nothing linked"
-
-
-def links_text(r: dict[str, Any]) -> str:
-    out = [f"- {x['source']} -{x['relation']} ({x['weight']})-> {x['target']}"
-           for x in r["links"]]
-    if r.get("removed") is not None:
-        out.append(f"removed {r['removed']} link(s)")
-    return "\n".join(out) or "no links"
 
 
 def link(c: Any, a: s.LinkArgs) -> dict[str, Any]:
@@ -63,11 +57,6 @@ def context(c: Any, a: s.ContextArgs) -> dict[str, Any]:
                         encoding=a.encoding).to_dict()
 
 
-def context_text(r: dict[str, Any]) -> str:
-    cut = f", {len(r['cut'])} item(s) cut" if r["cut"] else ""
-    return f"{r['text'] or '(nothing to add)'}\n({r['tokens']} of {r['budget']} tokens{cut})"
-
-
 def ingest(c: Any, a: s.IngestArgs) -> dict[str, Any]:
     messages = [{k: v for k, v in m.model_dump().items() if v is not None} for m in a.messages]
     for m in messages:
@@ -78,28 +67,7 @@ def ingest(c: Any, a: s.IngestArgs) -> dict[str, Any]:
                        keep_turns=a.keep_turns).to_dict()
 
 
-def ingest_text(r: dict[str, Any]) -> str:
-    counts = ", ".join(f"{k} {n}" for k, n in r["counts"].items()) or "nothing extracted"
-    out = [f"session {r['session']}: {r['turns']} turn(s), {len(r['events'])} kept as events; "
-           f"{r['extractor']} extractor: {counts}"]
-    out += [f"- {x['action']} {_line(x['memory'])}" for x in r["extracted"]
-            if x["action"] != "reject"]
-    return "\n".join(out)
-
-
-def memories_text(r: dict[str, Any]) -> str:
-    return "\n".join(f"- {_line(m)}" for m in r["memories"]) or "no memories"
-
-
 # ---------------------------------------------------------------- attention
-
-
-def focus_text(r: dict[str, Any]) -> str:
-    goal = f"goal: {r['goal']['title']}\n" if r["goal"] else ""
-    procs = "".join(f"procedure: {p['title']} ({p['why']})\n" for p in r["procedures"])
-    mems = "\n".join(f"- [{m['kind']}] {m['content']}  score {m['score']}"
-                     for m in r["memories"]) or "no memories in focus"
-    return goal + procs + mems + ("\n(uncertain: check before acting)" if r["uncertain"] else "")
 
 
 def goal(c: Any, a: s.GoalArgs) -> dict[str, Any]:
@@ -123,12 +91,6 @@ def goal(c: Any, a: s.GoalArgs) -> dict[str, Any]:
             "active": active.to_dict() if active else None}
 
 
-def goals_text(r: dict[str, Any]) -> str:
-    out = [f"- {g['title']} [{g['status']}] (id {g['id']})"
-           + "".join(f"\n  open: {x}" for x in g["open_loops"]) for g in r["goals"]]
-    return "\n".join(out) or "no goals"
-
-
 def session(c: Any, a: s.SessionArgs) -> dict[str, Any]:
     me, act = c.me, a.action
     if act == "list":
@@ -148,19 +110,6 @@ def session(c: Any, a: s.SessionArgs) -> dict[str, Any]:
     return {"action": act, "session": wm.to_dict()}
 
 
-def session_text(r: dict[str, Any]) -> str:
-    if r["action"] == "list":
-        return "\n".join(r["sessions"]) or "no sessions"
-    if r["action"] == "fetch":
-        return str(r["content"])
-    if r["action"] == "end":
-        h = r["handover"]
-        n = len(h["ingested"]["extracted"]) if h["ingested"] else 0
-        return f"ended {h['session']}: {len(h['messages'])} turn(s) handed over, {n} extracted"
-    w = r["session"]
-    return f"{w['prompt'] or '(empty)'}\n({w['tokens']} tokens, {w['turns']} turn(s))"
-
-
 def procedure(c: Any, a: s.ProcedureArgs) -> dict[str, Any]:
     me, act = c.me, a.action
     if act == "list":
@@ -177,12 +126,6 @@ def procedure(c: Any, a: s.ProcedureArgs) -> dict[str, Any]:
     return {"action": act, "procedures": [p.to_dict() for p in found]}
 
 
-def procedures_text(r: dict[str, Any]) -> str:
-    return "\n".join(f"- {p.get('title', p['id'])} (id {p['id']})"
-                     + (f": {p['why']}" if p.get("why") else "")
-                     for p in r["procedures"]) or "no procedures"
-
-
 def markdown(c: Any, a: s.MarkdownArgs) -> dict[str, Any]:
     text = c.me.export_memory_md(uris=a.uris) if a.format == "memory-md" else c.me.agents_md()
     return {"format": a.format, "text": text}
@@ -193,47 +136,47 @@ def markdown(c: Any, a: s.MarkdownArgs) -> dict[str, Any]:
 TABLE: list[Row] = [
     ("link", "Link two memories (related, caused, reminds, evolved, contradicts, ...); "
      "linking them again with the same relation updates its weight.",
-     s.LinkArgs, s.LinkOut, link,
+     s.LinkArgs, o.LinkOut, link,
      lambda r: f"{r['source']} -{r['relation']} ({r['weight']})-> {r['target']}", False, False),
     ("unlink", "Remove the links between two memories, both ways (one relation or all).",
-     s.UnlinkArgs, s.LinksOut, unlink, links_text, False, True),
-    ("links", "Every link from or to a memory.", s.RefArgs, s.LinksOut,
+     s.UnlinkArgs, o.LinksOut, unlink, links_text, False, True),
+    ("links", "Every link from or to a memory.", s.RefArgs, o.LinksOut,
      lambda c, a: {"links": [x.to_dict() for x in c.me.links(a.id)]}, links_text, True, False),
     ("related", "Memories linked to this one (both ways, up to `hops` links away), strongest "
-     "path first.", s.RelatedArgs, s.PathHitsOut,
+     "path first.", s.RelatedArgs, o.PathHitsOut,
      lambda c, a: {"hits": [h.to_dict() for h in c.me.related(a.id, a.hops)]}, hits_text,
      True, False),
     ("recall_path", "The memory at a URI, or every memory under a prefix ending in /, then "
-     "what is linked to them (hops).", s.PathArgs, s.PathHitsOut,
+     "what is linked to them (hops).", s.PathArgs, o.PathHitsOut,
      lambda c, a: {"hits": [h.to_dict() for h in c.me.recall_path(a.uri, a.hops)]},
      hits_text, True, False),
     ("context", "The block to put in the prompt at the start of a turn, within a token "
      "budget: identity, rules, active goal, triggered procedures, relevant memories with "
      "dates, a session's summary and recent turns; lists what was cut.",
-     s.ContextArgs, s.ContextOut, context, context_text, False, False),
+     s.ContextArgs, o.ContextOut, context, context_text, False, False),
     ("ingest", "Read a conversation (role, content, at): keep its turns as events and extract "
      "facts, preferences, lessons, pending items and dated episodes, each linked to its turn; "
-     "one transaction.", s.IngestArgs, s.IngestOut, ingest, ingest_text, False, False),
+     "one transaction.", s.IngestArgs, o.IngestOut, ingest, ingest_text, False, False),
     ("sources", "The conversation turns a memory was extracted from.", s.RefArgs,
-     s.MemoriesOut, lambda c, a: {"memories": [m.to_dict() for m in c.me.sources(a.id)]},
+     o.MemoriesOut, lambda c, a: {"memories": [m.to_dict() for m in c.me.sources(a.id)]},
      memories_text, True, False),
     ("focus", "The attention workspace for a query: the active goal, triggered procedures, "
      "the memories chosen by the attention score and every candidate's breakdown.",
-     s.FocusArgs, s.WorkspaceOut,
+     s.FocusArgs, o.WorkspaceOut,
      lambda c, a: c.me.focus(a.query, a.k, track=a.track).to_dict(), focus_text, False, False),
     ("goal", "The goal stack: start, pause, resume, done, note (evidence, open and closed "
-     "loops), list. One goal is active at a time.", s.GoalArgs, s.GoalsOut, goal, goals_text,
+     "loops), list. One goal is active at a time.", s.GoalArgs, o.GoalsOut, goal, goals_text,
      False, False),
     ("session", "Working memory: add a turn, show the window (within its token budget), end "
      "the session (its turns go to long-term memory), fetch an offloaded turn, list sessions.",
-     s.SessionArgs, s.SessionOut, session, session_text, False, False),
+     s.SessionArgs, o.SessionOut, session, session_text, False, False),
     ("procedure", "Procedures: add (steps and trigger words), list, record an outcome "
-     "(confidence follows), or the ones a query triggers.", s.ProcedureArgs, s.ProceduresOut,
+     "(confidence follows), or the ones a query triggers.", s.ProcedureArgs, o.ProceduresOut,
      procedure, procedures_text, False, False),
     ("learn", "Learn from a mistake: keep the rule that avoids it (a rule memory; the same "
-     "rule again is not added twice).", s.LearnArgs, s.LearnOut,
+     "rule again is not added twice).", s.LearnArgs, o.LearnOut,
      lambda c, a: c.me.learn_from_mistake(a.mistake, a.rule).to_dict(),
      lambda r: f"{'learned' if r['added'] else 'already known'}: {r['rule']}", False, False),
     ("markdown", "The scope as MEMORY.md (zoned profile) or its rules as an AGENTS.md block.",
-     s.MarkdownArgs, s.MarkdownOut, markdown, lambda r: r["text"] or "(empty)", True, False),
+     s.MarkdownArgs, o.MarkdownOut, markdown, lambda r: r["text"] or "(empty)", True, False),
 ]

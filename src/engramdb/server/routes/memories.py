@@ -1,31 +1,24 @@
-"""The versioned HTTP API (/v1): each route parses its input, calls one Memory verb on the
-caller's scope and returns the verb's own ``to_dict()``. No logic lives here: scope and role
-checks are in engramdb/keys.py (through auth.py), limits in limits.py, the rest in the engine.
-
-To add a route: a function taking ``c: Caller = Depends(reader)`` (or ``writer``) that calls
-``c.mem.<verb>(...)`` and returns ``ok(result.to_dict())``."""
+"""The /v1 routes on memories: remember, list, count, get, update, forget, restore, rollback,
+history, strength, sources, and the caller's own key (/me)."""
 
 from __future__ import annotations
 
-import io
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
-from fastapi.responses import JSONResponse, Response
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
 
-from ..model import Role
-from ..uri import validate_uri
-from .auth import Caller, reader, writer
-from .dto import BatchIn, RecallIn, RememberIn, RollbackIn, SleepIn, UpdateIn
+from ...uri import validate_uri
+from ..dto import (
+    BatchIn,
+    RememberIn,
+    RollbackIn,
+    UpdateIn,
+)
+from .common import Read, Write, ok
 
 router = APIRouter(prefix="/v1")
-Read = Annotated[Caller, Depends(reader)]
-Write = Annotated[Caller, Depends(writer)]
-
-
-def ok(data: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status)
 
 
 @router.get("/me", summary="The key's id, role and the scope it acts on")
@@ -35,9 +28,6 @@ def me(c: Read) -> JSONResponse:
                "role": c.grant.role.value,
                "limits": {"k": c.limits.k, "batch": c.limits.batch, "page": c.limits.page,
                           "body_bytes": c.limits.body_bytes}})
-
-
-# ---------------------------------------------------------------- memories
 
 
 @router.post("/memories", summary="Remember one memory; says what the write did and why")
@@ -72,6 +62,19 @@ def list_memories(
     more = len(found) > limit
     return ok({"items": [r.to_dict() for r in found[:limit]], "limit": limit, "offset": offset,
                "next_offset": offset + limit if more else None})
+
+
+@router.get("/count", summary="How many memories match the filters of GET /v1/memories")
+def count(
+    c: Read,
+    kind: Annotated[list[str] | None, Query()] = None,
+    uri_prefix: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    layer: Annotated[list[str] | None, Query()] = None,
+) -> JSONResponse:
+    return ok({"count": c.mem.count(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
+                                    layer=layer)})
 
 
 @router.get("/memories/by-uri", summary="The memory at a URI")
@@ -116,35 +119,6 @@ def strength(memory_id: str, c: Read) -> JSONResponse:
     return ok(c.mem.explain(memory_id).to_dict())
 
 
-# ---------------------------------------------------------------- the scope
-
-
-@router.post("/recall", summary="The best memories for a query, each with its explanation")
-def recall(body: RecallIn, c: Read) -> JSONResponse:
-    c.limits.check_k(body.k)
-    hits = c.mem.recall(body.query, body.k, kinds=body.kinds, preset=body.preset,
-                        track=body.track and c.can(Role.WRITE))
-    return ok(hits.to_dict())
-
-
-@router.post("/sleep", summary="Maintenance (sync, decay, tidy, govern); its report")
-def sleep(c: Write, body: SleepIn | None = None) -> JSONResponse:
-    return ok(c.mem.sleep(body.phase if body else None).to_dict())
-
-
-@router.get("/boot", summary="What an agent loads at start")
-def boot(c: Read, budget: Annotated[int | None, Query(ge=1)] = None) -> JSONResponse:
-    return ok(c.mem.boot(budget).to_dict())
-
-
-@router.get("/stats", summary="Counts by layer and kind, events, embedder")
-def stats(c: Read) -> JSONResponse:
-    return ok(c.mem.stats().to_dict())
-
-
-@router.get("/export", summary="The scope as JSONL (the `engramdb export` format)",
-            response_class=Response)
-def export(c: Read) -> Response:
-    buffer = io.StringIO()
-    c.mem.export(buffer)
-    return Response(buffer.getvalue(), media_type="application/x-ndjson; charset=utf-8")
+@router.get("/memories/{memory_id}/sources", summary="The turns a memory was extracted from")
+def sources(memory_id: str, c: Read) -> JSONResponse:
+    return ok({"memories": [m.to_dict() for m in c.mem.sources(memory_id)]})

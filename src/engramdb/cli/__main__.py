@@ -1,0 +1,5 @@
+"""`python -m engramdb.cli`: the `engramdb` command."""
+
+from .app import main
+
+main()

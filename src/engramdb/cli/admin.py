@@ -1,0 +1,185 @@
+"""Looking after the memory file: init, status, sleep, migrate, index-scope, and the API keys
+(`engramdb keys ...`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from .guard import guarded, make_parent, open_memory
+from .options import Door, command
+from .render import (
+    emit,
+    err,
+    key_table,
+    out,
+    short,
+    stats_table,
+)
+
+commands = typer.Typer()
+keys_app = typer.Typer(help="API keys for `engramdb serve`: create, list, revoke.",
+                       no_args_is_help=True)
+
+
+@command(commands)
+def init(d: Door) -> None:
+    """Create (or open) the memory file; print its path and embedder."""
+    with guarded(d):
+        make_parent(d.db)
+        with open_memory(d) as mem:
+            stats = mem.stats()
+        path = (stats.path if stats.path == ":memory:" or "://" in stats.path
+                else str(Path(stats.path).resolve()))
+        info = {"path": path, "embedder": stats.embedder, "dimensions": stats.dimensions}
+        if d.json:
+            emit(info)
+        else:
+            out().print(Text(f"{path}\nembedder {stats.embedder} ({stats.dimensions} dimensions)"))
+
+
+@command(commands)
+def status(d: Door) -> None:
+    """Show counts by layer and kind, events, the embedder and the file's path."""
+    with guarded(d), open_memory(d) as mem:
+        stats = mem.stats()
+        if d.json:
+            emit(stats.to_dict())
+        else:
+            out().print(stats_table(stats))
+
+
+@command(commands)
+def sleep(
+    d: Door,
+    phase: Annotated[str | None, typer.Option(
+        metavar="NAME",
+        help="Run one phase only: sync, decay, tidy, lessons, consolidate, govern.")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Look at every memory, not only what changed since the last sleep.")
+    ] = False,
+) -> None:
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons,
+    consolidate (merge duplicates, gists), govern."""
+    """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), consolidate
+    (merge near-duplicates, gists of settled episodes), govern."""
+    with guarded(d), open_memory(d) as mem:
+        report = mem.sleep(phase, full=full)
+        if d.json:
+            emit(report.to_dict())
+            return
+        table = Table()
+        for name in ("phase", "examined", "changed", "seconds", "note"):
+            table.add_column(name, overflow="fold")
+        for p in report.phases:
+            changed = ", ".join(f"{k} {n}" for k, n in p.counts().items()) or "-"
+            table.add_row(p.phase, str(p.examined), changed, f"{p.seconds:.3f}", Text(p.note))
+        for name, why in report.skipped.items():
+            table.add_row(name, "-", "-", "-", Text(f"skipped: {why}"))
+        out().print(table)
+        out().print(Text(f"{report.mode} sleep, {report.visited} memories visited"))
+
+
+@command(commands)
+def migrate(
+    d: Door,
+    path: Annotated[str, typer.Argument(metavar="PATH", help="A MEMORY.md, a Markdown file or "
+                                        "a folder of notes and dated journals.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would happen; write "
+                                          "nothing.")] = False,
+    backup: Annotated[str | None, typer.Option(
+        metavar="FILE", help="Where the snapshot taken first goes (default: next to the "
+        "database).")] = None,
+) -> None:
+    """Import Markdown memory as typed memories with URIs and lifecycles (backup first)."""
+    with guarded(d), open_memory(d) as mem:
+        plan = mem.migrate(path, dry_run=dry_run, backup=backup)
+        if d.json:
+            emit(plan.to_dict())
+            return
+        if dry_run:
+            for item in plan.planned:
+                merged = f" (+{len(item.merged)} merged)" if item.merged else ""
+                out().print(Text(f"{item.entry.where:<24} {item.zone:<9} {item.kind.value:<10} "
+                                 f"{short(item.entry.text, 70)}{merged}"))
+        for problem in plan.problems:
+            err().print(Text(f"problem: {problem}"))
+        if plan.backup:
+            err().print(Text(f"backup: {plan.backup}"))
+        actions = ", ".join(f"{k} {n}" for k, n in plan.actions.items())
+        out().print(Text(("dry run: " if dry_run else "") + plan.summary()
+                         + (f"; {actions}" if actions else "")))
+
+
+@command(commands, "index-scope")
+def index_scope(
+    d: Door,
+    drop: Annotated[bool, typer.Option("--drop", help="Drop the scope's index instead.")
+                    ] = False,
+) -> None:
+    """PostgreSQL: give a large scope its own vector index (see docs/scale-out.md)."""
+    with guarded(d), open_memory(d) as mem:
+        done = mem.index_scope(drop=drop)
+    if d.json:
+        emit(done)
+    elif drop:
+        out().print("dropped" if done["dropped"] else "this scope had no index of its own")
+    else:
+        out().print(f"built in {done['built_in_s']:.1f} s")
+
+
+@command(keys_app, "create")
+def keys_create(
+    d: Door,
+    role: Annotated[str, typer.Option(metavar="ROLE", help="read, write or admin (any "
+                                      "scope).")] = "read",
+    name: Annotated[str, typer.Option(metavar="TEXT", help="A label, e.g. who holds it.")] = "",
+) -> None:
+    """Create a key bound to --user/--agent; its secret is printed once, never stored."""
+    from engramdb.keys import Keys
+
+    with guarded(d):
+        make_parent(d.db)
+        with open_memory(d) as mem:
+            key, secret = Keys(mem).create(role=role, name=name)
+        if d.json:
+            emit({"key": key.to_dict(), "secret": secret})
+        else:
+            out().print(Text(f"key {key.id} role={key.role.value} user={key.user} "
+                             f"agent={key.agent}\n{secret}"))
+            err().print("This secret is shown once: store it now.")
+
+
+@command(keys_app, "list")
+def keys_list(d: Door) -> None:
+    """Every key (of one scope when --user or --agent is given); never the secrets."""
+    from engramdb.keys import Keys
+
+    with guarded(d):
+        with open_memory(d) as mem:
+            keys = Keys(mem).list(user=d.user, agent=d.agent)
+        if d.json:
+            emit([k.to_dict() for k in keys])
+        else:
+            out().print(key_table(keys))
+
+
+@command(keys_app, "revoke")
+def keys_revoke(
+    d: Door,
+    key_id: Annotated[str, typer.Argument(metavar="KEY_ID", help="The id `keys list` shows.")],
+) -> None:
+    """Revoke a key for good: every later request with it gets 401."""
+    from engramdb.keys import Keys
+
+    with guarded(d):
+        with open_memory(d) as mem:
+            key = Keys(mem).revoke(key_id)
+        if d.json:
+            emit(key.to_dict())
+        else:
+            out().print(Text(f"revoked {key.id} (user={key.user} agent={key.agent})"))

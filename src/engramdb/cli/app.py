@@ -1,0 +1,49 @@
+"""The `engramdb` command: a thin door onto the Memory engine.
+
+Every command takes the global options --db, --user, --agent, --embedder and --json (before or
+after the command name; options.py). Human output is rich tables on stdout; progress, notes and
+errors go to stderr. Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid
+input, 5 conflict, 6 store or config error. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+import engramdb
+
+from . import admin, attention, io, links, memory, serve, session
+from .guard import EXIT_OK
+from .options import Agent, AsJson, Db, Door, EmbedderName, User
+
+app = typer.Typer(
+    name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def root(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
+         embedder: EmbedderName = None, as_json: AsJson = False,
+         version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+         ) -> None:
+    """Memory for AI agents: remember, recall, inspect one memory file."""
+    if version:
+        typer.echo(engramdb.__version__)
+        raise typer.Exit(EXIT_OK)
+    ctx.obj = Door(db, user, agent, embedder, as_json)
+
+
+for group in (admin.commands, memory.commands, io.commands, serve.commands,
+              attention.commands, links.commands, session.commands):
+    app.add_typer(group)
+app.add_typer(attention.goal_app, name="goal")
+app.add_typer(attention.procedure_app, name="procedure")
+app.add_typer(session.session_app, name="session")
+app.add_typer(admin.keys_app, name="keys")
+
+
+def main() -> None:
+    app(prog_name="engramdb")

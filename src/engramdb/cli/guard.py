@@ -1,0 +1,76 @@
+"""Errors and exit codes of the `engramdb` commands, and opening the memory.
+
+Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid input, 5 conflict,
+6 store or config error (docs/cli.md)."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+
+import engramdb
+from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
+
+from .options import Door
+from .render import emit
+
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+EXIT_CODES: dict[type[EngramError], int] = {
+    NotFound: 3, Invalid: 4, Conflict: 5, StoreError: 6, ConfigError: 6,
+}
+
+
+def exit_code(exc: EngramError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in EXIT_CODES:
+            return EXIT_CODES[cls]
+    return EXIT_UNEXPECTED
+
+
+@contextmanager
+def guarded(d: Door) -> Iterator[None]:
+    """Turn errors into 'error: ...' on stderr and a documented exit code, never a traceback
+    for an EngramError. With --json the error is also written to stdout."""
+    try:
+        yield
+    except EngramError as exc:
+        fail(exc.code, str(exc), exit_code(exc), d.json)
+    except Exception as exc:
+        if isinstance(exc, typer.Exit | typer.BadParameter | BrokenPipeError):
+            raise  # typer's own exits; a closed pipe (`| head`) ends quietly with 1
+        traceback.print_exc()
+        fail("unexpected", f"{type(exc).__name__}: {exc}", EXIT_UNEXPECTED, d.json)
+
+
+def fail(code: str, message: str, status: int, as_json: bool) -> NoReturn:
+    if as_json:
+        emit({"error": {"code": code, "message": message}})
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(status)
+
+
+def open_memory(d: Door) -> engramdb.Memory:
+    return engramdb.open(d.db, embedder=d.embedder, user=d.user, agent=d.agent)
+
+
+def make_parent(db: str | None) -> None:
+    if not db or db == ":memory:" or "://" in db:
+        return
+    parent = Path(db).expanduser().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create directory {parent}: {exc.strerror}") from None
+
+
+def confirmed(question: str) -> bool:
+    """Ask on stderr; no answer (end of input) is a no."""
+    try:
+        return typer.confirm(question, err=True)
+    except typer.Abort:
+        return False

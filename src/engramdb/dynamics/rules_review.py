@@ -1,0 +1,104 @@
+"""Rules reviewed at sleep (run by the lessons phase, after LESSONS > 5 became rules):
+
+- duplicates merged: current rules that say the same (compared case-, width- and
+  punctuation-insensitively, attention/rules.py ``same_text``) keep the oldest; each other one
+  is superseded by it (op "merge", reason "duplicate rule"), so ``history`` keeps it;
+- superseded retired: of two current rules about the same action with opposite polarity
+  ("Always deploy on Fridays" / "Never deploy on Fridays", "一定要…" / "不要…"), the older is
+  superseded by the newer (op "retire");
+- unused flagged: a current rule neither used nor written for ``UNUSED_DAYS`` (90) gets
+  ``metadata["review"] = "unused since DATE"`` (op "flag"); a use after that clears the flag
+  (op "unflag"). Nothing is deleted. Running it twice at once changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from ..attention.rules import same_text
+from ..model import Kind, Layer, Record
+from ..store.protocol import ListFilter
+from .passes import Change, Pass, PhaseReport
+
+UNUSED_DAYS = 90
+_EN_MARK = re.compile(r"^(?:please\s*)?(?:from now on,?\s*)?(?:you\s+)?(?:must\s+)?"
+                      r"(?P<mark>always|never|do not ever|do not|don't ever|don't|make sure to)"
+                      r"\s+", re.IGNORECASE)
+_ZH_MARK = re.compile(r"^(?:请)?(?P<pre>[^，。,]{0,6}?)(?P<mark>永远不要|一定要|千万不要|千万别|"
+                      r"务必|绝对不能|必须|禁止|不要|不许|不准|别|要)")
+_FORBIDS = frozenset({"never", "do not ever", "do not", "don't ever", "don't", "永远不要",
+                      "千万不要", "千万别", "绝对不能", "禁止", "不要", "不许", "不准", "别"})
+
+
+def polarity(text: str) -> tuple[str, bool] | None:
+    """(the action a rule is about, whether it forbids it), or None for another shape:
+    "Never deploy on Fridays" -> ("deployonfridays", True), "周五一定要上线" -> ("周五上线",
+    False)."""
+    stripped = text.strip()
+    m = _EN_MARK.match(stripped)
+    if m is not None:
+        action = same_text(stripped[m.end():])
+    else:
+        m = _ZH_MARK.match(stripped)
+        if m is None:
+            return None
+        action = same_text(m["pre"] + stripped[m.end():])
+    return (action, m["mark"].lower() in _FORBIDS) if action else None
+
+
+def review_rules(run: Pass, report: PhaseReport) -> None:
+    rules = sorted((r for r in run.store.list(run.scope, ListFilter(
+        kinds=(Kind.RULE.value,), layers=(Layer.CORE,), current_only=True))),
+        key=lambda r: (r.recorded_at, r.id))
+    plan: dict[str, Change] = {}
+    _duplicates(rules, plan)
+    _opposites([r for r in rules if r.id not in plan], plan)
+    for rec in rules:
+        if rec.id not in plan:
+            change = _unused(rec, run.now)
+            if change is not None:
+                plan[rec.id] = change
+    run.apply(sorted(plan), lambda rec: plan[rec.id] if rec.current else None, report)
+
+
+def _duplicates(rules: list[Record], plan: dict[str, Change]) -> None:
+    first: dict[str, Record] = {}
+    for rec in rules:
+        key = same_text(rec.content)
+        keeper = first.setdefault(key, rec)
+        if keeper.id != rec.id:
+            plan[rec.id] = ("rule_merged", "merge", f"duplicate rule: {keeper.id} says the same",
+                            {"superseded_by": keeper.id, "invalid_at": rec.recorded_at})
+            # the duplicate held as long as its keeper: it stops holding when it was written
+
+
+def _opposites(rules: list[Record], plan: dict[str, Change]) -> None:
+    newest: dict[str, tuple[Record, bool]] = {}
+    for rec in rules:   # oldest first: a later rule about the same action replaces an earlier
+        shape = polarity(rec.content)
+        if shape is None:
+            continue
+        action, forbids = shape
+        older = newest.get(action)
+        if older is not None and older[1] != forbids:
+            plan[older[0].id] = ("rule_retired", "retire",
+                                 f"superseded by a newer rule saying the opposite: {rec.id}",
+                                 {"superseded_by": rec.id, "invalid_at": rec.recorded_at})
+        newest[action] = (rec, forbids)
+
+
+def _unused(rec: Record, now: datetime) -> Change | None:
+    last = max([rec.recorded_at, rec.updated_at if "review" not in rec.metadata
+                else rec.recorded_at, *rec.last_uses])
+    flagged = rec.metadata.get("review")
+    if now - last >= timedelta(days=UNUSED_DAYS):
+        if flagged:
+            return None
+        note = f"unused since {last.date().isoformat()}"
+        return ("rule_flagged_unused", "flag", f"rule {note} ({UNUSED_DAYS} days or more)",
+                {"metadata": {**rec.metadata, "review": note}})
+    if flagged:
+        meta = {k: v for k, v in rec.metadata.items() if k != "review"}
+        return ("rule_unflagged", "unflag", "used again", {"metadata": meta})
+    return None

@@ -1,0 +1,171 @@
+"""The MCP server (`engramdb mcp`): every Memory verb as a tool, over stdio or streamable HTTP.
+
+Built on the official SDK's ``MCPServer`` (``mcp.server.mcpserver``, SDK v2). This module only
+maps: a tool's arguments (schema.py) go to one engine verb, and what the verb returns comes
+back as structured content (its ``to_dict()``) plus readable text. Behaviour lives in the engine.
+
+- Scope: every call acts for the server's user and agent (``--user``/``--agent``, else
+  ENGRAMDB_USER/ENGRAMDB_AGENT, else "default"). When the operator allows it
+  (``--scope-per-call`` or ENGRAMDB_MCP_SCOPE_PER_CALL=1), every tool also takes optional
+  ``user`` and ``agent`` arguments; otherwise those arguments are rejected by the schema.
+- Errors: an engramdb error comes back as a tool error (isError) reading "<code>: <message>",
+  with structured content {"error": {"code", "message"}}; the server keeps serving. Arguments
+  that do not fit the schema are rejected before the engine runs.
+- The store opens on the first call that needs it (listing tools does not); engine calls are
+  serialized by one lock, as the SDK runs tools on worker threads.
+- stdout carries the protocol only: the SDK diverts file descriptor 1 to stderr while it
+  serves, and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+
+import engramdb
+
+from ..engine import ScopedMemory
+from ..errors import ConfigError, EngramError, NotFound
+from ..uri import DOMAINS
+from . import auth
+from . import schema as s
+from .door import Call, Door, Options
+from .text import boot_text
+from .tools import VERBS, Verb
+
+log = logging.getLogger("engramdb.mcp")
+DEFAULT_PORT = 8765
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def invoke(door: Door, verb: Verb, args: Any) -> CallToolResult:
+    try:
+        with door.lock:
+            data = verb.run(Call(door.scoped(args, auth.role_of(verb)), door), args)
+    except EngramError as exc:
+        log.info("tool %s: %s: %s", verb.name, exc.code, exc)
+        return error_result(exc)
+    return CallToolResult(content=[TextContent(type="text", text=verb.text(data))],
+                          structured_content=data)
+
+
+def error_result(exc: EngramError) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=f"{exc.code}: {exc}")],
+        structured_content={"error": {"code": exc.code, "message": str(exc)}},
+        is_error=True,
+    )
+
+
+# ---------------------------------------------------------------- the server
+
+
+def tool(verb: Verb, door: Door) -> Tool:
+    model = verb.args
+    if door.options.scope_per_call:
+        model = type(f"{verb.args.__name__}PerCall", (verb.args, s.ScopeArgs), {})
+
+    def call(**kwargs: Any) -> CallToolResult:
+        return invoke(door, verb, model.model_construct(**kwargs))
+
+    return Tool(
+        fn=call, name=verb.name, title=verb.name.replace("_", " "), description=verb.doc,
+        parameters=model.model_json_schema(by_alias=True),
+        fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out), is_async=False,
+        annotations=ToolAnnotations(read_only_hint=verb.read_only,
+                                    destructive_hint=verb.destructive),
+    )
+
+
+def read(door: Door, fn: Callable[[ScopedMemory], str]) -> str:
+    """A resource read in the server's scope; engramdb errors become resource errors."""
+    try:
+        with door.lock:
+            return fn(door.scoped(None))
+    except NotFound as exc:
+        raise ResourceNotFoundError(f"{exc.code}: {exc}") from None
+    except EngramError as exc:
+        raise ResourceError(f"{exc.code}: {exc}") from None
+
+
+def add_resources(server: MCPServer, door: Door) -> None:
+    @server.resource("engramdb://boot", name="boot", mime_type="text/plain",
+                     description="What the agent loads at start (the boot tool, as text)")
+    def boot() -> str:
+        return read(door, lambda me: boot_text(me.boot().to_dict()))
+
+    @server.resource("engramdb://memory/{id}", name="memory", mime_type="application/json",
+                     description="One memory by id, as JSON")
+    def by_id(id: str) -> str:  # noqa: A002 - the template variable is named id
+        return read(door, lambda me: _json(me.get(id).to_dict()))
+
+    for domain in sorted(DOMAINS):
+        server.resource(f"{domain}://{{+path}}", name=f"{domain} memory",
+                        mime_type="application/json",
+                        description=f"One memory by its URI, {domain}://...")(_by_uri(door, domain))
+
+
+def _by_uri(door: Door, domain: str) -> Callable[[str], str]:
+    def by_uri(path: str) -> str:
+        return read(door, lambda me: _json(me.get(f"{domain}://{path}").to_dict()))
+
+    return by_uri
+
+
+def _json(data: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> MCPServer:
+    keys: dict[str, Any] = {}
+    if door.options.keys:
+        keys = {"auth": auth.settings(host, port),
+                "token_verifier": auth.KeyVerifier(door)}
+    server = MCPServer(
+        "engramdb", version=engramdb.__version__, log_level="INFO",
+        instructions="Long-term memory for this user: `boot` at the start, `recall` before "
+        "answering from memory, `remember` what is worth keeping, `forget`/`update` when the "
+        "user corrects you.",
+        tools=[tool(v, door) for v in VERBS], **keys,
+    )
+    add_resources(server, door)
+    return server
+
+
+def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
+          port: int = DEFAULT_PORT) -> None:
+    """Run until the client goes away (stdio) or the process is stopped (HTTP)."""
+    options = options.with_env()
+    if options.keys and not http:
+        raise ConfigError("--keys is for the HTTP transport (--http): over stdio, whoever "
+                          "starts the process owns it")
+    door = Door(options)
+    server = build_server(door, host, port)
+    where = f"http://{host}:{port}/mcp" if http else "stdio"
+    scope = "per call" if options.scope_per_call else \
+        f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
+    print(f"engramdb MCP server on {where}; scope {scope}", file=sys.stderr, flush=True)
+    if http and options.keys:
+        print("API keys required: 'Authorization: Bearer <key>' (engramdb keys create)",
+              file=sys.stderr, flush=True)
+    elif http and host not in LOOPBACK:
+        print(f"warning: {host} is not a loopback address and the MCP endpoint has no keys: "
+              "anyone who reaches it reads and writes this memory (start it with --keys)",
+              file=sys.stderr, flush=True)
+    try:
+        if http:
+            server.run("streamable-http", host=host, port=port)
+        else:
+            server.run("stdio")
+    finally:
+        door.close()

@@ -1,0 +1,73 @@
+"""The /v1 routes that look after a scope: sleep, stats, export, snapshots, removing a scope
+(snapshot restore and scope removal need an admin key)."""
+
+from __future__ import annotations
+
+import io
+import os
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from ...errors import Invalid
+from ...io import snapshots
+from ..dto import (
+    SleepIn,
+)
+from .common import Admin, Read, Write, ok
+
+router = APIRouter(prefix="/v1")
+
+
+@router.post("/sleep", summary="Maintenance (sync, decay, tidy, govern); its report")
+def sleep(c: Write, body: SleepIn | None = None) -> JSONResponse:
+    return ok(c.mem.sleep(body.phase if body else None).to_dict())
+
+
+@router.get("/stats", summary="Counts by layer and kind, events, embedder")
+def stats(c: Read) -> JSONResponse:
+    return ok(c.mem.stats().to_dict())
+
+
+@router.get("/export", summary="The scope as JSONL (the `engramdb export` format)",
+            response_class=Response)
+def export(c: Read) -> Response:
+    buffer = io.StringIO()
+    c.mem.export(buffer)
+    return Response(buffer.getvalue(), media_type="application/x-ndjson; charset=utf-8")
+
+
+def snapshot_folder(request: Request) -> str:
+    """ENGRAMDB_SNAPSHOT_DIR, else beside the database file (as for the MCP server)."""
+    folder = os.environ.get("ENGRAMDB_SNAPSHOT_DIR")
+    memory = request.app.state.engram.memory
+    return folder or str(snapshots.default_folder(memory.store.location))
+
+
+@router.get("/snapshots", summary="The scope's snapshots, newest first")
+def snapshot_list(request: Request, c: Read) -> JSONResponse:
+    found = snapshots.listing(c.mem.memory, snapshot_folder(request), user=c.mem.user,
+                              agent=c.mem.agent)
+    return ok({"snapshots": [i.to_dict() for i in found]})
+
+
+@router.post("/snapshots", summary="Snapshot the scope (a file on the server)")
+def snapshot_take(request: Request, c: Write) -> JSONResponse:
+    info = snapshots.take(c.mem.memory, snapshot_folder(request), user=c.mem.user,
+                          agent=c.mem.agent)
+    return ok(info.to_dict())
+
+
+@router.post("/snapshots/{name}/restore",
+             summary="Replace everything the scope holds with a snapshot (admin keys)")
+def snapshot_restore(name: str, request: Request, c: Admin) -> JSONResponse:
+    return ok(snapshots.restore(c.mem.memory, snapshot_folder(request), name, user=c.mem.user,
+                                agent=c.mem.agent))
+
+
+@router.delete("/scope", summary="Remove every memory of a scope (admin keys; name the user)")
+def forget_scope(request: Request, c: Admin, reason: str | None = None) -> JSONResponse:
+    if "user" not in request.query_params:
+        raise Invalid("name the scope to remove with ?user= (and &agent=)")
+    removed = c.mem.forget_scope(reason=reason)
+    return ok({"user": c.mem.user, "agent": c.mem.agent, "removed": removed})

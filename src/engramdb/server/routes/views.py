@@ -1,0 +1,51 @@
+"""The /v1 routes behind the web page's pictures: the scope's timeline, a memory's strength
+curve, its lineage (supersession chain, gists, sources) and link neighbourhood, and the log
+of past sleeps. Like the other routes: parse, call one Memory verb on the caller's scope,
+return its ``to_dict()``; the logic is in recall/timeline.py, recall/lineage.py,
+dynamics/curve.py and dynamics/sleeplog.py."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.responses import JSONResponse
+
+from ..auth import Caller, reader
+
+router = APIRouter(prefix="/v1")
+Read = Annotated[Caller, Depends(reader)]
+
+
+def ok(data: object) -> JSONResponse:
+    return JSONResponse(data)
+
+
+@router.get("/timeline", summary="The scope over time: events as points, facts as spans")
+def timeline(c: Read, since: datetime | None = None, until: datetime | None = None,
+             limit: int = 500) -> JSONResponse:
+    return ok(c.mem.timeline(since=since, until=until, limit=limit).to_dict())
+
+
+@router.get("/memories/{memory_id}/curve",
+            summary="A memory's weight over time, its uses and its projected fade")
+def curve(memory_id: str, c: Read, ahead_days: float | None = None,
+          points: int = 120) -> JSONResponse:
+    return ok(c.mem.strength_curve(memory_id, ahead_days=ahead_days, points=points).to_dict())
+
+
+@router.get("/memories/{memory_id}/lineage",
+            summary="Its supersession chain, gists, a gist's sources and its turns")
+def lineage(memory_id: str, c: Read) -> JSONResponse:
+    return ok(c.mem.lineage(memory_id).to_dict())
+
+
+@router.get("/memories/{memory_id}/graph", summary="Its linked neighbours, by relation")
+def graph(memory_id: str, c: Read, limit: int = 24) -> JSONResponse:
+    return ok(c.mem.neighbourhood(memory_id, limit).to_dict())
+
+
+@router.get("/sleeps", summary="What the last sleeps changed, newest first")
+def sleeps(c: Read, limit: Annotated[int, Query()] = 10) -> JSONResponse:
+    return ok(c.mem.sleep_log(limit).to_dict())
