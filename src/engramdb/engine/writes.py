@@ -23,6 +23,7 @@ from ..model import (
     WriteResult,
 )
 from ..text.checks import check_content, content_hash
+from ..tracing import traced
 from ..uri import validate_uri
 from ..write.guard import quality_failures
 from ..write.prepare import (
@@ -103,6 +104,7 @@ class WriteVerbs(Core):
         self._auto_sleep(scope, written, results)
         return results
 
+    @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
         parts = []
@@ -114,6 +116,7 @@ class WriteVerbs(Core):
             return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
         return np.vstack(parts)
 
+    @traced("write")
     def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
                importance_given: bool = True, near: BatchNeighbours | None = None,
                index: int = 0) -> WriteResult:
