@@ -37,7 +37,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed by `make
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import Memory as Engine
-from ..lookup import live, set_expiry
+from ..engine.lookup import live, set_expiry
 from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,

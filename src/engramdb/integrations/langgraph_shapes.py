@@ -9,8 +9,8 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..engine.lookup import set_expiry, write_exact
 from ..errors import Invalid, NotFound
-from ..lookup import set_expiry, write_exact
 from ..model import Draft, Layer, Record, Scope
 
 if TYPE_CHECKING:

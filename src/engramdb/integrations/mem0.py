@@ -20,8 +20,8 @@ from typing import Any
 
 from .. import open as open_memory
 from ..engine import Memory as Engine
+from ..engine.lookup import find_by_id, live
 from ..errors import EngramError, Invalid, NotFound
-from ..lookup import find_by_id, live
 from ..model import MAX_K, Action, Draft, Hit, Record, Scope, WriteResult
 from ..write.tagged import extract_tagged
 from .mem0_shapes import (

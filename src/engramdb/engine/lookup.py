@@ -7,14 +7,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from .clock import aware
-from .errors import Conflict, Invalid
-from .ids import new_id
-from .model import Draft, Layer, Lifecycle, Record, Scope
-from .write.prepare import LIFECYCLE_BY_PRIORITY, build_record, embed_text, index_text
+from ..clock import aware
+from ..errors import Conflict, Invalid
+from ..ids import new_id
+from ..model import Draft, Layer, Lifecycle, Record, Scope
+from ..write.prepare import LIFECYCLE_BY_PRIORITY, build_record, embed_text, index_text
 
 if TYPE_CHECKING:
-    from .engine import Memory
+    from .memory import Memory
 
 ACTOR = "user"
 
