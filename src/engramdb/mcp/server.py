@@ -35,7 +35,7 @@ import engramdb
 from ..engine import ScopedMemory
 from ..errors import ConfigError, EngramError, NotFound
 from ..uri import DOMAINS
-from . import auth
+from . import auth, profiles
 from . import schema as s
 from .door import Call, Door, Options
 from .text import boot_text
@@ -78,8 +78,10 @@ def tool(verb: Verb, door: Door) -> Tool:
 
     return Tool(
         fn=call, name=verb.name, title=verb.name.replace("_", " "), description=verb.doc,
-        parameters=model.model_json_schema(by_alias=True),
-        fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out), is_async=False,
+        parameters=profiles.compact(model.model_json_schema(by_alias=True), arguments=True),
+        fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out, output_schema=profiles
+                                 .compact(verb.out.model_json_schema(by_alias=True),
+                                          arguments=False)), is_async=False,
         annotations=ToolAnnotations(read_only_hint=verb.read_only,
                                     destructive_hint=verb.destructive),
     )
@@ -136,7 +138,7 @@ def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) 
         instructions="Long-term memory for this user: `boot` at the start, `recall` before "
         "answering from memory, `remember` what is worth keeping, `forget`/`update` when the "
         "user corrects you.",
-        tools=[tool(v, door) for v in VERBS], **keys,
+        tools=[tool(v, door) for v in profiles.select(door.options.tools, VERBS)], **keys,
     )
     add_resources(server, door)
     return server
