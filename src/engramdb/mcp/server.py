@@ -156,7 +156,9 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
     where = f"http://{host}:{port}/mcp" if http else "stdio"
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
-    print(f"engramdb MCP server on {where}; scope {scope}", file=sys.stderr, flush=True)
+    listed = profiles.select(options.tools, VERBS)
+    print(f"engramdb MCP server on {where}; scope {scope}; {len(listed)} tools "
+          f"({options.tools or profiles.DEFAULT})", file=sys.stderr, flush=True)
     if http and options.keys:
         print("API keys required: 'Authorization: Bearer <key>' (engramdb keys create)",
               file=sys.stderr, flush=True)
