@@ -1,4 +1,5 @@
-"""The MCP server (`engramdb mcp`): every Memory verb as a tool, over stdio or streamable HTTP.
+"""The MCP server (`engramdb mcp`): the Memory verbs as tools, over stdio or streamable HTTP;
+which tools are listed (the compact `core` set by default, or `all`) is profiles.py's.
 
 Built on the official SDK's ``MCPServer`` (``mcp.server.mcpserver``, SDK v2). This module only
 maps: a tool's arguments (schema.py) go to one engine verb, and what the verb returns comes
