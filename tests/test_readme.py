@@ -129,6 +129,8 @@ def test_a_quick_start_runs_and_prints_what_the_readme_says(door: str, demo: Pat
     venv(tmp_path)
     shutil.copy(demo, tmp_path / "demo-memory.db")
     if door == "http":
+        if shutil.which("curl") is None:
+            pytest.skip("the HTTP quick start calls the server with curl, not installed here")
         assert "8765" in block
         block = block.replace("8765", str(free_port()))
     done = run(block, tmp_path)
