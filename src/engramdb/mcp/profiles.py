@@ -17,9 +17,8 @@ from typing import Any
 from ..errors import ConfigError
 from .tools import Verb
 
-# What an agent does every turn. `feedback` (Memory.feedback) joins this tuple when its tool
-# lands: one name here, at most 8 in all.
-CORE = ("remember", "recall", "get", "update", "forget", "boot", "status")
+# What an agent does every turn, at most 8 in all.
+CORE = ("remember", "recall", "get", "update", "forget", "feedback", "boot", "status")
 PROFILES: dict[str, tuple[str, ...] | None] = {"core": CORE, "all": None}
 DEFAULT = "core"
 MAX_CORE = 8

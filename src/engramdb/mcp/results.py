@@ -135,6 +135,15 @@ class ReviewOut(Out):
     overdue_days: float
 
 
+class FeedbackOut(Out):
+    id: str
+    useful: bool
+    importance_before: float
+    importance: float
+    uses: int
+    version: int
+
+
 class ReviewsOut(Out):
     reviews: list[ReviewOut] = Field(description="Due now, least retrievable first")
 

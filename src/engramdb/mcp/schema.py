@@ -127,6 +127,12 @@ class RestoreArgs(Args):
     id: MemoryId
 
 
+class FeedbackArgs(Args):
+    id: MemoryId
+    useful: bool = Field(description="true: the memory helped (it is strengthened); false: it "
+                                     "did not (it is weakened)")
+
+
 class RollbackArgs(Args):
     id: MemoryId
     version: int = Field(ge=1, description="The version to say again (see history)")

@@ -133,6 +133,11 @@ VERBS: list[Verb] = [
          s.ForgetArgs, o.MemoryOut,
          lambda c, a: c.me.forget(a.id, hard=a.hard, reason=a.reason).to_dict(),
          lambda r: f"{'erased' if not r['content'] else 'forgot'} {r['id']}", destructive=True),
+    Verb("feedback", "Say whether a memory you recalled helped: useful=true strengthens it, "
+         "useful=false weakens it, so what helps comes first next time.", s.FeedbackArgs,
+         o.FeedbackOut, lambda c, a: c.me.feedback(a.id, a.useful).to_dict(),
+         lambda r: f"{'strengthened' if r['useful'] else 'weakened'} {r['id']}: importance "
+                   f"{r['importance_before']:.2f} -> {r['importance']:.2f}"),
     Verb("restore", "Bring a forgotten or archived memory back.", s.RestoreArgs, o.MemoryOut,
          lambda c, a: c.me.restore(a.id).to_dict(), lambda r: f"restored {line(r)}"),
     Verb("history", "Every version of a memory, oldest first, with what changed it, who and "
