@@ -54,12 +54,12 @@ async def test_the_default_is_the_core_set_and_it_covers_a_turn(tmp_path: Path) 
         assert fact["kind"] == "fact" and fact["valence"] == 0.0
         hit = (await ok(c, "recall", query="柏林", k=1))["hits"][0]["memory"]
         assert hit["id"] == fact["id"]
-        helped = await ok(c, "feedback", id=fact["id"], useful=True)
-        assert helped["useful"] is True and helped["importance"] > helped["importance_before"]
-        assert "useful" in await fails(c, "feedback", id=fact["id"])
         fixed = await ok(c, "update", id=fact["id"], content="我住在柏林的克罗伊茨贝格")
         assert fixed["version"] == 2
         assert (await ok(c, "get", id=fact["id"]))["content"] == "我住在柏林的克罗伊茨贝格"
+        helped = await ok(c, "feedback", id=fact["id"], useful=True)
+        assert helped["useful"] is True and helped["importance"] > helped["importance_before"]
+        assert "useful" in await fails(c, "feedback", id=fact["id"])
         assert (await ok(c, "forget", id=felt["id"]))["layer"] == "deleted"
         assert (await ok(c, "status"))["by_layer"] == {"core": 1, "archived": 0, "deleted": 1}
 
