@@ -11,6 +11,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from .attention.verbs import AttentionVerbs
+from .boundary import guarded
 from .clock import Clock, SystemClock, aware
 from .config import Config
 from .dynamics.decay import link_weights
@@ -78,6 +79,7 @@ MAX_K = 1000
 Progress = Callable[[int, int], None]
 
 
+@guarded   # every exception a verb lets out is an EngramError (boundary.py)
 class Memory(AttentionVerbs):
     """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""
 
