@@ -25,6 +25,7 @@ CALLS: dict[str, Call] = {
     "add_procedure": lambda m, c: m.add_procedure("Deploy", ["build", "ship"], ["deploy"]),
     "agents_md": lambda m, c: m.agents_md(),
     "boot": lambda m, c: m.boot(),
+    "check_uris": lambda m, c: m.check_uris(),
     "close": lambda m, c: m.close(),
     "context": lambda m, c: m.context("where do I live"),
     "count": lambda m, c: m.count(),

@@ -47,6 +47,7 @@ from .recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
+from .uricheck import BadUri, bad_uris
 from .write.guard import check_content, content_hash, quality_failures, storable
 from .write.llm_extract import ExtractionFailed
 from .write.prepare import (
@@ -819,6 +820,13 @@ class Memory(AttentionVerbs):
         found = self.store.get_many(scope, [i for i in ids if isinstance(i, str)])
         return [found[i] for i in ids if i in found]
 
+    def check_uris(self, *, all_scopes: bool = False, user: str | None = None,
+                   agent: str | None = None) -> list[BadUri]:
+        """Stored rows whose URI today's rules refuse ('..', empty segments, control
+        characters): one scope, or every scope with ``all_scopes`` (uricheck.py)."""
+        scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
+        return bad_uris(self, scopes)
+
 
 def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
@@ -852,7 +860,7 @@ class ScopedMemory:
               # association (graph.py)
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
-              "ingest", "sources")
+              "ingest", "sources", "check_uris")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory
