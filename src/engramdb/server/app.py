@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..engine import Memory
 from ..keys import Keys
-from . import errors, web
+from . import errors, headers, web
 from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
@@ -43,6 +43,7 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     app.include_router(more_router)
     web.install(app)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    headers.install(app)   # outermost: on every answer, 413 and 500 included
     return app
 
 
