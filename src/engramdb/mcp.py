@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
@@ -35,7 +36,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 import engramdb
 
-from . import mcp_auth, mcp_more
+from . import mcp_auth, mcp_more, mcp_stdio
 from . import mcp_schema as s
 from .clock import parse_time
 from .engine import Memory, ScopedMemory
@@ -438,7 +439,7 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
     try:
         if http:
             server.run("streamable-http", host=host, port=port)
-        else:
-            server.run("stdio")
+        else:   # the SDK's stdio transport, answering malformed input (mcp_stdio.py)
+            anyio.run(mcp_stdio.serve_stdio, server)
     finally:
         door.close()
