@@ -36,6 +36,7 @@ from .migrations import MIGRATIONS
 from .sqlite_links import LinkTable
 from .sqlite_sessions import SessionTables
 from .textindex import TextIndex
+from .upgrade import backup_before_migrating  # issue 18, upgrade safety
 from .vectors import MARGIN, VectorCache
 
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
@@ -154,15 +155,16 @@ class SQLiteStore(SessionTables, LinkTable):
             self._secure_delete = 0
             self._configure(busy_timeout_ms)
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
+            # issue 18: the caches exist before the migration, whose rollback invalidates them
+            self._vectors = VectorCache(self._db, self._lock)
+            self._id_order = IdOrder(self._db)
+            self._text = TextIndex(self._db)
             self._migrate()
         except BaseException as exc:
             self._db.close()
             if isinstance(exc, sqlite3.DatabaseError):
                 raise self._open_error(exc) from exc
             raise
-        self._vectors = VectorCache(self._db, self._lock)
-        self._id_order = IdOrder(self._db)
-        self._text = TextIndex(self._db)
 
     # ---------------------------------------------------------------- setup
 
@@ -199,6 +201,10 @@ class SQLiteStore(SessionTables, LinkTable):
             db.execute("PRAGMA synchronous = NORMAL")
 
     def _migrate(self) -> None:
+        # ---- issue 18, upgrade safety: an older file is copied before it is migrated
+        self.upgrade_backup = None if self._memory else backup_before_migrating(
+            self._db, self.location, max(m.version for m in MIGRATIONS))
+        # ---- end issue 18
         with self.transaction():
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "
