@@ -3,7 +3,7 @@ ranking uses come from the same snapshot as the rows it scores."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,12 +17,9 @@ BENCH = Path(__file__).resolve().parent.parent / "bench" / "reliability" / "conc
 
 @pytest.fixture(scope="module")
 def concurrency() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("reliability_concurrency", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reliability_concurrency"] = module
-    spec.loader.exec_module(module)
-    return module
+    # imported by its own name from its folder: the spawned workers import it the same way
+    sys.path.insert(0, str(BENCH.parent))
+    return importlib.import_module("concurrency")
 
 
 def test_a_write_between_the_totals_and_the_counts_changes_nothing(tmp_path):  # type: ignore[no-untyped-def]

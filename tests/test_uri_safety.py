@@ -97,5 +97,5 @@ def test_check_lists_the_rows_stored_before(tmp_path):  # type: ignore[no-untype
                                                    (ctrl.id, "core://a\nb")}
         assert all(b.id != ok.id for b in found)
         assert [b.problem for b in mem.check_uris()] == ["'.' and '..' segments are not allowed"]
-        assert [b.id for b in mem.scope(user="bob").check_uris()] == [ctrl.id]
+        assert [b.id for b in mem.check_uris(user="bob")] == [ctrl.id]
         assert found[0].to_dict()["layer"] == "core"

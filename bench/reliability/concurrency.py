@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
+import queue
 import sys
 import tempfile
 import time
@@ -59,6 +60,18 @@ def _reader(path: str, number: int, stop: Any, out: Any) -> None:
     out.put(("reader", number, [], errors, done))
 
 
+def _collect(out: Any, procs: list[Any], n: int) -> list[Any]:
+    """``n`` results from the queue; fails at once when every process died without one."""
+    got: list[Any] = []
+    while len(got) < n:
+        try:
+            got.append(out.get(timeout=2))
+        except queue.Empty:
+            if not any(p.is_alive() for p in procs):
+                raise RuntimeError("the workers died without a result (see stderr)") from None
+    return got
+
+
 def run(path: str, writers: int, per_writer: int, readers: int) -> dict[str, Any]:
     """Run the load on the file at ``path``; the figures as a dict."""
     import engramdb
@@ -72,9 +85,9 @@ def run(path: str, writers: int, per_writer: int, readers: int) -> dict[str, Any
     procs += [ctx.Process(target=_reader, args=(path, n, stop, out)) for n in range(readers)]
     for p in procs:
         p.start()
-    results = [out.get(timeout=900) for _ in range(writers)]
+    results = _collect(out, procs, writers)
     stop.set()
-    results += [out.get(timeout=900) for _ in range(readers)]
+    results += _collect(out, procs, readers)
     for p in procs:
         p.join(timeout=60)
     seconds = time.perf_counter() - start

@@ -860,7 +860,7 @@ class ScopedMemory:
               # association (graph.py)
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
-              "ingest", "sources", "check_uris")
+              "ingest", "sources")
 
     def __init__(self, memory: Memory, scope: Scope) -> None:
         self.memory = memory
