@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
@@ -36,7 +37,7 @@ import engramdb
 from ..engine import ScopedMemory
 from ..errors import ConfigError, EngramError, NotFound
 from ..uri import DOMAINS
-from . import auth, profiles
+from . import auth, profiles, stdio
 from . import schema as s
 from .door import Call, Door, Options
 from .text import boot_text
@@ -171,6 +172,6 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
         if http:
             server.run("streamable-http", host=host, port=port)
         else:
-            server.run("stdio")
+            anyio.run(stdio.serve_stdio, server)   # answers malformed input (stdio.py)
     finally:
         door.close()
