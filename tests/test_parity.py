@@ -47,10 +47,10 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
                          [("POST", "/v1/snapshots/{name}/restore")]),
     "explain": ("explain", "explain", [("GET", ID + "/strength")]),
     "sleep": ("sleep", "sleep", [("POST", "/v1/sleep")]),
-    # CLI column from branch cli20; the MCP and HTTP columns are branch mcp20's
-    "reflect": ("reflect", None, None),
-    "due_for_review": ("review", None, None),
-    "profile_check": ("profile", None, None),
+    "reflect": ("reflect", "reflect", [("POST", "/v1/reflect")]),
+    "due_for_review": ("review", "due_for_review", [("GET", "/v1/review")]),
+    "profile_check": ("profile", "profile_check", [("GET", "/v1/profile/check")]),
+    "feedback": ("feedback", "feedback", None),  # HTTP column: not served on main yet
     "decay": ("sleep", "sleep", [("POST", "/v1/sleep")]),          # sleep's decay phase
     "goal_start": ("goal start", "goal", [("POST", "/v1/goals")]),
     "goal_pause": ("goal pause", "goal", [GOAL]),
@@ -119,7 +119,8 @@ def cli_commands() -> set[str]:
 
 
 def mcp_tools() -> set[str]:
-    server = build_server(Door(Options(db=":memory:", embedder="hashing")))
+    """The `all` profile's tools (the default `core` profile is a subset: test_mcp_profiles)."""
+    server = build_server(Door(Options(db=":memory:", embedder="hashing", tools="all")))
     return {t.name for t in anyio.run(server.list_tools)}
 
 

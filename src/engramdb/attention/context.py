@@ -135,6 +135,8 @@ def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
         key=lambda r: (-r.importance, r.id))
     items += [Item("rules", f"- {r.content}", 20, i) for i, r in enumerate(rules)]
     seen |= {r.id for r in rules}
+    if k == 0:  # no unprompted recall (the agent's persona: agent/persona.py)
+        return items
     wanted = min(k + len(seen), MAX_K)  # identity and rules are shown already: k besides them
     hits = memory.recall(query, wanted, track=track, user=scope.user, agent=scope.agent)
     found = [h.memory for h in hits if h.memory.id not in seen][:k]

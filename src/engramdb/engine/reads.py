@@ -24,6 +24,7 @@ from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pai
 from ..recall.wake import promote
 from ..store.protocol import ListFilter
 from ..text.checks import storable
+from ..tracing import traced
 from ..uri import validate_prefix
 from ..write.prepare import parse_kind
 from .core import USE_DEBOUNCE_S, Core
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 class ReadVerbs(Core):
     """Reading: recall (the read path in recall/), explain, boot, list, count, stats."""
 
+    @traced("recall")
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: Sequence[str] | None = None, user: str | None = None,
                agent: str | None = None) -> Hits:

@@ -30,6 +30,8 @@ class ScopedMemory:
               "link", "unlink", "links", "related", "recall_path",
               # conversations (write/ingest.py)
               "ingest", "sources",
+              # what a recall was worth (dynamics/feedback.py)
+              "feedback",
               # pictures of memory over time (engine/views.py)
               "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log")
 

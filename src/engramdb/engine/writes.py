@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..clock import aware
+from ..dynamics.feedback import Feedback, give_feedback
 from ..errors import Conflict, EngramError, Invalid
 from ..ids import new_id
 from ..model import (
@@ -22,6 +23,7 @@ from ..model import (
     WriteResult,
 )
 from ..text.checks import check_content, content_hash
+from ..tracing import traced
 from ..uri import validate_uri
 from ..write.guard import quality_failures
 from ..write.prepare import (
@@ -102,6 +104,7 @@ class WriteVerbs(Core):
         self._auto_sleep(scope, written, results)
         return results
 
+    @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
         parts = []
@@ -113,6 +116,7 @@ class WriteVerbs(Core):
             return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
         return np.vstack(parts)
 
+    @traced("write")
     def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
                importance_given: bool = True, near: BatchNeighbours | None = None,
                index: int = 0) -> WriteResult:
@@ -249,3 +253,9 @@ class WriteVerbs(Core):
             "mode": report.mode, "visited": report.visited, "changes": report.changes,
             "counts": {p.phase: p.counts() for p in report.phases if p.counts()}}
 
+    def feedback(self, memory_id: str, useful: bool, *, user: str | None = None,
+                 agent: str | None = None) -> Feedback:
+        """Say whether a recalled memory was useful: useful strengthens it (a use, importance
+        up), useless weakens it (importance down). See dynamics/feedback.py."""
+        return give_feedback(self.store, self._scope(user, agent), memory_id, useful,
+                             self._now())

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..model import Scope
 from ..store.protocol import ListFilter, Store
+from ..tracing import traced
 from .plan import QueryPlan
 from .presets import Leg, Preset
 
@@ -16,6 +17,7 @@ Ranked = list[tuple[str, float]]
 TEXT_NOISE = 0.01  # a text match under this share of the best match is noise
 
 
+@traced("recall.search")
 def run_legs(store: Store, embed_query: Callable[[str], np.ndarray], scope: Scope,
              plan: QueryPlan, preset: Preset) -> dict[str, Ranked]:
     out: dict[str, Ranked] = {}

@@ -12,6 +12,7 @@ import numpy as np
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Record, Scope
 from ..store.protocol import Store
+from ..tracing import traced
 from .associate import associate, merge
 from .diversify import mmr
 from .explain import below_floor, why_empty
@@ -72,6 +73,7 @@ class Recaller:
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
 
+    @traced("recall.associate")
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:
         """Spreading activation from the top hits (recall/associate.py): what it brings in

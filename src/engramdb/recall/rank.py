@@ -11,12 +11,14 @@ from ..dynamics.strength import DecayParams, weight
 from ..model import Explanation, Hit, LegScore, Record, Scope
 from ..store.protocol import Store
 from ..text import tokenize
+from ..tracing import traced
 from .plan import QueryPlan
 from .presets import Preset
 from .slotcue import SLOT_BOOST, slot_factor
 from .temporal import in_window, why_out
 
 
+@traced("recall.rank")
 def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: QueryPlan,
                     preset: Preset, k: int, now: datetime, fused: dict[str, float],
                     seen: dict[str, dict[str, LegScore]], pool: list[Hit],

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..engine import Memory
 from ..keys import Keys
-from . import errors, web
+from . import errors, headers, metrics, web
 from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
@@ -40,7 +40,9 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     errors.install(app)
     app.include_router(router)
     web.install(app)
+    metrics.install(app, memory)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    headers.install(app)   # outermost: on every answer, 413 and 500 included
     return app
 
 

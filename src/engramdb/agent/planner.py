@@ -1,0 +1,237 @@
+"""The LLM planner: one action per call, from any OpenAI-compatible chat endpoint.
+
+Settings: Config ``llm_url`` / ``llm_model`` / ``llm_api_key`` / ``llm_timeout``; when
+``llm_url`` is not set, the environment's ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` /
+``OPENAI_MODEL``. The request goes through ``engramdb.chat.message`` (the client extraction and
+summaries use).
+
+Mode ``auto`` (default) sends the tools natively (``tools`` in the request, ``tool_calls`` in
+the answer); an endpoint that refuses them (HTTP 400, 422 or 501) is asked again in ``json``
+mode, and this planner stays in JSON mode from then on. In JSON mode the tools' schemas are in
+the system prompt and the model answers one JSON object (texts.JSON_FORMAT). A native answer
+with text and no tool call is an answer (or a JSON action, if the text is one).
+
+Every reply is validated (a known tool, arguments that fit its schema, a non-empty answer). An
+invalid reply is retried once with the validation error; a second invalid reply, or an
+endpoint that cannot be reached, times out or fails, gives a ``fallback`` action: an answer
+saying it could not plan and why. ``plan`` never raises."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from ..config import Config
+from ..errors import ConfigError, Invalid
+from ..llm.chat import ChatFailed, message
+from .texts import CANNOT_PLAN, JSON_FORMAT, RETRY, SYSTEM
+from .tools import FINISH, ToolRegistry
+
+REFUSES_TOOLS = (400, 422, 501)
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    base_url: str
+    model: str
+    api_key: str = ""
+    timeout: float = 30.0
+
+    @classmethod
+    def resolve(cls, config: Config | None = None) -> Endpoint:
+        """The configured endpoint, else the OPENAI_* environment; ConfigError if neither."""
+        cfg = config or Config()
+        if cfg.llm_url:
+            return cls(cfg.llm_url, cfg.llm_model, cfg.llm_api_key, cfg.llm_timeout)
+        env = os.environ.get
+        url, model = env("OPENAI_BASE_URL") or "", env("OPENAI_MODEL") or ""
+        if not url or not model:
+            raise ConfigError("the agent needs a chat endpoint: set llm_url and llm_model "
+                              "(ENGRAMDB_LLM_URL, ENGRAMDB_LLM_MODEL) or OPENAI_BASE_URL and "
+                              "OPENAI_MODEL")
+        return cls(url, model, env("OPENAI_API_KEY") or "", cfg.llm_timeout)
+
+
+@dataclass
+class Action:
+    """What the planner chose. kind: tool | answer | finish | fallback."""
+
+    kind: str
+    tool: str = ""
+    args: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+    call_id: str = ""
+    attempts: int = 1
+    error: str = ""          # why a fallback, or the first attempt's validation error
+    infra: bool = False      # the endpoint failed (not the model's answer)
+    mode: str = "native"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tool": self.tool, "args": self.args, "text": self.text,
+                "attempts": self.attempts, "error": self.error, "mode": self.mode}
+
+
+@dataclass(frozen=True)
+class Done:
+    """One step already taken, for the next request: the action and the tool's result."""
+
+    action: Action
+    result: str
+
+
+class Planner:
+    def __init__(self, endpoint: Endpoint, *, mode: str = "auto",
+                 client: httpx.Client | None = None) -> None:
+        if mode not in ("auto", "native", "json"):
+            raise Invalid(f"planner mode must be auto, native or json, got {mode!r}")
+        self.endpoint, self.mode, self.client = endpoint, mode, client
+
+    @property
+    def native(self) -> bool:
+        return self.mode != "json"
+
+    def plan(self, context: str, request: str, done: list[Done], tools: ToolRegistry,
+             lang: str = "en") -> Action:
+        """The next action; a ``fallback`` action when none could be had."""
+        try:
+            return self._plan(context, request, done, tools, lang)
+        except Exception as exc:  # noqa: BLE001 - the planner never raises in the user's face
+            return _fallback(f"{type(exc).__name__}: {exc}", lang, 1, self.native, infra=True)
+
+    def _plan(self, context: str, request: str, done: list[Done], tools: ToolRegistry,
+              lang: str) -> Action:
+        retry: str | None = None
+        errors: list[str] = []
+        for attempt in (1, 2):
+            def build(r: str | None = retry) -> list[dict[str, Any]]:
+                return self._messages(context, request, done, tools, lang, r)
+            try:
+                reply = self._ask(build, tools)
+            except ChatFailed as exc:
+                return _fallback(str(exc), lang, attempt, self.native, infra=True)
+            try:
+                action = parse(reply, tools, native=self.native)
+            except Invalid as exc:
+                errors.append(str(exc))
+                retry = RETRY[lang].format(error=exc)
+                continue
+            action.attempts, action.error = attempt, errors[0] if errors else ""
+            action.mode = "native" if self.native else "json"
+            return action
+        return _fallback(f"no valid action after a retry: {errors[-1]}", lang, 2, self.native)
+
+    def _ask(self, build: Callable[[], list[dict[str, Any]]],
+             tools: ToolRegistry) -> dict[str, Any]:
+        """The reply to the messages ``build`` makes (built again after a switch to JSON)."""
+        ep = self.endpoint
+        if self.native:
+            try:
+                return message(ep.base_url, ep.model, ep.api_key, build(), timeout=ep.timeout,
+                               client=self.client, tools=tools.openai_tools())
+            except ChatFailed as exc:
+                if self.mode != "auto" or exc.status not in REFUSES_TOOLS:
+                    raise
+            self.mode = "json"  # the endpoint refuses native tools: JSON from now on
+        return message(ep.base_url, ep.model, ep.api_key, build(), timeout=ep.timeout,
+                       client=self.client)
+
+    def _messages(self, context: str, request: str, done: list[Done], tools: ToolRegistry,
+                  lang: str, retry: str | None) -> list[dict[str, Any]]:
+        system = SYSTEM[lang].format(context=context or "(nothing yet)")
+        if not self.native:
+            system += "\n\n" + JSON_FORMAT[lang].format(tools=_tool_text(tools))
+        msgs: list[dict[str, Any]] = [{"role": "system", "content": system},
+                                      {"role": "user", "content": request}]
+        for n, step in enumerate(done, 1):
+            msgs += _rendered(step, n, self.native)
+        if retry:
+            msgs.append({"role": "user", "content": retry})
+        return msgs
+
+
+def _tool_text(tools: ToolRegistry) -> str:
+    return "\n".join(json.dumps({"name": t.name, "description": t.description,
+                                 "parameters": t.parameters}, ensure_ascii=False)
+                     for t in tools.tools())
+
+
+def _rendered(step: Done, n: int, native: bool) -> list[dict[str, Any]]:
+    a = step.action
+    call_id = a.call_id or f"call_{n}"
+    if native:
+        return [{"role": "assistant", "content": None, "tool_calls": [{
+                    "id": call_id, "type": "function", "function": {
+                        "name": a.tool, "arguments": json.dumps(a.args, ensure_ascii=False)}}]},
+                {"role": "tool", "tool_call_id": call_id, "content": step.result}]
+    said = json.dumps({"action": "tool", "tool": a.tool, "args": a.args}, ensure_ascii=False)
+    return [{"role": "assistant", "content": said},
+            {"role": "user", "content": f"Result of {a.tool}: {step.result}"}]
+
+
+def parse(reply: dict[str, Any], tools: ToolRegistry, *, native: bool) -> Action:
+    """The action in a chat message; Invalid saying what is wrong with it."""
+    calls = reply.get("tool_calls") or []
+    if calls:
+        if not isinstance(calls, list) or not isinstance(calls[0], dict):
+            raise Invalid("tool_calls must be a list of calls")
+        fn = calls[0].get("function") or {}
+        raw = fn.get("arguments") or "{}"
+        try:
+            args = json.loads(raw) if isinstance(raw, str) else raw
+        except json.JSONDecodeError:
+            raise Invalid(f"the arguments of {fn.get('name')!r} are not JSON: "
+                          f"{str(raw)[:80]}") from None
+        return _tool_action(fn.get("name"), args, tools, str(calls[0].get("id") or ""))
+    content = reply.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise Invalid("the reply holds neither a tool call nor any text")
+    text = _FENCE.sub("", content.strip()).strip()
+    found = _json_object(text)
+    if found is None:
+        if native:
+            return Action("answer", text=content.strip())
+        raise Invalid(f"the reply is not a JSON object: {content.strip()[:80]!r}")
+    return _json_action(found, tools)
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        value = json.loads(text[start:end + 1])
+    except json.JSONDecodeError:
+        return None
+    return value if isinstance(value, dict) and "action" in value else None
+
+
+def _json_action(obj: dict[str, Any], tools: ToolRegistry) -> Action:
+    kind = obj.get("action")
+    if kind == "tool":
+        return _tool_action(obj.get("tool"), obj.get("args", {}), tools, "")
+    if kind in ("answer", "finish"):
+        text = obj.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise Invalid(f"a {kind} action needs a non-empty text")
+        if kind == "finish":
+            return Action("tool", tool=FINISH, args={"answer": text.strip()})
+        return Action("answer", text=text.strip())
+    raise Invalid(f"action must be tool, answer or finish, got {kind!r}")
+
+
+def _tool_action(name: object, args: object, tools: ToolRegistry, call_id: str) -> Action:
+    clean = tools.validate(name, args)
+    return Action("tool", tool=str(name), args=clean, call_id=call_id)
+
+
+def _fallback(why: str, lang: str, attempts: int, native: bool, *,
+              infra: bool = False) -> Action:
+    return Action("fallback", text=CANNOT_PLAN[lang].format(why=why), attempts=attempts,
+                  error=why, infra=infra, mode="native" if native else "json")

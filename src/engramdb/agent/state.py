@@ -1,0 +1,197 @@
+"""The agent's cognitive state: who it is, what it can do, what it believes and how sure it is,
+what it wants (the goal stack), what it has not resolved, and what it concluded.
+
+Stored as memories of the scope under ``system://agent/`` (no table of its own), each with
+metadata ``agent_trace`` naming what it is:
+
+    system://agent/belief/<slug of key>     fact      metadata belief: key, value, confidence,
+                                                      confirmations, contradictions, last_source
+    system://agent/question/<slug>          pending   an open question
+    system://agent/reflection/<id>          lesson    a reflection (Agent.reflect, at sleep)
+
+The self model is read, not stored: the identity memories (kind identity) and the tool names.
+Goals are the goal stack (attention/goals.py). ``introspect`` gathers all of it; ``lines`` is
+the block the planner reads next to the memory context.
+
+Beliefs meet tool results: a tool output that is a JSON object is flattened to dotted keys
+(``{"weather": {"paris": "rain"}}`` -> ``weather.paris``); a belief whose key is there with the
+same value (case and spacing aside) is confirmed (confidence + ``CONFIRM``, at most ``MAX``), a
+different value contradicts it (confidence x ``CONTRADICT``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..attention.procedures import slug
+from ..errors import Invalid
+from ..ids import new_id
+from ..model import Goal, GoalStatus, Kind, Record, Scope
+from ..store.protocol import ListFilter
+from ..text.tokenize import normalize
+from .texts import STATE_TITLES
+
+if TYPE_CHECKING:
+    from ..engine import Memory
+
+PREFIX = "system://agent/"
+BELIEFS, QUESTIONS, REFLECTIONS = PREFIX + "belief/", PREFIX + "question/", PREFIX + "reflection/"
+CONFIRM, CONTRADICT, MAX = 0.1, 0.5, 0.99
+SHOWN_REFLECTIONS = 3
+
+
+@dataclass(frozen=True)
+class Belief:
+    id: str
+    key: str
+    value: str
+    confidence: float
+    confirmations: int = 0
+    contradictions: int = 0
+    last_source: str = ""
+
+    @classmethod
+    def from_record(cls, rec: Record) -> Belief:
+        b = rec.metadata.get("belief") or {}
+        return cls(rec.id, str(b.get("key", "")), str(b.get("value", "")),
+                   float(b.get("confidence", 0.5)), int(b.get("confirmations", 0)),
+                   int(b.get("contradictions", 0)), str(b.get("last_source", "")))
+
+    def meta(self) -> dict[str, Any]:
+        return {"key": self.key, "value": self.value, "confidence": round(self.confidence, 4),
+                "confirmations": self.confirmations, "contradictions": self.contradictions,
+                "last_source": self.last_source}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, **self.meta()}
+
+
+@dataclass(frozen=True)
+class CognitiveState:
+    identity: list[str]
+    tools: list[str]
+    beliefs: list[Belief]
+    goals: list[Goal]
+    questions: list[str]
+    reflections: list[str]
+    persona: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"self": {"identity": self.identity, "tools": self.tools},
+                "beliefs": [b.to_dict() for b in self.beliefs],
+                "goals": [{"id": g.id, "title": g.title, "status": g.status.value}
+                          for g in self.goals],
+                "questions": self.questions, "reflections": self.reflections,
+                "persona": self.persona}
+
+    def lines(self, lang: str = "en") -> str:
+        """The state as the planner reads it: a ``## Cognitive state`` block."""
+        t = STATE_TITLES[lang]
+        out = ["## Cognitive state"]
+        if self.identity:
+            out.append(f"- {t['self']}: " + "; ".join(self.identity))
+        out.append(f"- {t['tools']}: " + ", ".join(self.tools))
+        out += [f"- {t['beliefs']}: {b.key} = {b.value} (confidence {b.confidence:.2f})"
+                for b in self.beliefs]
+        out += [f"- {t['goals']}: {g.title} ({g.status.value})" for g in self.goals]
+        out += [f"- {t['questions']}: {q}" for q in self.questions]
+        out += [f"- {t['reflections']}: {r}" for r in self.reflections]
+        return "\n".join(out)
+
+
+def _current(memory: Memory, scope: Scope, prefix: str) -> list[Record]:
+    return list(memory.store.list(scope, ListFilter(uri_prefix=prefix, current_only=True)))
+
+
+def beliefs(memory: Memory, scope: Scope) -> list[Belief]:
+    found = [Belief.from_record(r) for r in _current(memory, scope, BELIEFS)]
+    return sorted(found, key=lambda b: (-b.confidence, b.key))
+
+
+def believe(memory: Memory, scope: Scope, key: str, value: object, confidence: float = 0.8,
+            source: str = "told") -> Belief:
+    """Hold ``key`` = ``value`` with ``confidence`` (a new value for a key replaces the old)."""
+    if not isinstance(key, str) or not key.strip():
+        raise Invalid("a belief needs a key")
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) \
+            or not 0 <= confidence <= 1:
+        raise Invalid(f"confidence must be a number from 0 to 1, got {confidence!r}")
+    b = Belief("", key.strip(), str(value), float(confidence), last_source=source)
+    return _save(memory, scope, b)
+
+
+def _save(memory: Memory, scope: Scope, b: Belief) -> Belief:
+    uri = BELIEFS + slug(b.key)
+    content = f"{b.key} = {b.value} (confidence {b.confidence:.2f})"
+    meta = {"belief": b.meta(), "agent_trace": "belief"}
+    old = memory.store.get_by_uri(scope, uri)
+    if old is not None and old.current:
+        rec = memory.update(old.id, content=content, metadata=meta, user=scope.user,
+                            agent=scope.agent)
+    else:
+        rec = memory.remember(content, kind=Kind.FACT, uri=uri, metadata=meta,
+                              user=scope.user, agent=scope.agent).memory
+    return Belief.from_record(rec)
+
+
+def flatten(value: object, prefix: str = "") -> dict[str, str]:
+    """A JSON object's leaves by dotted key, normalized for comparison."""
+    if isinstance(value, dict):
+        out: dict[str, str] = {}
+        for k, v in value.items():
+            out.update(flatten(v, f"{prefix}{k}."))
+        return out
+    return {prefix.rstrip("."): normalize(str(value))} if prefix else {}
+
+
+def meet(memory: Memory, scope: Scope, output: object, source: str) -> list[dict[str, Any]]:
+    """Confirm or contradict the beliefs a tool's output speaks about; what changed."""
+    facts = flatten(output)
+    if not facts:
+        return []
+    changes = []
+    for b in beliefs(memory, scope):
+        seen = facts.get(b.key) or facts.get(normalize(b.key))
+        if seen is None:
+            continue
+        same = seen == normalize(b.value)
+        new = Belief(b.id, b.key, b.value,
+                     min(MAX, b.confidence + CONFIRM) if same else b.confidence * CONTRADICT,
+                     b.confirmations + same, b.contradictions + (not same), source)
+        _save(memory, scope, new)
+        changes.append({"key": b.key, "belief": b.value, "seen": seen,
+                        "contradicted": not same, "confidence_before": round(b.confidence, 4),
+                        "confidence": round(new.confidence, 4)})
+    return changes
+
+
+def ask(memory: Memory, scope: Scope, question: str) -> str:
+    """Keep an open question (once)."""
+    if not isinstance(question, str) or not question.strip():
+        raise Invalid("an open question needs text")
+    uri = QUESTIONS + slug(question)
+    if memory.store.get_by_uri(scope, uri) is None:
+        memory.remember(question.strip(), kind=Kind.PENDING, uri=uri,
+                        metadata={"agent_trace": "question"}, user=scope.user,
+                        agent=scope.agent)
+    return uri
+
+
+def reflect(memory: Memory, scope: Scope, text: str) -> Record:
+    uri = REFLECTIONS + new_id(memory._now())
+    return memory.remember(text, kind=Kind.LESSON, uri=uri, importance=0.4,
+                           metadata={"agent_trace": "reflection"}, user=scope.user,
+                           agent=scope.agent).memory
+
+
+def introspect(memory: Memory, scope: Scope, tools: Sequence[str],
+               persona: dict[str, Any] | None = None) -> CognitiveState:
+    identity = [r.content for r in memory.store.list(scope, ListFilter(
+        kinds=(Kind.IDENTITY.value,), current_only=True))]
+    goals = memory.goals([GoalStatus.ACTIVE.value, GoalStatus.PAUSED.value], user=scope.user,
+                         agent=scope.agent)
+    questions = [r.content for r in _current(memory, scope, QUESTIONS)]
+    refl = sorted(_current(memory, scope, REFLECTIONS), key=lambda r: r.recorded_at)
+    return CognitiveState(identity, list(tools), beliefs(memory, scope), goals, questions,
+                          [r.content for r in refl[-SHOWN_REFLECTIONS:]], persona or {})

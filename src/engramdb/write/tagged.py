@@ -1,0 +1,52 @@
+"""Extract memories from a conversation and write them with the caller's metadata.
+
+``Memory.ingest`` keeps each turn as an event and links what it extracts to those events;
+an adapter whose users expect only the extracted memories (mem0's ``add(..., infer=True)``)
+keeps no turns and tags every memory with its own metadata (who said it, which run). The
+extraction is the same: the configured LLM ("auto"/"llm", falling back to the rules when its
+answer fails) or the rules. Everything is written in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Invalid
+from ..ids import new_id
+from ..model import IngestReport, Message
+from .extract import extract
+from .ingest import check_messages
+from .llm_extract import ExtractionFailed, choose_extractor
+from .prepare import check_metadata
+
+if TYPE_CHECKING:
+    from ..engine import Memory
+
+
+def extract_tagged(memory: Memory, messages: Iterable[Message | dict[str, Any]], *,
+                   metadata: dict[str, Any] | None = None, session: str | None = None,
+                   extractor: str = "auto", user: str | None = None,
+                   agent: str | None = None) -> IngestReport:
+    """What ``ingest(keep_turns=False)`` extracts, each memory's metadata updated with
+    ``metadata``. The report's ``extracted`` lists the writes (``events`` is empty)."""
+    if extractor not in ("auto", "rules", "llm"):
+        raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
+    tags = check_metadata(metadata) if metadata is not None else {}
+    now = memory._now()
+    turns = check_messages(messages, now)
+    session = session or new_id(now)
+    report = IngestReport(session=session, turns=len(turns))
+    llm = choose_extractor(memory.config, extractor)
+    drafts = None
+    if llm is not None:
+        try:
+            drafts = llm.extract(turns, session=session)
+            report.extractor = "llm"
+        except ExtractionFailed as exc:
+            report.fallback_reason = str(exc)
+    if drafts is None:
+        drafts = extract(turns, session=session)
+    for draft in drafts:
+        draft.metadata = {**(draft.metadata or {}), **tags}
+    report.extracted = memory.remember_many(drafts, user=user, agent=agent)
+    return report

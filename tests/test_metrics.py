@@ -1,0 +1,63 @@
+"""Prometheus /metrics on a real HTTP server, and OpenTelemetry spans around recall and write
+stages when a tracer provider is configured (none otherwise)."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+pytest.importorskip("prometheus_client")
+
+from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
+
+from engramdb.keys import Keys  # noqa: E402
+from live_server import thread_server  # noqa: E402
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value
+            for fam in text_string_to_metric_families(text) for s in fam.samples}
+
+
+def test_metrics_count_routes_stages_writes_and_size(mem):  # type: ignore[no-untyped-def]
+    key = Keys(mem).create(user="alice", agent="noah", role="write")[1]
+    head = {"Authorization": f"Bearer {key}"}
+    with thread_server(mem) as url:
+        for text in ("I live in Berlin", "I live in Berlin", "我喜欢喝茶"):
+            assert httpx.post(f"{url}/v1/memories", json={"content": text},
+                              headers=head).status_code in (200, 201)
+        assert httpx.post(f"{url}/v1/recall", json={"query": "where do I live?"},
+                          headers=head).status_code == 200
+        assert httpx.get(f"{url}/nope").status_code == 404
+        reply = httpx.get(f"{url}/metrics")
+    assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
+    got = samples(reply.text)
+    posted = [v for (n, labels), v in got.items() if n == "engramdb_http_requests_total"
+              and ("route", "/v1/memories") in labels and ("method", "POST") in labels]
+    assert sum(posted) == 3
+    assert got[("engramdb_http_requests_total",
+                (("method", "GET"), ("route", "unmatched"), ("status", "404")))] == 1
+    assert got[("engramdb_writes_total", (("action", "add"),))] == 2
+    assert got[("engramdb_writes_total", (("action", "noop"),))] == 1
+    for stage in ("recall", "recall.search", "recall.rank", "write", "write.embed"):
+        assert got[("engramdb_stage_seconds_count", (("stage", stage),))] >= 1
+    assert got[("engramdb_memories", (("layer", "core"),))] == 2
+    assert got[("engramdb_store_bytes", ())] > 0
+
+
+def test_spans_when_opentelemetry_is_configured(me, monkeypatch):  # type: ignore[no-untyped-def]
+    sdk = pytest.importorskip("opentelemetry.sdk.trace")
+    export = pytest.importorskip("opentelemetry.sdk.trace.export")
+    memory_exp = pytest.importorskip("opentelemetry.sdk.trace.export.in_memory_span_exporter")
+    from opentelemetry import trace
+
+    me.remember("before any tracer: no span")
+    exporter = memory_exp.InMemorySpanExporter()
+    provider = sdk.TracerProvider()
+    provider.add_span_processor(export.SimpleSpanProcessor(exporter))
+    monkeypatch.setattr(trace, "get_tracer_provider", lambda: provider)
+    me.remember("I work at the harbour")
+    me.recall("where do I work?")
+    names = {s.name for s in exporter.get_finished_spans()}
+    assert {"engramdb.write", "engramdb.write.embed", "engramdb.recall",
+            "engramdb.recall.search", "engramdb.recall.rank"} <= names
