@@ -238,20 +238,6 @@ def test_profile_reports_size_pending_and_warnings(cli: Run) -> None:
     assert "budget" in cli("profile", "--budget", "0", code=4).stderr
 
 
-def test_feedback_strengthens_or_weakens(cli: Run) -> None:
-    mid = as_json(cli, "remember", "我喜欢喝乌龙茶")["memory"]["id"]
-    up = as_json(cli, "feedback", mid, "--useful")
-    assert up["useful"] is True and up["importance"] > up["importance_before"]
-    assert up["uses"] == 1
-    line = cli("feedback", mid, "--useless").stdout
-    assert line.startswith(f"useless: {mid} importance ")
-    assert as_json(cli, "get", mid)["importance"] < up["importance"]
-    assert "--useful" in cli("feedback", mid, code=2).stderr
-    assert "no memory" in cli("feedback", "01NOPE", "--useful", code=3).stderr
-    cli("forget", mid)
-    assert "forgotten" in cli("feedback", mid, "--useful", code=5).stderr
-
-
 # ---------------------------------------------------------------- ingest the demo's sample
 
 

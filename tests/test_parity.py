@@ -50,7 +50,6 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "reflect": ("reflect", "reflect", [("POST", "/v1/reflect")]),
     "due_for_review": ("review", "due_for_review", [("GET", "/v1/review")]),
     "profile_check": ("profile", "profile_check", [("GET", "/v1/profile/check")]),
-    "feedback": ("feedback", "feedback", None),  # HTTP column: not served on main yet
     "decay": ("sleep", "sleep", [("POST", "/v1/sleep")]),          # sleep's decay phase
     "goal_start": ("goal start", "goal", [("POST", "/v1/goals")]),
     "goal_pause": ("goal pause", "goal", [GOAL]),

@@ -1,6 +1,5 @@
 """What needs looking after in the memory itself: review (the FSRS schedule's due memories) and
-profile (the zoned profile's size against its budget, its pending items); and feedback on a
-recalled memory, which moves its place in both."""
+profile (the zoned profile's size against its budget, its pending items)."""
 
 from __future__ import annotations
 
@@ -64,22 +63,3 @@ def profile(
         for warning in check.warnings:
             err().print(Text(f"warning: {warning}"))
 
-
-@command(commands)
-def feedback(
-    d: Door,
-    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A memory id.")],
-    useful: Annotated[bool, typer.Option(
-        "--useful/--useless", help="Whether the recalled memory helped.",
-        show_default=False)],
-) -> None:
-    """Say whether a recalled memory helped: --useful strengthens it (a use, importance up),
-    --useless weakens it (importance down)."""
-    with guarded(d), open_memory(d) as mem:
-        done = mem.feedback(memory_id, useful)
-        if d.json:
-            emit(done.to_dict())
-            return
-        out().print(Text(f"{'useful' if useful else 'useless'}: {done.id} importance "
-                         f"{done.importance_before:.2f} -> {done.importance:.2f}, "
-                         f"{done.uses} use(s), version {done.version}"))
