@@ -58,6 +58,7 @@ from .write.prepare import (
     parse_kind,
 )
 from .write.rollback import rolled_back
+from .write.shape import OLDER_VALUE_RULES
 from .write.supersede import (
     BatchNeighbours,
     Judgement,
@@ -240,10 +241,10 @@ class Memory(AttentionVerbs):
             rec = rec.replace(importance=max(rec.importance, old.importance))
         elif not importance_given:
             rec = rec.replace(importance=gated_importance(rec.importance, surprise_))
-        if j.action == Action.SUPERSEDE and old is not None and j.rule == "slot_older_value":
+        if j.action == Action.SUPERSEDE and old is not None and j.rule in OLDER_VALUE_RULES:
             rec = rec.replace(invalid_at=old.at, superseded_by=old.id)
         self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason=j.rule)
-        if j.action == Action.SUPERSEDE and old is not None and j.rule != "slot_older_value":
+        if j.action == Action.SUPERSEDE and old is not None and j.rule not in OLDER_VALUE_RULES:
             gone = old.replace(invalid_at=rec.at, superseded_by=rec.id,
                                updated_at=rec.recorded_at, version=old.version + 1)
             self.store.save(gone, "supersede", index_text(gone), actor=ACTOR,
