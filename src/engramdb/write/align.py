@@ -37,10 +37,13 @@ _TOKEN = re.compile(
     re.UNICODE)
 CUES_EN = frozenset("""now currently moved move changed change switched switch updated update
     instead anymore longer new newly today nowadays recently since rescheduled relocated
-    became become becomes""".split())
+    became become becomes actually went gone rose risen raised increased decreased dropped
+    fell cut reduced lowered bumped grew pushed postponed delayed extended shortened
+    upgraded downgraded migrated transferred renamed""".split())
 NEG_EN = frozenset("not no never nor isn't aren't doesn't don't didn't won't can't".split())
 CUES_ZH = frozenset("""现在 目前 如今 已经 改到 改成 改为 换成 换到 换成了 搬到 搬去 挪到 调到 调整
-    变成 变为 更新 新 改 换 已 了 现 目前为止 最近""".split())
+    变成 变为 更新 新 改 换 已 了 现 目前为止 最近 其实 实际上 涨到 涨 降到 降 推迟到 推迟
+    提前到 提前 削减到 削减 增加到 减少到 升级到 迁移到 迁到 改用 改在""".split())
 NEG_ZH = frozenset("不 没 没有 不再 别 无".split())
 DATE_WORDS = frozenset("""january february march april may june july august september october
     november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
@@ -50,6 +53,8 @@ DATE_WORDS = frozenset("""january february march april may june july august sept
 UNITS = frozenset("""am pm kg g mg lb lbs km m cm mm mi ft h hr hrs min mins s sec ms gb mb tb
     kb gib mib usd eur gbp cny rmb yuan dollars euros percent""".split())
 ZH_VALUE_FLAGS = ("nr", "ns", "nt", "nz", "m", "t", "eng", "x")
+ZH_TIME = re.compile(r"^(?:每?(?:周|星期|礼拜)[一二三四五六日天]?|每[天日月年晚]|[早晚]上|上午|下午"
+                     r"|中午|凌晨|半夜|周末|\d+[点时号日月年])$")
 ZH_UNIT_CHARS = frozenset("年月日号点分时秒半块元岁斤公里米克度个台次层楼")
 COPULAS = frozenset("""is are was were am be been being has have had will would shall should
     can could may might must does do did 's""".split())
@@ -63,6 +68,7 @@ class Tok:
     surface: str   # as written
     type: str
     verb: bool = False  # marks the predicate: a verb, copula or preposition
+    time: bool = False  # a Chinese time or number ("晚上", "9", "点", "周三")
 
 
 @lru_cache(maxsize=4096)
@@ -118,15 +124,17 @@ def _cjk_tokens(run: str) -> list[Tok]:
             kind = CUE
         elif word == "的" and flag.startswith("u"):
             kind = POSS if i and words[i - 1][1].startswith(("nr", "r")) else STOP
-        elif flag.startswith(ZH_VALUE_FLAGS) or (word in ZH_UNIT_CHARS and out
-                                                 and out[-1].type == VALUE):
+        elif flag.startswith(ZH_VALUE_FLAGS) or ZH_TIME.search(word) or (
+                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE):
             kind = VALUE
         elif word in ZH_STOP:
             kind = STOP
         else:
             kind = WORD
         verb = flag.startswith(("v", "p")) and kind != VALUE and nxt != "的"
-        out.append(Tok(word, word, kind, verb or word in ("是", "为", "在")))
+        time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
+                                  or word in ZH_UNIT_CHARS)
+        out.append(Tok(word, word, kind, verb or word in ("是", "为", "在"), time))
     return out
 
 
@@ -137,7 +145,7 @@ def _units(toks: list[Tok]) -> list[Tok]:
         prev = out[-1] if out else None
         if (prev is not None and prev.type == VALUE and any(c.isdigit() for c in prev.surface)
                 and (tok.surface.lower() in UNITS or tok.surface in ZH_UNIT_CHARS)):
-            tok = Tok(tok.surface.lower(), tok.surface, VALUE)
+            tok = Tok(tok.surface.lower(), tok.surface, VALUE, time=tok.surface in ZH_UNIT_CHARS)
         out.append(tok)
     return out
 

@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Action, Kind, Record
+from ..text.tokenize import is_cjk
 from .align import CUE, NEG, POSS, STOP, VALUE, WORD, Alignment, Region, align, predicate_index
 
 SHAPE_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
-SHAPE_MIN_COSINE = 0.5     # candidates less similar than this are not compared
+SHAPE_MIN_COSINE = 0.25    # candidates less similar than this are not compared
 MAX_VALUE_TOKENS = 6       # a value span longer than this is a clause, not a value
 PROCEDURE_MIN_RATIO = 0.5  # share of tokens two versions of one procedure keep
 AMBIGUOUS = "shape_ambiguous"
@@ -67,6 +68,11 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     if not al.regions or al.shared_content() == 0:
         return None
     kinds = [_region_kind(r) for r in al.regions]
+    content = [k for k in kinds if k != "function"]
+    if content in (["insert"], ["delete"]):
+        region = al.regions[kinds.index(content[0])]
+        if _value_edge(al, region):  # "8点半" -> "8点", "at 3" -> "at 3:15"
+            return Verdict(Action.SUPERSEDE, "shape_value_changed", [region], "value edited")
     if "delete" in kinds:
         return None
     start = _subject_end(al)
@@ -95,18 +101,35 @@ def _replacement(al: Alignment, region: Region) -> Verdict | None:
     old_c, new_c = region.content("old"), region.content("new")
     old_v = [t for t in old_c if t.type == VALUE]
     new_v = [t for t in new_c if t.type == VALUE]
-    old_rest = sorted(t.norm for t in old_c if t.type == WORD)
-    new_rest = sorted(t.norm for t in new_c if t.type == WORD)
+    old_rest = _rest(old_c, new_v)
+    new_rest = _rest(new_c, old_v)
     short = len(old_c) <= MAX_VALUE_TOKENS and len(new_c) <= MAX_VALUE_TOKENS
     if old_v and new_v and old_rest == new_rest and short:
         kinds = f"{_value_kind(old_v)} -> {_value_kind(new_v)}"
         return Verdict(Action.SUPERSEDE, "shape_value_changed", [region], kinds)
-    if region.old_start <= _subject_end(al) and any(t.type == WORD for t in region.old):
-        return None  # the verb itself differs ("lives in" / "works in"): another relation
-    cued = any(t.type == CUE for r in al.regions for t in r.new)
+    verb = _subject_end(al)
+    if region.old_start <= verb < region.old_start + len(region.old) and \
+            al.old[verb].type == WORD and len(old_c) == 1:
+        return None  # only the verb differs ("lives in" / "works in"): another relation
+    cued = any(t.type == CUE for r in al.regions for t in (*r.old, *r.new))
     if cued and len(old_c) <= 3 and len(new_c) <= 3:
         return Verdict(Action.SUPERSEDE, "shape_cued_change", al.regions)
     return Verdict(None, AMBIGUOUS, [region])
+
+
+def _value_edge(al: Alignment, region: Region) -> bool:
+    """A region of values only, right after a value of the old text that holds a digit."""
+    toks = region.content("old") or region.content("new")
+    before = al.old[region.old_start - 1] if region.old_start else None
+    return (all(t.type == VALUE for t in toks) and before is not None and before.type == VALUE
+            and (before.time or any(c.isdigit() for c in before.surface)))
+
+
+def _rest(toks: list[Any], other_values: list[Any]) -> list[str]:
+    """The plain words of one side, less those written inside a value of the other side
+    ("张 医生" / "李医生")."""
+    return sorted(t.norm for t in toks if t.type == WORD
+                  and not any(t.norm in v.norm for v in other_values))
 
 
 def _value_kind(toks: list[Any]) -> str:
@@ -133,6 +156,23 @@ def _negation_flip(region: Region) -> bool:
     return old_neg != new_neg
 
 
+def _first_content(region: Region) -> int:
+    """The old index of the region's first word or value (cue and function words before it,
+    "now is", "现在 是", do not move it into the subject)."""
+    for i, tok in enumerate(region.old):
+        if tok.type in (VALUE, WORD):
+            return region.old_start + i
+    return region.old_start + len(region.old)
+
+
+def _chinese_time(al: Alignment, region: Region) -> bool:
+    values = [t for t in (*region.old, *region.new) if t.type in (VALUE, WORD)]
+    first = next((i for i, t in enumerate(al.old) if t.type in (VALUE, WORD)), 0)
+    chinese = any(is_cjk(t.surface) for t in al.old)
+    return chinese and region.old_start > first and bool(values) and all(
+        t.time or any(c.isdigit() for c in t.surface) for t in values)
+
+
 def _subject_end(al: Alignment) -> int:
     """The old text's index where its predicate starts (what comes before is the subject)."""
     found = predicate_index(al.old)
@@ -143,8 +183,9 @@ def _subject_end(al: Alignment) -> int:
 
 
 def _touches_subject(al: Alignment, region: Region, start: int) -> bool:
-    """Does the region change who or what the text is about?"""
-    if region.old_start < start:
+    """Does the region change who or what the text is about? Chinese puts times before the
+    verb ("小明晚上9点睡觉"): a region of times after the subject's first word is not in it."""
+    if _first_content(region) < start and not _chinese_time(al, region):
         return True
     if region.has(POSS):
         return True
@@ -188,15 +229,31 @@ def _ask(judge: Judge | None, old: Record, rec: Record, verdict: Verdict) -> Ver
     return Verdict(Action.SUPERSEDE, "shape_judged", verdict.regions, "an LLM judged it")
 
 
+def _through_former(rec: Record, candidates: list[tuple[Record, float]],
+                    former: list[tuple[Record, float]]) -> tuple[Verdict, Record, float] | None:
+    """A new value worded like a FORMER value of a chain ("allows 100" -> "limit raised to
+    250" -> "allows 500"): it supersedes the value that replaced that former one."""
+    heads = {old.id: (old, cos) for old, cos in candidates}
+    for was, cosine in sorted(former, key=lambda f: -f[1]):
+        head = heads.get(was.superseded_by or "")
+        if head is None or cosine < SHAPE_MIN_COSINE or not compatible(was.kind, rec.kind):
+            continue
+        verdict = compare(was.content, rec.content, rec.kind)
+        if verdict is not None and verdict.action == Action.SUPERSEDE:
+            verdict.detail = f"worded like the former value {was.id}"
+            return verdict, head[0], head[1]
+    return None
+
+
 def shape_decision(rec: Record, candidates: list[tuple[Record, float]],
-                   judge: Judge | None = None
+                   judge: Judge | None = None, former: list[tuple[Record, float]] | None = None
                    ) -> tuple[Action, str, Record, dict[str, Any]] | None:
     """The write decision the shape rules make for ``rec`` (action, rule, the old memory,
     evidence), or None. A value change whose new text happened before the old one's is
     "shape_older_value": stored as history, superseded at once by the current one."""
     if rec.kind not in SHAPE_KINDS or rec.uri is not None:
         return None
-    best = best_verdict(rec, candidates, judge)
+    best = best_verdict(rec, candidates, judge) or _through_former(rec, candidates, former or [])
     if best is None:
         return None
     verdict, old, cosine = best

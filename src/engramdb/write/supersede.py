@@ -159,8 +159,9 @@ def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) ->
         if same:
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
+    former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
     shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
-                                  if not _other_slot(slot, n.record)], shape_judge)
+                                  if not _other_slot(slot, n.record)], shape_judge, former)
     if shaped is not None:
         return Judgement(*shaped)
     if rec.kind != Kind.EVENT and rec.uri is None:
@@ -171,9 +172,11 @@ def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) ->
 
 
 def _other_slot(slot: Slot | None, other: Record) -> bool:
-    """Both texts have slots of the slot table, and not the same one: the table decides."""
+    """Both texts have slots of the slot table: one subject, two attributes ("Li lives in
+    Oslo" / "Li works in Oslo"): the table knows them apart."""
     theirs = slot_of(other.content, other.kind)
-    return slot is not None and theirs is not None and theirs.key != slot.key
+    return (slot is not None and theirs is not None and theirs.subject == slot.subject
+            and theirs.attribute != slot.attribute)
 
 
 def _by_slot(rec: Record, slot: Slot, old: Record) -> Judgement:
