@@ -33,7 +33,8 @@ from ..text.tokenize import is_cjk
 from .align import CUE, NEG, POSS, STOP, VALUE, WORD, Alignment, Region, align, predicate_index
 
 SHAPE_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
-SHAPE_MIN_COSINE = 0.25    # candidates less similar than this are not compared
+SHAPE_MIN_COSINE = 0.15    # candidates less similar are not compared (hashing: ~0.2 for
+#                            short Chinese pairs; the rules, not the cosine, decide)
 MAX_VALUE_TOKENS = 6       # a value span longer than this is a clause, not a value
 PROCEDURE_MIN_RATIO = 0.5  # share of tokens two versions of one procedure keep
 AMBIGUOUS = "shape_ambiguous"
