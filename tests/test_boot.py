@@ -49,6 +49,7 @@ def test_boot_order_and_missing(me):  # type: ignore[no-untyped-def]
         "Answer in two sentences",       # core://agent/ but P1: after every P0
         "I live in Berlin",              # then the boot list, in its order
         "Keep answers short",
+        "I like green tea",              # then the profile (profile.py): facts, preferences
     ]
     assert boot.missing == ["knowledge://user/pets", "not a uri at all"]
     assert boot.tokens == sum(count_tokens(c) for c in contents(boot))
@@ -60,7 +61,7 @@ def test_boot_without_a_boot_list(me):  # type: ignore[no-untyped-def]
     me.remember("My name is Li", uri="core://user/name")
     me.remember("I like green tea", kind="preference")
     boot = me.boot()
-    assert contents(boot) == ["My name is Li"]
+    assert contents(boot) == ["My name is Li", "I like green tea"]  # the profile follows
     assert (boot.missing, boot.truncated) == ([], False)
 
 
@@ -100,7 +101,8 @@ def test_forgotten_superseded_and_archived_memories(mem, me):  # type: ignore[no
                    "supersede")
     boot = me.boot()
     # a forgotten or superseded memory is not loaded; an archived one named by the list is
-    assert contents(boot) == ["My name is Li", "Answer in two sentences", "Keep answers short"]
+    assert contents(boot) == ["My name is Li", "Answer in two sentences", "Keep answers short",
+                              "I like green tea"]
     assert boot.missing == ["knowledge://user/home", "knowledge://user/pets",
                             "not a uri at all"]
 

@@ -3,17 +3,19 @@
 The order: every P0 memory, then the other ``core://agent/...`` and ``core://user/...``
 memories (both sorted by URI, memories without one last, then by id), then every URI listed in
 the memory at ``system://boot`` (one per line; blank lines and lines starting with '#' are
-skipped), in list order. The first two groups are the core layer's current memories; a listed
-URI may also name an archived memory (it was asked for by name). Each memory comes once, the
-boot list itself never. A listed URI that is malformed or names no memory is skipped and
-reported in ``missing``. With a budget, memories are kept in that order while their tokens
-(text/tokens.py, the configured encoding) fit: the first that does not fit ends the list
-(``truncated``)."""
+skipped), in list order, then the profile (profile.py: current identity and rule memories,
+then facts and preferences, by priority and importance). The first two groups are the core
+layer's current memories; a listed URI may also name an archived memory (it was asked for by
+name). Each memory comes once, the boot list itself never. A listed URI that is malformed or
+names no memory is skipped and reported in ``missing``. With a budget, memories are kept in
+that order while their tokens (text/tokens.py, the configured encoding) fit: the first that
+does not fit ends the list (``truncated``)."""
 
 from __future__ import annotations
 
 from .errors import Invalid
 from .model import Boot, Layer, Priority, Record, Scope
+from .profile import profile
 from .store.base import ListFilter, Store
 from .text.tokens import DEFAULT_ENCODING, count_tokens
 from .uri import validate_uri
@@ -30,7 +32,7 @@ def boot(store: Store, scope: Scope, budget: int | None = None,
     ordered = _implicit(store, scope)
     listed, missing = _listed(store, scope)
     seen = {rec.id for rec in ordered}
-    for rec in listed:
+    for rec in [*listed, *profile(store, scope, {r.id for r in listed} | seen)]:
         if rec.id not in seen:
             seen.add(rec.id)
             ordered.append(rec)

@@ -54,6 +54,9 @@ class Config:
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
+    relevance_floor: float = 0.25      # recall drops hits less relevant (0..1; 0 keeps all):
+    # 0.25 = abstain when the store holds under ~1/5 of the query's word weight and nothing
+    # stands out by meaning (recall/relevance.py; bench/results/abstain.md)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -73,6 +76,10 @@ class Config:
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
         self._check_working()
+        value = self.relevance_floor
+        if not _number(value) or not 0 <= value <= 1:
+            raise ConfigError(f"relevance_floor must be a number from 0 to 1 (0 keeps every "
+                              f"hit), got {value!r}")
 
     def _check_working(self) -> None:
         from .text.tokens import ENCODINGS

@@ -46,10 +46,10 @@ from .recall.presets import PRESET_BY_INTENT, Preset, get_preset
 from .recall.wake import promote
 from .store.base import ListFilter, Store
 from .uri import validate_prefix, validate_uri
+from .write.batch import build_records, check_on_error, with_rejected
 from .write.guard import check_content, content_hash, quality_failures, storable
 from .write.llm_extract import ExtractionFailed
 from .write.prepare import (
-    build_record,
     check_anchors,
     check_importance,
     check_metadata,
@@ -94,7 +94,8 @@ class Memory(AttentionVerbs):
         self.last_auto_sleep: SleepReport | None = None
         self._near = NearHints()   # what writes found near them, for the next sleep's merge
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
-                                  getattr(embedder, "relevance_floor", None))
+                                  getattr(embedder, "relevance_floor", None),
+                                  self.config.relevance_floor)
 
     # ---------------------------------------------------------------- plumbing
 
@@ -150,23 +151,20 @@ class Memory(AttentionVerbs):
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
                       agent: str | None = None, progress: Progress | None = None,
-                      batch: int = 64) -> list[WriteResult]:
+                      batch: int = 64, on_error: str = "raise") -> list[WriteResult]:
         """Write many memories in one transaction: all are validated first, so one bad draft
-        rejects the batch and nothing is written."""
+        rejects the batch and nothing is written; with ``on_error="skip"`` each bad draft is
+        a REJECT result (rule "invalid_input", write/batch.py) and the others are written."""
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise Invalid(f"batch must be a positive integer, got {batch!r}")
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
-        records = []
-        for i, draft in enumerate(drafts):
-            if not isinstance(draft, Draft):
-                raise Invalid(f"item {i}: expected a Draft, got {type(draft).__name__}")
-            try:
-                records.append(build_record(draft, scope, new_id(now), now,
-                                            self.config.max_content_bytes))
-            except Invalid as exc:
-                raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
+        records, rejected = build_records(drafts, scope, lambda: new_id(now), now,
+                                          self.config.max_content_bytes,
+                                          check_on_error(on_error))
+        if rejected:
+            drafts = [d for i, d in enumerate(drafts) if i not in rejected]
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
             near = (BatchNeighbours(self.store, scope, records, vectors)
@@ -180,7 +178,7 @@ class Memory(AttentionVerbs):
                 results.append(result)
             written = self._count_importance(scope, results)
         self._auto_sleep(scope, written, results)
-        return results
+        return with_rejected(results, rejected)
 
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
@@ -800,7 +798,9 @@ class Memory(AttentionVerbs):
         with self.store.transaction():
             if keep_turns:
                 report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,
-                                                   agent=scope.agent, progress=progress)
+                                                   agent=scope.agent, progress=progress,
+                                                   on_error="skip")  # "...", "👍": counted
+                report.skipped_turns = sum(r.rule == "invalid_input" for r in report.events)
             by_turn = {t.index: r for t, r in zip(turns, report.events, strict=False)
                        if r.action != Action.REJECT}
             repeated = {i for i, r in by_turn.items() if r.rule == "exact_duplicate"}

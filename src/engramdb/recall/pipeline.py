@@ -29,8 +29,10 @@ from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS
 from .associate import associate, merge
+from .collapse import collapse
 from .diversify import mmr
 from .presets import Leg, Preset
+from .relevance import apply_floor, query_terms, score_hits
 from .slotcue import SLOT_BOOST, AskedSlot, asked_slot, slot_factor
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
@@ -94,9 +96,10 @@ class Recaller:
     """Runs a preset's legs for one scope; the engine owns it and hands it the store and model."""
 
     def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
-                 params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None
-                 ) -> None:
+                 params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
+                 hit_floor: float = 0.0) -> None:
         self.store = store
+        self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
         self.params = params
         self.relevance_floor = relevance_floor
@@ -155,8 +158,21 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
+        hits, note = self._relevance(scope, plan, hits, ranked, k)
+        if note:
+            plan.filtered["below_relevance"] = min(len(hits), k) or k
+            return Hits([], abstained=True, note=note, plan=plan.to_dict())
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
+
+    def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
+                   ranked: dict[str, Ranked], k: int) -> tuple[list[Hit], str]:
+        """Each hit's relevance as its score (recall/relevance.py); those under the floor
+        are dropped, and none left is an abstention with its note."""
+        terms = query_terms(self.store, scope, plan.tokens, plan.layers)
+        top = collapse(hits[: 3 * k])
+        score_hits(top, terms, ranked.get("dense", []))
+        return apply_floor(top, self.hit_floor)
 
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:
