@@ -36,6 +36,7 @@ from .relevance import apply_floor, query_terms, score_hits
 from .slotcue import SLOT_BOOST, AskedSlot, asked_slot, slot_factor
 from .temporal import Routing, in_window, route, why_out
 from .wake import wake
+from .wakemeaning import Meaning
 
 _URI = re.compile(rf"\b(?:{'|'.join(sorted(DOMAINS))})://[^\s\"'<>]*")
 
@@ -56,6 +57,7 @@ class QueryPlan:
     preset: str = ""                     # the preset that ran
     associated: list[str] = field(default_factory=list)   # ids brought in by association
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
+    vector: np.ndarray | None = None     # the query's embedding, once computed
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -119,7 +121,7 @@ class Recaller:
             found = self.store.search_text(scope, plan.tokens, fields, depth, layers)
             return without_noise(found)
         if leg.name == "dense":
-            return self.store.search_vector(scope, self.embed_query(plan.query), depth, layers)
+            return self.store.search_vector(scope, self._vector(plan), depth, layers)
         if leg.name == "uri":
             if not plan.uri_prefix:
                 return []
@@ -138,7 +140,7 @@ class Recaller:
                 fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
                 seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
-                     self.params)
+                     self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", [])))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if self._allowed(h.memory, plan, now, left_out)]
         hits += self._best_candidates(scope, plan, preset, k, now, fused, seen, hits, left_out)
@@ -165,11 +167,19 @@ class Recaller:
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
 
+    def _vector(self, plan: QueryPlan) -> np.ndarray:
+        """The query's vector, embedded once per recall (the dense leg and waking share it)."""
+        if plan.vector is None:
+            plan.vector = self.embed_query(plan.query)
+        return plan.vector
+
     def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    ranked: dict[str, Ranked], k: int) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
         are dropped, and none left is an abstention with its note."""
-        terms = query_terms(self.store, scope, plan.tokens, plan.layers)
+        when = set(tokenize(plan.window.expr)) if plan.window is not None else set()
+        terms = query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
+                            plan.layers)  # the time a query names is matched by its window
         top = collapse(hits[: 3 * k])
         score_hits(top, terms, ranked.get("dense", []))
         return apply_floor(top, self.hit_floor)

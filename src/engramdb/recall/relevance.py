@@ -36,6 +36,7 @@ from ..text import tokenize
 
 DF_CAP = 64            # a term in this many memories or more counts as common (its IDF is
 #                        that of DF_CAP: exact IDF for common words cost on-topic recall)
+MIN_SCOPE = 100        # the scope size IDF assumes at least
 CONTEXT_WEIGHT = 0.5   # a query term found only in a memory's context counts half
 LEX0, LEX_SPAN = 0.1, 0.2     # best lexical 0.1 -> topicality 0, 0.3 -> 1
 GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
@@ -58,7 +59,9 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
     terms = list(dict.fromkeys(tokens))
     if not terms:
         return QueryTerms()
-    n = max(store.count(scope, ListFilter(layers=layers)), 1)
+    # a small scope counts as MIN_SCOPE memories: the one memory of a new store holds its
+    # words, and that makes them rare, not common
+    n = max(store.count(scope, ListFilter(layers=layers)), MIN_SCOPE)
     out = QueryTerms()
     for term in terms:
         df = len(store.search_text(scope, [term], {"body": 1.0, "anchors": 1.0, "context": 1.0},
@@ -68,7 +71,10 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
 
 
 def lexical(hit: Hit, terms: QueryTerms) -> float:
-    """The IDF-weighted share of the query's content terms the memory holds."""
+    """The IDF-weighted share of the query's content terms the memory holds (1 for a memory
+    the query names by its URI)."""
+    if "uri" in hit.explanation.legs:
+        return 1.0
     if terms.total <= 0:
         return 0.0
     rec = hit.memory
