@@ -140,7 +140,8 @@ class Recaller:
                 fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
                 seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
-                     self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", [])))
+                     self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
+                                         self.embed_query))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if self._allowed(h.memory, plan, now, left_out)]
         hits += self._best_candidates(scope, plan, preset, k, now, fused, seen, hits, left_out)

@@ -72,17 +72,18 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
 
 def lexical(hit: Hit, terms: QueryTerms) -> float:
     """The IDF-weighted share of the query's content terms the memory holds (1 for a memory
-    the query names by its URI)."""
+    the query names by its URI; at least half its wake score for a woken one)."""
     if "uri" in hit.explanation.legs:
         return 1.0
+    woken = min(hit.explanation.terms.get("wake_score", 0.0) / 2.0, 1.0)  # its cues (wake.py)
     if terms.total <= 0:
-        return 0.0
+        return woken
     rec = hit.memory
     body = set(tokenize(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
     context = set(tokenize(rec.context or ""))
     got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
               for t, idf in terms.idf.items())
-    return got / terms.total
+    return max(got / terms.total, woken)
 
 
 def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:

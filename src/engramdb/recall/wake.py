@@ -121,8 +121,10 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
         if kinds and rec.kind.value not in kinds:
             continue
         named = cues(rec, query)
-        if rec.id in close and len({c.kind for c in named}) < MIN_KINDS:
-            named.append(close[rec.id])  # the query means it, without naming its anchors
+        if rec.id in close and named and len({c.kind for c in named}) < MIN_KINDS:
+            cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
+            if cue is not None:  # the query means it beyond the anchor it names
+                named.append(cue)
         if len({c.kind for c in named}) >= MIN_KINDS:
             hits.append(_woken_hit(rec, named, preset, now, params))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
