@@ -68,6 +68,8 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     al = align(old, new)
     if not al.regions or al.shared_content() == 0:
         return None
+    if predicate_index(al.old) is None and kind != Kind.PROCEDURE:
+        return None  # no verb, copula or label mark: a title ("Note 3 about Berlin"), no fact
     kinds = [_region_kind(r) for r in al.regions]
     content = [k for k in kinds if k != "function"]
     if content in (["insert"], ["delete"]):
