@@ -68,8 +68,8 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     al = align(old, new)
     if not al.regions or al.shared_content() == 0:
         return None
-    if predicate_index(al.old) is None and kind != Kind.PROCEDURE:
-        return None  # no verb, copula or label mark: a title ("Note 3 about Berlin"), no fact
+    if _titled(al):
+        return None  # "Note 3 about Berlin": a number naming its noun, in a text without verb
     kinds = [_region_kind(r) for r in al.regions]
     content = [k for k in kinds if k != "function"]
     if content in (["insert"], ["delete"]):
@@ -157,6 +157,15 @@ def _negation_flip(region: Region) -> bool:
     old_neg = sum(t.type == NEG for t in region.old)
     new_neg = sum(t.type == NEG for t in region.new)
     return old_neg != new_neg
+
+
+def _titled(al: Alignment) -> bool:
+    """No predicate is seen and a difference sits right after the first word: it names which
+    one ("Note 3", "Room 101"), it is no value of it."""
+    if predicate_index(al.old) is not None:
+        return False
+    first = next((i for i, t in enumerate(al.old) if t.type in (VALUE, WORD)), 0)
+    return any(_first_content(r) <= first + 1 for r in al.regions)
 
 
 def _first_content(region: Region) -> int:
