@@ -232,3 +232,9 @@ def _looks_verb(toks: tuple[Tok, ...], i: int) -> bool:
     if tok.type not in (WORD, CUE) or i == 0:
         return False
     return tok.norm in EN_VERBS or toks[i - 1].norm in PRONOUNS or tok.surface.endswith("ed")
+
+
+@lru_cache(maxsize=8192)
+def content_words(text: str) -> frozenset[str]:
+    """The compared forms of a text's words and values."""
+    return frozenset(t.norm for t in typed_tokens(text) if t.type in (VALUE, WORD))

@@ -30,7 +30,19 @@ from typing import Any
 
 from ..model import Action, Kind, Record
 from ..text.tokenize import is_cjk
-from .align import CUE, NEG, POSS, STOP, VALUE, WORD, Alignment, Region, align, predicate_index
+from .align import (
+    CUE,
+    NEG,
+    POSS,
+    STOP,
+    VALUE,
+    WORD,
+    Alignment,
+    Region,
+    align,
+    content_words,
+    predicate_index,
+)
 
 SHAPE_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
 SHAPE_MIN_COSINE = 0.15    # candidates less similar are not compared (hashing: ~0.2 for
@@ -180,7 +192,7 @@ def _first_content(region: Region) -> int:
 def _chinese_time(al: Alignment, region: Region) -> bool:
     values = [t for t in (*region.old, *region.new) if t.type in (VALUE, WORD)]
     first = next((i for i, t in enumerate(al.old) if t.type in (VALUE, WORD)), 0)
-    chinese = any(is_cjk(t.surface) for t in al.old)
+    chinese = is_cjk("".join(t.surface for t in al.old))
     return chinese and region.old_start > first and bool(values) and all(
         t.time or any(c.isdigit() for c in t.surface) for t in values)
 
@@ -217,6 +229,8 @@ def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
     for old, cosine in candidates:
         if cosine < SHAPE_MIN_COSINE or not compatible(old.kind, rec.kind):
             continue
+        if not _may_align(old.content, rec.content):
+            continue
         verdict = compare(old.content, rec.content, rec.kind)
         if verdict is None:
             continue
@@ -230,6 +244,13 @@ def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
         return None
     _, neg_cos, verdict, old = min(found, key=lambda f: (f[0], f[1], f[3].id))
     return verdict, old, -neg_cos
+
+
+def _may_align(a: str, b: str) -> bool:
+    """Do the texts share at least half the content words of the shorter one? (A cheap test
+    before the alignment: one changed value leaves nearly all words shared.)"""
+    x, y = content_words(a), content_words(b)
+    return bool(x and y) and 2 * len(x & y) >= min(len(x), len(y))
 
 
 def _ask(judge: Judge | None, old: Record, rec: Record, verdict: Verdict) -> Verdict | None:
