@@ -54,9 +54,9 @@ class Config:
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
-    relevance_floor: float = 0.25      # recall drops hits less relevant (0..1; 0 keeps all):
-    # 0.25 = abstain when the store holds under ~1/5 of the query's word weight and nothing
-    # stands out by meaning (recall/relevance.py; bench/results/abstain.md)
+    relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
+    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.89 for
+    # about -0.01 (recall/relevance.py; bench/results/abstain.md)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
