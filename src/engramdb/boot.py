@@ -25,14 +25,17 @@ IDENTITY_PREFIXES = ("core://agent/", "core://user/")
 
 
 def boot(store: Store, scope: Scope, budget: int | None = None,
-         encoding: str = DEFAULT_ENCODING) -> Boot:
+         encoding: str = DEFAULT_ENCODING, *, with_profile: bool = True) -> Boot:
+    """``with_profile=False``: the named memories only (context.py shows the rest in its own
+    sections)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                or budget < 0):
         raise Invalid(f"budget must be a non-negative integer of tokens, got {budget!r}")
     ordered = _implicit(store, scope)
     listed, missing = _listed(store, scope)
     seen = {rec.id for rec in ordered}
-    for rec in [*listed, *profile(store, scope, {r.id for r in listed} | seen)]:
+    extra = profile(store, scope, {r.id for r in listed} | seen) if with_profile else []
+    for rec in [*listed, *extra]:
         if rec.id not in seen:
             seen.add(rec.id)
             ordered.append(rec)
