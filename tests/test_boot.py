@@ -128,3 +128,17 @@ def test_boot_is_scoped(mem, me):  # type: ignore[no-untyped-def]
 ])
 def test_token_estimate(text, tokens):  # type: ignore[no-untyped-def]
     assert count_tokens(text, encoding="estimate") == tokens
+
+
+def test_boot_loads_the_current_profile_by_priority_within_the_budget(me):  # type: ignore[no-untyped-def]
+    me.remember("Always answer in English", kind="rule", importance=0.9)
+    me.remember("Li drinks green tea", kind="preference", importance=0.4)
+    me.remember("Li works as a nurse", kind="fact", importance=0.8)
+    me.remember("The standup is at 9:30", kind="fact", importance=0.6)
+    me.remember("The standup moved to 10:00", kind="fact", importance=0.6)  # supersedes
+    me.remember("Went hiking on Sunday", kind="event")
+    loaded = contents(me.boot())
+    assert loaded == ["Always answer in English", "Li works as a nurse",
+                      "The standup moved to 10:00", "Li drinks green tea"]
+    cut = me.boot(budget=count_tokens("Always answer in English"))
+    assert contents(cut) == ["Always answer in English"] and cut.truncated
