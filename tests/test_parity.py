@@ -78,6 +78,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "recall_path": ("path", "recall_path", [("GET", "/v1/path")]),
     "ingest": ("ingest", "ingest", [("POST", "/v1/ingest")]),
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
+    "feedback": ("feedback", None, [("POST", ID + "/feedback")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),
@@ -97,6 +98,7 @@ EXCLUDED: dict[tuple[str, str], str] = {
                              " CLI `forget --all` or an admin HTTP key",
     ("migrate", "mcp"): "reads a MEMORY.md path and writes a backup on the server's disk",
     ("migrate", "http"): "reads a MEMORY.md path and writes a backup on the server's disk",
+    ("feedback", "mcp"): "MCP tool on branch mcp20",
     **{(verb, door): PICTURE for verb in ("timeline", "strength_curve", "lineage",
                                           "neighbourhood", "sleep_log")
        for door in ("cli", "mcp")},
