@@ -82,6 +82,12 @@ def test_ask_prints_the_answer_and_uses_the_memory(cli: Run, llm: Script) -> Non
     assert llm.overrun == 0
 
 
+def test_ask_reads_the_message_from_stdin(cli: Run, llm: Script) -> None:
+    llm.say("Hello.")
+    assert cli("ask", "-", input="我叫小明，你好！\n").stdout == "Hello.\n"
+    assert "我叫小明" in llm.requests[0]["body"]["messages"][-1]["content"]
+
+
 def test_ask_json_has_the_steps_and_the_experience(cli: Run, llm: Script) -> None:
     dog_id = remember(cli, DOG)
     llm.call("recall", {"query": "狗"}).say("你的狗叫 Biscuit。")

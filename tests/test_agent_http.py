@@ -14,8 +14,8 @@ from engramdb import Config, Memory
 from engramdb.agent.persona import load as load_persona
 from engramdb.model import Scope
 from engramdb.testing import FrozenClock
-from llm_double import Script, serve
 from live_server import auth, new_key, thread_server
+from llm_double import Script, serve
 
 QUESTION = "What is my dog called?"
 
