@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint bench-locomo bench-scale bench-http clean
+.PHONY: demo test lint bench-locomo bench-scale bench-http reliability clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,13 @@ bench-scale: $(STAMP)
 
 bench-http: $(STAMP)
 	$(BIN)/python bench/http_load.py
+
+# issue 18: load, SIGKILL and fuzzing; minutes, not part of `make test` (its fast part is:
+# tests/test_reliability_suite.py); figures in bench/results/reliability.md
+reliability: $(STAMP)
+	PYTHONPATH=src $(BIN)/python bench/reliability/concurrency.py
+	PYTHONPATH=src $(BIN)/python bench/reliability/crash.py --kills 100
+	PYTHONPATH=src $(BIN)/python bench/reliability/fuzz.py --cases 10000
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache

@@ -29,7 +29,9 @@ pytestmark = pytest.mark.anyio
 TOOLS = {"remember", "remember_many", "recall", "get", "list", "update", "forget", "restore",
          "history", "rollback", "boot", "sleep", "status", "explain", "snapshot",
          "link", "unlink", "links", "related", "recall_path", "context", "ingest", "sources",
-         "focus", "goal", "session", "procedure", "learn", "markdown"}
+         "focus", "goal", "session", "procedure", "learn", "markdown", "reflect",
+         "due_for_review", "profile_check"}
+SRC = str(Path(__import__("engramdb").__file__).resolve().parent.parent)  # the code under test
 
 
 @pytest.fixture
@@ -42,9 +44,15 @@ def command(db: Path, *extra: str) -> list[str]:
             "hashing", *extra]
 
 
+def server_env(**extra: str) -> dict[str, str]:
+    """What a stdio server gets besides the SDK's safe defaults: the code under test (the SDK
+    passes no PYTHONPATH) and every tool (the `all` profile) unless the test says otherwise."""
+    return {"PYTHONPATH": SRC, "ENGRAMDB_MCP_TOOLS": "all", **extra}
+
+
 def stdio(db: Path, *extra: str, env: dict[str, str] | None = None) -> Client:
     cmd = command(db, *extra)
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=env or {})
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=server_env(**(env or {})))
     return Client(params, read_timeout_seconds=120)
 
 
@@ -272,7 +280,7 @@ async def test_stdio_resources(tmp_path: Path) -> None:
 async def test_stdio_store_that_cannot_open_is_a_tool_error(tmp_path: Path) -> None:
     cmd = command(tmp_path / "m.db")
     cmd[cmd.index("hashing")] = "no-such-embedder"
-    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env={})
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:], env=server_env())
     async with Client(params, read_timeout_seconds=120) as c:
         assert len((await c.list_tools()).tools) == len(TOOLS)
         for _ in range(2):  # still serving, and trying again on the next call
@@ -347,8 +355,10 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], limit_s: float = 60.
 
 
 def clean_env() -> dict[str, str]:
-    """This process's environment without ENGRAMDB_* settings (a server gets its own)."""
-    return {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    """This process's environment without ENGRAMDB_* settings (a server gets its own), and
+    every tool listed (the `all` profile)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")}
+    return env | {"PYTHONPATH": SRC, "ENGRAMDB_MCP_TOOLS": "all"}
 
 
 @contextmanager

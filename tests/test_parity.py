@@ -47,6 +47,9 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
                          [("POST", "/v1/snapshots/{name}/restore")]),
     "explain": ("explain", "explain", [("GET", ID + "/strength")]),
     "sleep": ("sleep", "sleep", [("POST", "/v1/sleep")]),
+    "reflect": (None, "reflect", [("POST", "/v1/reflect")]),
+    "due_for_review": (None, "due_for_review", [("GET", "/v1/review")]),
+    "profile_check": (None, "profile_check", [("GET", "/v1/profile/check")]),
     "decay": ("sleep", "sleep", [("POST", "/v1/sleep")]),          # sleep's decay phase
     "goal_start": ("goal start", "goal", [("POST", "/v1/goals")]),
     "goal_pause": ("goal pause", "goal", [GOAL]),
@@ -78,7 +81,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "recall_path": ("path", "recall_path", [("GET", "/v1/path")]),
     "ingest": ("ingest", "ingest", [("POST", "/v1/ingest")]),
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
-    "feedback": ("feedback", None, [("POST", ID + "/feedback")]),
+    "feedback": ("feedback", "feedback", [("POST", ID + "/feedback")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),
@@ -98,7 +101,8 @@ EXCLUDED: dict[tuple[str, str], str] = {
                              " CLI `forget --all` or an admin HTTP key",
     ("migrate", "mcp"): "reads a MEMORY.md path and writes a backup on the server's disk",
     ("migrate", "http"): "reads a MEMORY.md path and writes a backup on the server's disk",
-    ("feedback", "mcp"): "MCP tool on branch mcp20",
+    **{(verb, "cli"): "wired on branch cli20" for verb in ("reflect", "due_for_review",
+                                                             "profile_check")},
     **{(verb, door): PICTURE for verb in ("timeline", "strength_curve", "lineage",
                                           "neighbourhood", "sleep_log")
        for door in ("cli", "mcp")},
@@ -117,7 +121,8 @@ def cli_commands() -> set[str]:
 
 
 def mcp_tools() -> set[str]:
-    server = build_server(Door(Options(db=":memory:", embedder="hashing")))
+    """The `all` profile's tools (the default `core` profile is a subset: test_mcp_profiles)."""
+    server = build_server(Door(Options(db=":memory:", embedder="hashing", tools="all")))
     return {t.name for t in anyio.run(server.list_tools)}
 
 

@@ -4,7 +4,7 @@ deleted, forgotten memories stay forgotten; and the CLI doors `sleep` and `expla
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -175,7 +175,10 @@ def test_sleep_is_scoped(mem, clock):  # type: ignore[no-untyped-def]
 # ---------------------------------------------------------------- CLI doors
 
 
-def test_cli_sleep_and_explain(tmp_path: Path) -> None:
+def test_cli_sleep_and_explain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the CLI reads the system clock: held still, so no wall time passes between its commands
+    still = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr("engramdb.clock.SystemClock.now", lambda self: still)
     db = str(tmp_path / "m.db")
     env = {"ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200"}
     runner = CliRunner()

@@ -9,6 +9,7 @@ from typing import IO, Any
 from ..dynamics.sleep import SleepReport, run_sleep
 from ..errors import Invalid
 from .core import ACTOR, Core, Progress
+from .uricheck import BadUri, bad_uris
 
 
 class MaintenanceVerbs(Core):
@@ -89,3 +90,9 @@ class MaintenanceVerbs(Core):
 
         return restore_snapshot(self, source, self._scope(user, agent), self._now(), ACTOR)
 
+    def check_uris(self, *, all_scopes: bool = False, user: str | None = None,
+                   agent: str | None = None) -> list[BadUri]:
+        """Stored rows whose URI today's rules refuse ('..', empty segments, control
+        characters): one scope, or every scope with ``all_scopes`` (engine/uricheck.py)."""
+        scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
+        return bad_uris(self, scopes)

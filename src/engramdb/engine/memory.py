@@ -3,6 +3,7 @@
 group stands on ``Core`` (store, embedder, clock, config). Where each verb lives:
 docs/architecture.md."""
 
+from .boundary import guarded
 from .goals import AttentionVerbs
 from .links import LinkVerbs
 from .maintenance import MaintenanceVerbs
@@ -13,6 +14,7 @@ from .views import ViewVerbs
 from .writes import WriteVerbs
 
 
+@guarded   # every exception a verb lets out is an EngramError (boundary.py)
 class Memory(WriteVerbs, VersionVerbs, ReadVerbs, LinkVerbs, MaintenanceVerbs, SessionVerbs,
              AttentionVerbs, ViewVerbs):
     """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""

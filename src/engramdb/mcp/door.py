@@ -31,13 +31,15 @@ class Options:
     scope_per_call: bool = False
     snapshots: str | None = None   # folder; default: <db file>.snapshots/
     keys: bool = False             # HTTP: every request needs an API key (auth.py)
+    tools: str | None = None       # a profile (core, all) or names, comma-separated (profiles.py)
 
     def with_env(self) -> Options:
         """Fill what the command line left out from ENGRAMDB_MCP_SCOPE_PER_CALL,
-        ENGRAMDB_MCP_KEYS and ENGRAMDB_SNAPSHOT_DIR."""
+        ENGRAMDB_MCP_KEYS, ENGRAMDB_MCP_TOOLS and ENGRAMDB_SNAPSHOT_DIR."""
         return replace(self, scope_per_call=self.scope_per_call or _flag("SCOPE_PER_CALL"),
                        keys=self.keys or _flag("KEYS"),
-                       snapshots=self.snapshots or os.environ.get("ENGRAMDB_SNAPSHOT_DIR") or None)
+                       snapshots=self.snapshots or os.environ.get("ENGRAMDB_SNAPSHOT_DIR") or None,
+                       tools=self.tools or os.environ.get("ENGRAMDB_MCP_TOOLS") or None)
 
 
 def _flag(name: str) -> bool:

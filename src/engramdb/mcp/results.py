@@ -98,6 +98,8 @@ class BootOut(Out):
     missing: list[str]
     tokens: int
     truncated: bool
+    due: list[MemoryOut] = Field(description="Due for review (Config.review_due)")
+    warnings: list[str] = Field(description="The profile's capacity and pending reminders")
 
 
 class PhaseOut(Out):
@@ -115,6 +117,43 @@ class SleepOut(Out):
     at: str
     phases: list[PhaseOut]
     skipped: dict[str, str]
+    mode: str = Field(description="full, incremental, or phase (one phase alone)")
+    visited: int
+
+
+class ReviewOut(Out):
+    id: str
+    content: str
+    kind: str
+    reviews: int
+    difficulty: float
+    stability_days: float
+    last_review: str
+    interval_days: float
+    due_at: str
+    retrievability: float
+    overdue_days: float
+
+
+class FeedbackOut(Out):
+    id: str
+    useful: bool
+    importance_before: float
+    importance: float
+    uses: int
+    version: int
+
+
+class ReviewsOut(Out):
+    reviews: list[ReviewOut] = Field(description="Due now, least retrievable first")
+
+
+class ProfileCheckOut(Out):
+    tokens: int
+    budget: int
+    pending: int
+    overdue: int
+    warnings: list[str]
 
 
 class StatsOut(Out):

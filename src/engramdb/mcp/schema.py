@@ -14,11 +14,15 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from pydantic import ConfigDict, Field
 
+from ..dynamics.review import MAX_K as MAX_REVIEW
+from ..dynamics.sleep import PHASES
 from ..model import MAX_K, Kind, Layer
+from ..write.prepare import KIND_ALIASES
 
-KindName = Literal[tuple(k.value for k in Kind)]  # type: ignore[valid-type]
+# engramdb's kinds, then the design's names for them (knowledge, idea, story, interaction)
+KindName = Literal[(*(k.value for k in Kind), *KIND_ALIASES)]  # type: ignore[valid-type]
 LayerName = Literal[tuple(x.value for x in Layer)]  # type: ignore[valid-type]
-PhaseName = Literal["sync", "decay", "tidy", "govern"]
+PhaseName = Literal[PHASES]  # type: ignore[valid-type]
 MAX_CHARS = 65536   # characters; the engine also limits UTF-8 bytes (Config.max_content_bytes)
 MAX_TEXT = 4096     # queries, reasons, names
 MAX_ITEMS = 100     # remember_many
@@ -64,6 +68,10 @@ class RememberArgs(Args):
     turn: Text | None = None
     context: Annotated[str, Field(max_length=MAX_CHARS)] | None = Field(
         None, description="Nearby text that helps find it later (searched, not returned)")
+    valence: float | None = Field(None, ge=-1, le=1, description="Feeling, -1 (bad) to 1 "
+                                  "(good); default: read from the content")
+    intensity: float | None = Field(None, ge=0, le=1, description="How strongly felt, 0 to 1; "
+                                    "default: read from the content")
 
 
 class RememberManyArgs(Args):
@@ -119,6 +127,12 @@ class RestoreArgs(Args):
     id: MemoryId
 
 
+class FeedbackArgs(Args):
+    id: MemoryId
+    useful: bool = Field(description="true: the memory helped (it is strengthened); false: it "
+                                     "did not (it is weakened)")
+
+
 class RollbackArgs(Args):
     id: MemoryId
     version: int = Field(ge=1, description="The version to say again (see history)")
@@ -131,6 +145,17 @@ class BootArgs(Args):
 
 class SleepArgs(Args):
     phase: PhaseName | None = Field(None, description="One phase only; default all")
+    full: bool = Field(False, description="Look at every memory, not only what changed "
+                       "since the last sleep")
+
+
+class ReviewArgs(Args):
+    k: int = Field(10, ge=1, le=MAX_REVIEW, description="At most this many")
+
+
+class ProfileArgs(Args):
+    budget: int | None = Field(None, ge=1, le=1_000_000, description="The profile's token "
+                               "budget; default the configured one (2000)")
 
 
 class NoArgs(Args):

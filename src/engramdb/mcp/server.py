@@ -1,4 +1,5 @@
-"""The MCP server (`engramdb mcp`): every Memory verb as a tool, over stdio or streamable HTTP.
+"""The MCP server (`engramdb mcp`): the Memory verbs as tools, over stdio or streamable HTTP;
+which tools are listed (the compact `core` set by default, or `all`) is profiles.py's.
 
 Built on the official SDK's ``MCPServer`` (``mcp.server.mcpserver``, SDK v2). This module only
 maps: a tool's arguments (schema.py) go to one engine verb, and what the verb returns comes
@@ -24,6 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp.server.mcpserver.tools import Tool
@@ -35,7 +37,7 @@ import engramdb
 from ..engine import ScopedMemory
 from ..errors import ConfigError, EngramError, NotFound
 from ..uri import DOMAINS
-from . import auth
+from . import auth, profiles, stdio
 from . import schema as s
 from .door import Call, Door, Options
 from .text import boot_text
@@ -78,8 +80,10 @@ def tool(verb: Verb, door: Door) -> Tool:
 
     return Tool(
         fn=call, name=verb.name, title=verb.name.replace("_", " "), description=verb.doc,
-        parameters=model.model_json_schema(by_alias=True),
-        fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out), is_async=False,
+        parameters=profiles.compact(model.model_json_schema(by_alias=True), arguments=True),
+        fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out, output_schema=profiles
+                                 .compact(verb.out.model_json_schema(by_alias=True),
+                                          arguments=False)), is_async=False,
         annotations=ToolAnnotations(read_only_hint=verb.read_only,
                                     destructive_hint=verb.destructive),
     )
@@ -136,7 +140,7 @@ def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) 
         instructions="Long-term memory for this user: `boot` at the start, `recall` before "
         "answering from memory, `remember` what is worth keeping, `forget`/`update` when the "
         "user corrects you.",
-        tools=[tool(v, door) for v in VERBS], **keys,
+        tools=[tool(v, door) for v in profiles.select(door.options.tools, VERBS)], **keys,
     )
     add_resources(server, door)
     return server
@@ -154,7 +158,9 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
     where = f"http://{host}:{port}/mcp" if http else "stdio"
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
-    print(f"engramdb MCP server on {where}; scope {scope}", file=sys.stderr, flush=True)
+    listed = profiles.select(options.tools, VERBS)
+    print(f"engramdb MCP server on {where}; scope {scope}; {len(listed)} tools "
+          f"({options.tools or profiles.DEFAULT})", file=sys.stderr, flush=True)
     if http and options.keys:
         print("API keys required: 'Authorization: Bearer <key>' (engramdb keys create)",
               file=sys.stderr, flush=True)
@@ -166,6 +172,6 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
         if http:
             server.run("streamable-http", host=host, port=port)
         else:
-            server.run("stdio")
+            anyio.run(stdio.serve_stdio, server)   # answers malformed input (stdio.py)
     finally:
         door.close()

@@ -41,6 +41,8 @@ def history_text(r: dict[str, Any]) -> str:
 def boot_text(r: dict[str, Any]) -> str:
     out = [lines(r["memories"], "nothing to load")]
     out += [f"missing: {uri}" for uri in r["missing"]]
+    out += [f"due for review: {line(m)}" for m in r.get("due", [])]
+    out += [f"warning: {w}" for w in r.get("warnings", [])]
     cut = ", cut short by the budget" if r["truncated"] else ""
     return "\n".join(out + [f"({len(r['memories'])} memories, about {r['tokens']} tokens{cut})"])
 
@@ -50,6 +52,18 @@ def sleep_text(r: dict[str, Any]) -> str:
            f"{', '.join(f'{k} {n}' for k, n in p['counts'].items()) or 'nothing'}"
            f"{'; ' + p['note'] if p['note'] else ''}" for p in r["phases"]]
     return "\n".join(out + [f"{k}: skipped ({why})" for k, why in r["skipped"].items()])
+
+
+def review_text(r: dict[str, Any]) -> str:
+    return "\n".join(f"- [{x['kind']}] {x['content']}  (id {x['id']}; due {x['due_at']}, "
+                     f"retrievability {x['retrievability']})" for x in r["reviews"]) \
+        or "nothing due for review"
+
+
+def profile_text(r: dict[str, Any]) -> str:
+    head = (f"profile: {r['tokens']} of {r['budget']} tokens; {r['pending']} pending "
+            f"({r['overdue']} overdue)")
+    return "\n".join([head, *(f"warning: {w}" for w in r["warnings"])])
 
 
 def stats_text(r: dict[str, Any]) -> str:

@@ -21,7 +21,9 @@ from .text import (
     history_text,
     line,
     lines,
+    profile_text,
     recall_text,
+    review_text,
     sleep_text,
     snapshot_text,
     stats_text,
@@ -90,9 +92,13 @@ def _one(c: Call, a: Any) -> dict[str, Any]:
 
 
 VERBS: list[Verb] = [
-    Verb("remember", "Remember one memory (fact, preference, event, ...). Says what the write "
-         "did: add, update (same URI or same slot), supersede (a newer value), noop "
-         "(already known) or reject (nothing stored), and why.",
+    Verb("remember", "Save one thing worth knowing in a later conversation: a fact about the "
+         "user, a preference, an event, a rule to follow, a pending task. Use the user's own "
+         "words (any language), one memory per call; give `kind` when you know it. For a "
+         "value that has one current answer, give a `uri` such as core://user/city: "
+         "remembering it again replaces the value and keeps the old one in history. Returns "
+         "what happened: add, update, supersede, noop (already known) or reject (not stored, "
+         "with why).",
          s.RememberArgs, o.WriteOut, lambda c, a: c.me.remember(**fields(a)).to_dict(),
          write_text),
     Verb("remember_many", "Remember several memories in one transaction; one invalid item "
@@ -100,27 +106,38 @@ VERBS: list[Verb] = [
          s.RememberManyArgs, o.WritesOut,
          lambda c, a: {"results": [r.to_dict() for r in c.me.remember_many(drafts(a))]},
          lambda r: "\n".join(write_text(x) for x in r["results"])),
-    Verb("recall", "Find the memories that best answer a query (hybrid BM25 + dense + "
-         "metadata, English and 中文), best first, each with its score and why. Tracked "
-         "recalls strengthen what they return.",
+    Verb("recall", "Search long-term memory before you answer anything that depends on the "
+         "user's past, preferences or earlier work. Ask in plain words (English, 中文); "
+         "time words (\"last May\", \"before 2024\") narrow the search. Returns the best "
+         "matches first, each with its id (for get, update, forget) and score; `abstained` "
+         "with a note when nothing fits. Found memories get stronger.",
          s.RecallArgs, o.RecallOut,
          lambda c, a: c.me.recall(a.query, a.k, track=a.track, preset=a.preset,
                                   kinds=a.kinds).to_dict(), recall_text),
-    Verb("get", "One memory by id or URI (core://user/name).", s.RefArgs, o.MemoryOut, _one,
+    Verb("get", "Read one memory in full, by the id a recall returned or by its URI "
+         "(core://user/name).", s.RefArgs, o.MemoryOut, _one,
          line, read_only=True),
     Verb("list", "List memories with filters (kind, URI prefix, time, layer), oldest first "
          "unless newest_first, a page at a time (limit, offset); total counts every page.",
          s.ListArgs, o.ListOut, listed,
          lambda r: lines(r["memories"], "no memories") + f"\n({len(r['memories'])} of "
          f"{r['total']})", read_only=True),
-    Verb("update", "Change fields of a memory in place, as a new version.", s.UpdateArgs,
+    Verb("update", "Correct a memory when the user says it is wrong or has changed: its id "
+         "and the new content (or other fields). The old text stays in its history.",
+         s.UpdateArgs,
          o.MemoryOut, lambda c, a: c.me.update(**{"memory_id": a.id, **fields(a, "id")})
          .to_dict(), line),
-    Verb("forget", "Forget a memory: it leaves every search and `restore` brings it back. "
-         "hard=true erases it for good (content and history; a tombstone stays).",
+    Verb("forget", "Forget a memory the user wants gone or that is simply wrong: it leaves "
+         "every search (it can be restored). hard=true erases it for good, content and "
+         "history: only when the user asks for that.",
          s.ForgetArgs, o.MemoryOut,
          lambda c, a: c.me.forget(a.id, hard=a.hard, reason=a.reason).to_dict(),
          lambda r: f"{'erased' if not r['content'] else 'forgot'} {r['id']}", destructive=True),
+    Verb("feedback", "Say whether a memory you recalled helped: useful=true strengthens it, "
+         "useful=false weakens it, so what helps comes first next time.", s.FeedbackArgs,
+         o.FeedbackOut, lambda c, a: c.me.feedback(a.id, a.useful).to_dict(),
+         lambda r: f"{'strengthened' if r['useful'] else 'weakened'} {r['id']}: importance "
+                   f"{r['importance_before']:.2f} -> {r['importance']:.2f}"),
     Verb("restore", "Bring a forgotten or archived memory back.", s.RestoreArgs, o.MemoryOut,
          lambda c, a: c.me.restore(a.id).to_dict(), lambda r: f"restored {line(r)}"),
     Verb("history", "Every version of a memory, oldest first, with what changed it, who and "
@@ -132,14 +149,30 @@ VERBS: list[Verb] = [
          "version (see history for the numbers).", s.RollbackArgs, o.MemoryOut,
          lambda c, a: c.me.rollback(a.id, a.version, reason=a.reason).to_dict(),
          lambda r: f"now version {r['version']}: {line(r)}"),
-    Verb("boot", "What an agent loads at start: identity (P0) memories, core://agent/ and "
-         "core://user/ memories, then the URIs listed at system://boot, within a token "
-         "budget.", s.BootArgs, o.BootOut, lambda c, a: c.me.boot(a.budget).to_dict(),
-         boot_text, read_only=True),
+    Verb("boot", "Call once at the start of a conversation: who the user is, your standing "
+         "rules and the core facts to keep in mind, within `budget` tokens; also memories "
+         "due for review and warnings about the profile.", s.BootArgs, o.BootOut,
+         lambda c, a: c.me.boot(a.budget).to_dict(), boot_text, read_only=True),
     Verb("sleep", "Maintenance: sync, decay (archive what grew weak), tidy (expired, "
-         "overdue), govern; or one phase. Reports what each phase changed.",
-         s.SleepArgs, o.SleepOut, lambda c, a: c.me.sleep(a.phase).to_dict(), sleep_text),
-    Verb("status", "Counts by layer and kind, events, the embedder and the store.",
+         "overdue), lessons (old lessons become rules), consolidate (merge duplicates, "
+         "gists), govern; or one phase. Incremental after the first unless full. Reports "
+         "what each phase changed.",
+         s.SleepArgs, o.SleepOut, lambda c, a: c.me.sleep(a.phase, full=a.full).to_dict(),
+         sleep_text),
+    Verb("reflect", "The same maintenance as sleep (the design's name for it).",
+         s.SleepArgs, o.SleepOut, lambda c, a: c.me.reflect(a.phase, full=a.full).to_dict(),
+         sleep_text),
+    Verb("due_for_review", "The memories most in need of review now (FSRS over their uses), "
+         "least retrievable first: bring them up, and a recall that finds one counts as a "
+         "review.", s.ReviewArgs, o.ReviewsOut,
+         lambda c, a: {"reviews": [r.to_dict() for r in c.me.due_for_review(a.k)]},
+         review_text, read_only=True),
+    Verb("profile_check", "The profile's (MEMORY.md) size against its token budget and its "
+         "open pending items, with the warnings they give.", s.ProfileArgs,
+         o.ProfileCheckOut, lambda c, a: c.me.profile_check(a.budget).to_dict(),
+         profile_text, read_only=True),
+    Verb("status", "How much is remembered (counts by kind and layer, events), the "
+         "embedder and the store: a cheap check that memory works.",
          s.NoArgs, o.StatsOut, lambda c, a: c.me.stats().to_dict(), stats_text,
          read_only=True),
     Verb("explain", "Why a memory weighs what it weighs: layer, retention, uses, half-life "

@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from .. import __version__
 from ..engine import Memory
 from ..keys import Keys
-from . import errors, metrics, web
+from . import errors, headers, metrics, web
 from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
@@ -42,6 +42,7 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     web.install(app)
     metrics.install(app, memory)
     app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    headers.install(app)   # outermost: on every answer, 413 and 500 included
     return app
 
 

@@ -20,7 +20,8 @@ class RememberIn(BaseModel):
     model_config = _STRICT
     content: str = Field(description="What to remember (Chinese and English alike).")
     kind: str | None = Field(None, description="identity, preference, fact, event, lesson, "
-                             "rule, procedure, pending, gist, emotion (default fact).")
+                             "rule, procedure, pending, gist, emotion (default fact); the "
+                             "aliases knowledge, idea (fact), story, interaction (event).")
     uri: str | None = Field(None, description="A slot such as core://user/name.")
     at: datetime | None = Field(None, description="When it happened (ISO 8601 with a zone).")
     importance: float | None = Field(None, description="0 to 1.")
@@ -34,6 +35,10 @@ class RememberIn(BaseModel):
     session: str | None = None
     turn: str | None = None
     context: str | None = Field(None, description="Nearby text that helps find it.")
+    valence: float | None = Field(None, description="The feeling, -1 to 1; none: read from "
+                                  "the content.")
+    intensity: float | None = Field(None, description="How strongly felt, 0 to 1; none: read "
+                                    "from the content.")
 
     def draft(self) -> Draft:
         return Draft(**self.model_dump())
@@ -79,7 +84,10 @@ class RecallIn(BaseModel):
 
 class SleepIn(BaseModel):
     model_config = _STRICT
-    phase: str | None = Field(None, description="sync, decay, tidy or govern; none: all.")
+    phase: str | None = Field(None, description="sync, decay, tidy, lessons, consolidate or "
+                              "govern; none: all.")
+    full: bool = Field(False, description="Look at everything, not only what changed since "
+                       "the last sleep.")
 
 
 # ---------------------------------------------------------------- routes_more.py

@@ -71,6 +71,8 @@ def install(app: FastAPI) -> None:
     async def engram_error(_: Request, exc: EngramError) -> JSONResponse:
         status = status_of(exc)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        if isinstance(exc.__cause__, sqlite3.OperationalError):   # e.g. still locked: the
+            headers = {"Retry-After": "1"}   # library's boundary (boundary.py) wrapped it
         return error_response(status, exc.code, str(exc), headers)
 
     @app.exception_handler(RequestValidationError)

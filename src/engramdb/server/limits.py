@@ -11,6 +11,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..config import Config
 from ..errors import Invalid
 
+DRAIN_BYTES = 256 * 1024 * 1024   # the most of a refused body read so its sender sees the 413
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -54,7 +56,7 @@ class BodyLimit:
             return
         length = dict(scope.get("headers") or []).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(send)
+            await self._refuse(receive, send, more=length != b"0")
             return
         chunks: list[bytes] = []
         seen = 0
@@ -65,7 +67,7 @@ class BodyLimit:
             chunk = message.get("body", b"")
             seen += len(chunk)
             if seen > self.limit:
-                await self._refuse(send)
+                await self._refuse(receive, send, more=message.get("more_body", False))
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -82,7 +84,17 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, receive: Receive, send: Send, *, more: bool) -> None:
+        """Answer 413. The rest of the body is read (and dropped) first, up to DRAIN_BYTES: a
+        server that closes with a request still arriving makes the kernel reset the
+        connection, and the client loses the answer (it saw a reset, not a 413)."""
+        drained = 0
+        while more and drained <= DRAIN_BYTES:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            drained += len(message.get("body", b""))
+            more = message.get("more_body", False)
         body = json.dumps({"error": {"code": "too_large", "message":
                           f"the request body is larger than {self.limit} bytes"}}).encode()
         await send({"type": "http.response.start", "status": 413,

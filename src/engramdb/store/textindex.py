@@ -23,7 +23,10 @@ an existing one (text, layer, erasure, a dropped scope) is logged as an event ot
 "use"; so a reader notices any change, from this process or another, with a few primary-key
 lookups (the last row, the last event) and re-reads only the rows concerned. If the last row
 it saw is gone, rowids may have been reused: it starts afresh. The store calls
-``invalidate`` after a rollback and when it deletes rows itself.
+``invalidate`` after a rollback and when it deletes rows itself. A ranking reads everything
+it uses (the rows it follows, FTS5's totals, each term's document count) inside one read
+transaction, so all of it comes from one snapshot of the file, whatever other processes write
+meanwhile; cached document counts are kept only while FTS5's totals stay the same.
 
 Cost: about 1.7 s and 60 MB to build for a scope of 100k memories (once per process, on its
 first text search); a query then takes 1-3 ms instead of 15-40."""
@@ -33,7 +36,8 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -206,11 +210,14 @@ class TextIndex:
         self._top: tuple[int, str] | None = None        # the table's last row when last seen
         self._atomic: dict[str, bool] = {}
         self._usable: bool | None = None
+        self._reading = False                           # inside _snapshot
+        self._hits_at = (-1, -1)                        # FTS5's (rows, tokens) when _hits read
 
     def invalidate(self) -> None:
         self._scopes.clear()
         self._hits.clear()
         self._marker = (-1, -1)
+        self._hits_at = (-1, -1)
         self._top = None
 
     # ------------------------------------------------------------ ranking
@@ -225,8 +232,33 @@ class TextIndex:
         columns = [c for c in COLUMNS[1:] if weights.get(c)]
         if not self.usable() or not columns or not _quarter(weights.get("scope", 0.0), zero=True):
             return None
-        if not all(_quarter(weights[c]) for c in columns):
+        if not all(_quarter(weights[c]) for c in columns) or self._db.in_transaction:
             return None
+        with self._snapshot():
+            return self._ranked(user, agent, token, terms, weights, columns, layers, want)
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction around a ranking: the postings it syncs, the row total and
+        the document counts all come from the same snapshot of the file, so no write by
+        another process can fall between them (a row total older than a hit count made
+        idf's log argument negative)."""
+        self._db.execute("BEGIN")
+        self._reading = True
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        else:
+            self._db.execute("COMMIT")   # read only: ends the snapshot
+        finally:
+            self._reading = False
+
+    def _ranked(
+        self, user: str, agent: str, token: str, terms: list[str], weights: dict[str, float],
+        columns: list[str], layers: set[str], want: int,
+    ) -> list[tuple[str, float]] | None:
         scope = self.scope(user, agent, token)
         if scope is None:
             return None
@@ -253,6 +285,9 @@ class TextIndex:
         matched, where = np.unique(np.concatenate([d for _, d, _ in parts]),
                                    return_inverse=True)
         rows, total = self._totals()
+        if (rows, total) != self._hits_at:   # counts cached under other totals: read again
+            self._hits.clear()
+            self._hits_at = (rows, total)
         avgdl = float(total) / float(rows)
         norm = K1 * ((1 - B) + (B * scope.length[matched]) / avgdl)
         score = np.zeros(len(matched))
@@ -292,7 +327,7 @@ class TextIndex:
 
     def scope(self, user: str, agent: str, token: str) -> _Scope | None:
         """The scope's index, brought up to date; None where it cannot be trusted."""
-        if not self.usable() or self._db.in_transaction:
+        if not self.usable() or (self._db.in_transaction and not self._reading):
             return None  # in a transaction: FTS5 keeps its totals in memory until commit
         return self._sync(user, agent, token, self._refresh_marker())
 

@@ -1,5 +1,6 @@
-"""The /v1 routes that look after a scope: sleep, stats, export, snapshots, removing a scope
-(snapshot restore and scope removal need an admin key)."""
+"""The /v1 routes that look after a scope: sleep (and reflect), the review schedule, the
+profile's check, stats, export, snapshots, removing a scope (snapshot restore and scope
+removal need an admin key)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,28 @@ from .common import Admin, Read, Write, ok
 router = APIRouter(prefix="/v1")
 
 
-@router.post("/sleep", summary="Maintenance (sync, decay, tidy, govern); its report")
+@router.post("/sleep", summary="Maintenance (sync, decay, tidy, lessons, consolidate, govern); "
+             "its report")
 def sleep(c: Write, body: SleepIn | None = None) -> JSONResponse:
-    return ok(c.mem.sleep(body.phase if body else None).to_dict())
+    body = body or SleepIn()
+    return ok(c.mem.sleep(body.phase, full=body.full).to_dict())
+
+
+@router.post("/reflect", summary="The same maintenance as /v1/sleep (the design's name)")
+def reflect(c: Write, body: SleepIn | None = None) -> JSONResponse:
+    body = body or SleepIn()
+    return ok(c.mem.reflect(body.phase, full=body.full).to_dict())
+
+
+@router.get("/review", summary="The memories due for review now, least retrievable first")
+def due_for_review(c: Read, k: int = 10) -> JSONResponse:
+    return ok({"reviews": [r.to_dict() for r in c.mem.due_for_review(k)]})
+
+
+@router.get("/profile/check", summary="The profile's size against its budget, its pending "
+            "items and warnings")
+def profile_check(c: Read, budget: int | None = None) -> JSONResponse:
+    return ok(c.mem.profile_check(budget).to_dict())
 
 
 @router.get("/stats", summary="Counts by layer and kind, events, embedder")

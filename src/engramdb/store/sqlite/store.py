@@ -23,6 +23,7 @@ from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
 from .search import Search
 from .sleep import SleepTables
+from .upgrade import backup_before_migrating
 from .writes import Writes
 
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
@@ -58,15 +59,16 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables):
             self._secure_delete = 0
             self._configure(busy_timeout_ms)
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
+            # the caches exist before the migration, whose rollback invalidates them
+            self._vectors = VectorCache(self._db, self._lock)
+            self._id_order = IdOrder(self._db)
+            self._text = TextIndex(self._db)
             self._migrate()
         except BaseException as exc:
             self._db.close()
             if isinstance(exc, sqlite3.DatabaseError):
                 raise self._open_error(exc) from exc
             raise
-        self._vectors = VectorCache(self._db, self._lock)
-        self._id_order = IdOrder(self._db)
-        self._text = TextIndex(self._db)
 
     # ---------------------------------------------------------------- setup
 
@@ -103,6 +105,9 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables):
             db.execute("PRAGMA synchronous = NORMAL")
 
     def _migrate(self) -> None:
+        # an older file is copied next to itself before it is migrated (upgrade.py)
+        self.upgrade_backup = None if self._memory else backup_before_migrating(
+            self._db, self.location, max(m.version for m in MIGRATIONS))
         with self.transaction():
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations "

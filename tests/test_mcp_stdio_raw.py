@@ -1,0 +1,97 @@
+"""Issue 18: a real `engramdb mcp` subprocess fed raw bytes on stdin. Malformed JSON gets a
+JSON-RPC -32700 answer, an invalid request -32600 (with its id where it has one), and the
+server keeps serving the requests that follow."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from queue import Empty, Queue
+from typing import Any
+
+from mcp_types import LATEST_PROTOCOL_VERSION
+
+WAIT_S = 60.0   # how long an answer may take (a wait, not a timing test)
+
+
+class Raw:
+    def __init__(self, db: Path) -> None:
+        cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--embedder",
+               "hashing", "--user", "alice"]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL,
+                                     env={**os.environ, "ENGRAMDB_THREADS": "1"})
+        self.lines: Queue[bytes] = Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+
+    def send(self, raw: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(raw)
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        try:
+            return dict(json.loads(self.lines.get(timeout=WAIT_S)))
+        except Empty:
+            raise AssertionError("no answer from the server") from None
+
+    def call(self, id_: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        message = {"jsonrpc": "2.0", "id": id_, "method": method, "params": params or {}}
+        self.send(json.dumps(message).encode() + b"\n")
+        return self.answer()
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(WAIT_S)
+
+
+def _initialize(raw: Raw) -> None:
+    answer = raw.call(1, "initialize", {"protocolVersion": LATEST_PROTOCOL_VERSION,
+                                        "capabilities": {},
+                                        "clientInfo": {"name": "raw", "version": "0"}})
+    assert answer["id"] == 1 and "result" in answer, answer
+    raw.send(b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n')
+
+
+def test_malformed_and_invalid_input_is_answered_and_serving_goes_on(tmp_path):  # type: ignore[no-untyped-def]
+    raw = Raw(tmp_path / "m.db")
+    try:
+        _initialize(raw)
+        cases: list[tuple[bytes, int, Any]] = [
+            (b"{not json\n", -32700, None),
+            (b'{"jsonrpc": "2.0", "id": 3, "method": \n', -32700, None),
+            (b"{\"content\": \"\xe6\x88\x91\xff\n", -32700, None),
+            (b"[]\n", -32600, None),
+            (b"42\n", -32600, None),
+            (b'"just a string"\n', -32600, None),
+            (b'{"jsonrpc": "2.0", "id": 7, "method": 5}\n', -32600, 7),
+            (b'{"jsonrpc": "1.0", "id": "x", "method": "tools/list"}\n', -32600, "x"),
+            (b'{"id": 9}\n', -32600, 9),
+            (b'{"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}\n', -32600, None),
+        ]
+        for n, (line, code, id_) in enumerate(cases):
+            answer = raw.answer() if raw.send(line) is None else {}
+            assert answer.get("jsonrpc") == "2.0", (line, answer)
+            assert answer["error"]["code"] == code, (line, answer)
+            assert answer["id"] == id_, (line, answer)
+            assert answer["error"]["message"]
+            ping = raw.call(100 + n, "ping")   # still serving, in order
+            assert ping == {"jsonrpc": "2.0", "id": 100 + n, "result": {}}, ping
+        stored = raw.call(200, "tools/call", {"name": "remember",
+                                              "arguments": {"content": "我住在柏林"}})
+        assert stored["id"] == 200 and not stored["result"].get("isError"), stored
+        tools = raw.call(201, "tools/list")
+        assert any(t["name"] == "recall" for t in tools["result"]["tools"])
+    finally:
+        code = raw.close()
+    assert code == 0
