@@ -49,6 +49,7 @@ def test_boot_order_and_missing(me):  # type: ignore[no-untyped-def]
         "Answer in two sentences",       # core://agent/ but P1: after every P0
         "I live in Berlin",              # then the boot list, in its order
         "Keep answers short",
+        "I like green tea",              # then the profile (profile.py): facts, preferences
     ]
     assert boot.missing == ["knowledge://user/pets", "not a uri at all"]
     assert boot.tokens == sum(count_tokens(c) for c in contents(boot))
@@ -60,7 +61,7 @@ def test_boot_without_a_boot_list(me):  # type: ignore[no-untyped-def]
     me.remember("My name is Li", uri="core://user/name")
     me.remember("I like green tea", kind="preference")
     boot = me.boot()
-    assert contents(boot) == ["My name is Li"]
+    assert contents(boot) == ["My name is Li", "I like green tea"]  # the profile follows
     assert (boot.missing, boot.truncated) == ([], False)
 
 
@@ -101,7 +102,8 @@ def test_forgotten_superseded_and_archived_memories(mem, me):  # type: ignore[no
                    "supersede")
     boot = me.boot()
     # a forgotten or superseded memory is not loaded; an archived one named by the list is
-    assert contents(boot) == ["My name is Li", "Answer in two sentences", "Keep answers short"]
+    assert contents(boot) == ["My name is Li", "Answer in two sentences", "Keep answers short",
+                              "I like green tea"]
     assert boot.missing == ["knowledge://user/home", "knowledge://user/pets",
                             "not a uri at all"]
 
@@ -127,3 +129,17 @@ def test_boot_is_scoped(mem, me):  # type: ignore[no-untyped-def]
 ])
 def test_token_estimate(text, tokens):  # type: ignore[no-untyped-def]
     assert count_tokens(text, encoding="estimate") == tokens
+
+
+def test_boot_loads_the_current_profile_by_priority_within_the_budget(me):  # type: ignore[no-untyped-def]
+    me.remember("Always answer in English", kind="rule", importance=0.9)
+    me.remember("Li drinks green tea", kind="preference", importance=0.4)
+    me.remember("Li works as a nurse", kind="fact", importance=0.8)
+    me.remember("The standup is at 9:30", kind="fact", importance=0.6)
+    me.remember("The standup moved to 10:00", kind="fact", importance=0.6)  # supersedes
+    me.remember("Went hiking on Sunday", kind="event")
+    loaded = contents(me.boot())
+    assert loaded == ["Always answer in English", "Li works as a nurse",
+                      "The standup moved to 10:00", "Li drinks green tea"]
+    cut = me.boot(budget=count_tokens("Always answer in English"))
+    assert contents(cut) == ["Always answer in English"] and cut.truncated

@@ -551,9 +551,10 @@ def test_boot_lists_what_an_agent_loads(cli: Run, cli_json: Callable[..., Any]) 
     cli("remember", "I like tea")
     cli("remember", "knowledge://user/home\nknowledge://user/pets", "--uri", "system://boot")
     loaded = cli_json("boot")
-    assert [m["content"] for m in loaded["memories"]] == ["My name is Li", "I live in Berlin"]
+    assert [m["content"] for m in loaded["memories"]] == ["My name is Li", "I live in Berlin",
+                                                          "I like tea"]  # + the profile
     assert loaded["missing"] == ["knowledge://user/pets"]
-    assert loaded["truncated"] is False and loaded["tokens"] == 8
+    assert loaded["truncated"] is False and loaded["tokens"] == 11
     cut = cli_json("boot", "--budget", "4")
     assert [m["content"] for m in cut["memories"]] == ["My name is Li"] and cut["truncated"]
     human = cli("boot")

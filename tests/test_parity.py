@@ -81,6 +81,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "recall_path": ("path", "recall_path", [("GET", "/v1/path")]),
     "ingest": ("ingest", "ingest", [("POST", "/v1/ingest")]),
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
+    "feedback": ("feedback", "feedback", [("POST", ID + "/feedback")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),

@@ -56,6 +56,9 @@ class Config:
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
+    relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
+    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.89 for
+    # about -0.01 (recall/relevance.py; bench/results/abstain.md)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -83,6 +86,10 @@ class Config:
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
         self._check_working()
+        value = self.relevance_floor
+        if not _number(value) or not 0 <= value <= 1:
+            raise ConfigError(f"relevance_floor must be a number from 0 to 1 (0 keeps every "
+                              f"hit), got {value!r}")
 
     def _check_working(self) -> None:
         from .text.tokens import ENCODINGS

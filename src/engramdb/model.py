@@ -470,6 +470,7 @@ class IngestReport:
     extractor: str = "rules"
     fallback_reason: str | None = None
     repeated_turns: int = 0  # turns already ingested (same content and time): not extracted again
+    skipped_turns: int = 0   # turns not kept (no words: "...", "👍"; over the size limit)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -481,7 +482,7 @@ class IngestReport:
         return {
             "session": self.session, "turns": self.turns, "extractor": self.extractor,
             "fallback_reason": self.fallback_reason, "counts": self.counts(),
-            "repeated_turns": self.repeated_turns,
+            "repeated_turns": self.repeated_turns, "skipped_turns": self.skipped_turns,
             "events": [r.memory.id for r in self.events],
             "extracted": [r.to_dict() for r in self.extracted],
         }

@@ -3,12 +3,13 @@
 The order: every P0 memory, then the other ``core://agent/...`` and ``core://user/...``
 memories (both sorted by URI, memories without one last, then by id), then every URI listed in
 the memory at ``system://boot`` (one per line; blank lines and lines starting with '#' are
-skipped), in list order. The first two groups are the core layer's current memories; a listed
-URI may also name an archived memory (it was asked for by name). Each memory comes once, the
-boot list itself never. A listed URI that is malformed or names no memory is skipped and
-reported in ``missing``. With a budget, memories are kept in that order while their tokens
-(text/tokens.py, the configured encoding) fit: the first that does not fit ends the list
-(``truncated``)."""
+skipped), in list order, then the profile (profile.py: current identity and rule memories,
+then facts and preferences, by priority and importance). The first two groups are the core
+layer's current memories; a listed URI may also name an archived memory (it was asked for by
+name). Each memory comes once, the boot list itself never. A listed URI that is malformed or
+names no memory is skipped and reported in ``missing``. With a budget, memories are kept in
+that order while their tokens (text/tokens.py, the configured encoding) fit: the first that
+does not fit ends the list (``truncated``)."""
 
 from __future__ import annotations
 
@@ -17,20 +18,24 @@ from ..model import Boot, Layer, Priority, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text.tokens import DEFAULT_ENCODING, count_tokens
 from ..uri import validate_uri
+from .boot_profile import profile
 
 BOOT_URI = "system://boot"
 IDENTITY_PREFIXES = ("core://agent/", "core://user/")
 
 
 def boot(store: Store, scope: Scope, budget: int | None = None,
-         encoding: str = DEFAULT_ENCODING) -> Boot:
+         encoding: str = DEFAULT_ENCODING, *, with_profile: bool = True) -> Boot:
+    """``with_profile=False``: the named memories only (context.py shows the rest in its own
+    sections)."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
                                or budget < 0):
         raise Invalid(f"budget must be a non-negative integer of tokens, got {budget!r}")
     ordered = _implicit(store, scope)
     listed, missing = _listed(store, scope)
     seen = {rec.id for rec in ordered}
-    for rec in listed:
+    extra = profile(store, scope, {r.id for r in listed} | seen) if with_profile else []
+    for rec in [*listed, *extra]:
         if rec.id not in seen:
             seen.add(rec.id)
             ordered.append(rec)

@@ -127,7 +127,7 @@ def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
                shown: set[str]) -> list[Item]:
     """Identity, rules and the relevant memories; ``shown``: ids placed in another section
     (the triggered procedures), not repeated."""
-    known = boot(memory.store, scope).memories
+    known = boot(memory.store, scope, with_profile=False).memories
     items = [Item("identity", f"- {r.content}", 10, i) for i, r in enumerate(known)]
     seen = {r.id for r in known} | shown
     rules = sorted((r for r in memory.store.list(scope, ListFilter(

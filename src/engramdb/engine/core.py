@@ -49,7 +49,8 @@ class Core:
         self._near = NearHints()   # what writes found near them, for the next sleep's merge
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
                                   getattr(embedder, "relevance_floor", None),
-                                  self.config.preset, self.config.assoc_slots)
+                                  self.config.preset, self.config.assoc_slots,
+                                  self.config.relevance_floor)
 
     # ---------------------------------------------------------------- plumbing
 

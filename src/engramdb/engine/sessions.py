@@ -112,7 +112,9 @@ class SessionVerbs(Core):
         with self.store.transaction():
             if keep_turns:
                 report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,
-                                                   agent=scope.agent, progress=progress)
+                                                   agent=scope.agent, progress=progress,
+                                                   on_error="skip")  # "...", "👍": counted
+                report.skipped_turns = sum(r.rule == "invalid_input" for r in report.events)
             by_turn = {t.index: r for t, r in zip(turns, report.events, strict=False)
                        if r.action != Action.REJECT}
             repeated = {i for i, r in by_turn.items() if r.rule == "exact_duplicate"}

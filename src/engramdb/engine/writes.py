@@ -25,9 +25,9 @@ from ..model import (
 from ..text.checks import check_content, content_hash
 from ..tracing import traced
 from ..uri import validate_uri
+from ..write.batch import build_records, check_on_error, with_rejected
 from ..write.guard import quality_failures
 from ..write.prepare import (
-    build_record,
     check_anchors,
     check_importance,
     check_metadata,
@@ -35,6 +35,7 @@ from ..write.prepare import (
     index_text,
     parse_kind,
 )
+from ..write.shape import OLDER_VALUE_RULES
 from ..write.supersede import (
     BatchNeighbours,
     Judgement,
@@ -72,23 +73,20 @@ class WriteVerbs(Core):
 
     def remember_many(self, drafts: Iterable[Draft], *, user: str | None = None,
                       agent: str | None = None, progress: Progress | None = None,
-                      batch: int = 64) -> list[WriteResult]:
+                      batch: int = 64, on_error: str = "raise") -> list[WriteResult]:
         """Write many memories in one transaction: all are validated first, so one bad draft
-        rejects the batch and nothing is written."""
+        rejects the batch and nothing is written; with ``on_error="skip"`` each bad draft is
+        a REJECT result (rule "invalid_input", write/batch.py) and the others are written."""
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise Invalid(f"batch must be a positive integer, got {batch!r}")
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
-        records = []
-        for i, draft in enumerate(drafts):
-            if not isinstance(draft, Draft):
-                raise Invalid(f"item {i}: expected a Draft, got {type(draft).__name__}")
-            try:
-                records.append(build_record(draft, scope, new_id(now), now,
-                                            self.config.max_content_bytes))
-            except Invalid as exc:
-                raise Invalid(f"item {i}: {exc}" if len(drafts) > 1 else str(exc)) from None
+        records, rejected = build_records(drafts, scope, lambda: new_id(now), now,
+                                          self.config.max_content_bytes,
+                                          check_on_error(on_error))
+        if rejected:
+            drafts = [d for i, d in enumerate(drafts) if i not in rejected]
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
             near = (BatchNeighbours(self.store, scope, records, vectors)
@@ -102,7 +100,7 @@ class WriteVerbs(Core):
                 results.append(result)
             written = self._count_importance(scope, results)
         self._auto_sleep(scope, written, results)
-        return results
+        return with_rejected(results, rejected)
 
     @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
@@ -165,10 +163,10 @@ class WriteVerbs(Core):
             rec = rec.replace(importance=max(rec.importance, old.importance))
         elif not importance_given:
             rec = rec.replace(importance=gated_importance(rec.importance, surprise_))
-        if j.action == Action.SUPERSEDE and old is not None and j.rule == "slot_older_value":
+        if j.action == Action.SUPERSEDE and old is not None and j.rule in OLDER_VALUE_RULES:
             rec = rec.replace(invalid_at=old.at, superseded_by=old.id)
         self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason=j.rule)
-        if j.action == Action.SUPERSEDE and old is not None and j.rule != "slot_older_value":
+        if j.action == Action.SUPERSEDE and old is not None and j.rule not in OLDER_VALUE_RULES:
             gone = old.replace(invalid_at=rec.at, superseded_by=rec.id,
                                updated_at=rec.recorded_at, version=old.version + 1)
             self.store.save(gone, "supersede", index_text(gone), actor=ACTOR,

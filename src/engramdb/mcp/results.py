@@ -239,6 +239,7 @@ class IngestOut(Out):
     fallback_reason: str | None
     counts: dict[str, int]
     repeated_turns: int
+    skipped_turns: int = 0
     events: list[str]
     extracted: list[WriteOut]
 

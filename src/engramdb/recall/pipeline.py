@@ -12,16 +12,20 @@ import numpy as np
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Record, Scope
 from ..store.protocol import Store
+from ..text import tokenize
 from ..tracing import traced
 from .associate import associate, merge
+from .collapse import collapse
 from .diversify import mmr
 from .explain import below_floor, why_empty
 from .fuse import rrf
-from .legs import run_legs
+from .legs import Ranked, run_legs
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
+from .relevance import apply_floor, query_terms, score_hits
 from .wake import wake
+from .wakemeaning import Meaning
 
 
 class Recaller:
@@ -30,8 +34,9 @@ class Recaller:
 
     def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
-                 preset: str = "default", assoc_slots: int = 2) -> None:
+                 preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0) -> None:
         self.store = store
+        self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
         self.params = params
         self.relevance_floor = relevance_floor
@@ -46,10 +51,11 @@ class Recaller:
 
     def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
         place_relative(self.store, scope, plan)
-        ranked = run_legs(self.store, self.embed_query, scope, plan, preset)
+        ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
         fused, seen = rrf(ranked, preset)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
-                     self.params)
+                     self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
+                                         self.embed_query))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
         hits += best_candidates(self.store, self.params, scope, plan, preset, k, now, fused,
@@ -70,10 +76,31 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
+        hits, note = self._relevance(scope, plan, hits, ranked, k)
+        if note:
+            plan.filtered["below_relevance"] = min(len(hits), k) or k
+            return Hits([], abstained=True, note=note, plan=plan.to_dict())
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
 
     @traced("recall.associate")
+    def _vector(self, plan: QueryPlan) -> np.ndarray:
+        """The query's vector, embedded once per recall (the dense leg and waking share it)."""
+        if plan.vector is None:
+            plan.vector = self.embed_query(plan.query)
+        return plan.vector
+
+    def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
+                   ranked: dict[str, Ranked], k: int) -> tuple[list[Hit], str]:
+        """Each hit's relevance as its score (recall/relevance.py); those under the floor
+        are dropped, and none left is an abstention with its note."""
+        when = set(tokenize(plan.window.expr)) if plan.window is not None else set()
+        terms = query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
+                            plan.layers)  # the time a query names is matched by its window
+        top = collapse(hits[: 3 * k])
+        score_hits(top, terms, ranked.get("dense", []))
+        return apply_floor(top, self.hit_floor)
+
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:
         """Spreading activation from the top hits (recall/associate.py): what it brings in

@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from ..model import Layer, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import tokenize
@@ -39,6 +41,7 @@ class QueryPlan:
     preset: str = ""                     # the preset that ran
     associated: list[str] = field(default_factory=list)   # ids brought in by association
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
+    vector: np.ndarray | None = None     # the query's embedding, once computed
 
     @property
     def applied_window(self) -> TimeWindow | None:

@@ -27,6 +27,7 @@ from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, normalize, tokenize
 from ..text.timeexpr import Window, time_window
 from .presets import Preset
+from .wakemeaning import Cue, Meaning
 
 MIN_KINDS = 2          # cue kinds needed to wake
 STRONG = 2.0           # wake score that promotes
@@ -34,14 +35,8 @@ HALF = 0.5             # part of an anchor the query must name for its kind to c
 DEPTH = 10             # archived candidates looked at, by anchor
 IN_WINDOW = 50         # archived candidates looked at, by the time the query names
 _KINDS = (("person", "people"), ("place", "places"), ("topic", "topics"))
+# a "meaning" cue (recall/wakemeaning.py) counts as a kind of its own
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-
-
-@dataclass(frozen=True)
-class Cue:
-    kind: str      # person | place | topic | time
-    anchor: str    # the anchor named, or the time window
-    match: float   # the part of the anchor the query names, 0.5 to 1
 
 
 @dataclass(frozen=True)
@@ -96,8 +91,11 @@ def _anchor_parts(anchor: str) -> tuple[bool, frozenset[str]]:
 
 
 def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Preset,
-         kinds: tuple[str, ...], now: datetime, params: DecayParams) -> list[Hit]:
-    """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``."""
+         kinds: tuple[str, ...], now: datetime, params: DecayParams,
+         meaning: Meaning | None = None) -> list[Hit]:
+    """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``.
+    ``meaning`` (recall/wakemeaning.py): the query's vector and the scope's background, so
+    that a query that means a memory ("trip" for "travel", 旅行) gives a "meaning" cue."""
     archived = (Layer.ARCHIVED,)
     if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
                                       None) is None:
@@ -109,11 +107,17 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
         flt = ListFilter(layers=archived, since=query.window[0], until=query.window[1],
                          limit=IN_WINDOW, newest_first=True)
         records.update((r.id, r) for r in store.list(scope, flt))
+    close = meaning.archived(store, scope, DEPTH) if meaning is not None else {}
+    records.update(store.get_many(scope, [m for m in close if m not in records]))
     hits = []
     for rec in records.values():
         if kinds and rec.kind.value not in kinds:
             continue
         named = cues(rec, query)
+        if rec.id in close and named and len({c.kind for c in named}) < MIN_KINDS:
+            cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
+            if cue is not None:  # the query means it beyond the anchor it names
+                named.append(cue)
         if len({c.kind for c in named}) >= MIN_KINDS:
             hits.append(_woken_hit(rec, named, preset, now, params))
     hits.sort(key=lambda h: (-h.score, h.memory.id))

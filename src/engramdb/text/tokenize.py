@@ -55,7 +55,7 @@ def normalize(text: str) -> str:
 
 
 def is_cjk(text: str) -> bool:
-    return any(re.match(f"[{_CJK}]", ch) for ch in text)
+    return _CJK_RE.search(text) is not None
 
 
 @lru_cache(maxsize=65536)

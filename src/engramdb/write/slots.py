@@ -87,7 +87,8 @@ _LEADING = re.compile(r"^(?:(?:the|our|my|your|a|an|yesterday|today|recently|now
                       r"|actually|well|oh|also|btw|anyway|honestly|fyi|ok|okay|yes|yeah|no"
                       r"|by the way|oh and|just so you know),?\s+)+")
 _TRAILING_EN = re.compile(
-    r"[,;!?]|\.(?:\s|$)|\s+(?:and|but|because|since|from|as of|these days|nowadays|now|today"
+    r"[,;!?]|(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bprof)\.(?:\s|$)"  # "dr. x"
+    r"|\s+(?:and|but|because|since|from|as of|these days|nowadays|now|today"
     r"|yesterday|recently|last\s+\w+|this\s+\w+|\d+\s+\w+\s+ago)\b|\s+in\s+(?:\d{4}|january|february|march"
     r"|april|may|june|july|august|september|october|november|december)\b")
 _TRAILING_ZH = re.compile(r"[，,。；;！!？?]|了$|(?:工作|上班|住)$")

@@ -27,6 +27,8 @@ from ..model import Action, Kind, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import normalize, tokenize
 from .prepare import slot_token
+from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
+from .shape import Judge as ShapeJudge
 from .slots import SLOT_KINDS, Slot, slot_of
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
@@ -91,7 +93,9 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     crowded = len(ranked) == CANDIDATES and ranked[-1][1] >= NEAR_DUP_COSINE
     near = None if crowded else [mid for mid, cos in ranked if cos >= NEAR_DUP_COSINE]
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
-    scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE}
+    shaped = rec.kind in SHAPE_KINDS and rec.uri is None  # write/shape.py compares them
+    scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE
+              or (shaped and cos >= SHAPE_MIN_COSINE)}
     token = slot_token(rec) if slotted else None
     if token:  # the slot's current value, however many look-alikes crowd the other legs
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
@@ -145,7 +149,7 @@ def gated_importance(importance: float, surprise_: float) -> float:
     return min(max(importance * (SURPRISE_BASE + SURPRISE_GAIN * surprise_), 0.0), 1.0)
 
 
-def judge(rec: Record, nearby: Nearby) -> Judgement:
+def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) -> Judgement:
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
     current = [n for n in nearby.candidates
                if n.record.current and not n.record.erased and n.record.uri is None]
@@ -155,11 +159,24 @@ def judge(rec: Record, nearby: Nearby) -> Judgement:
         if same:
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
+    former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
+    shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
+                                  if not _other_slot(slot, n.record)], shape_judge, former)
+    if shaped is not None:
+        return Judgement(*shaped)
     if rec.kind != Kind.EVENT and rec.uri is None:
         dup = _near_duplicate(rec, slot, current)
         if dup is not None:
             return dup
     return Judgement(Action.ADD, "new_memory")
+
+
+def _other_slot(slot: Slot | None, other: Record) -> bool:
+    """Both texts have slots of the slot table: one subject, two attributes ("Li lives in
+    Oslo" / "Li works in Oslo"): the table knows them apart."""
+    theirs = slot_of(other.content, other.kind)
+    return (slot is not None and theirs is not None and theirs.subject == slot.subject
+            and theirs.attribute != slot.attribute)
 
 
 def _by_slot(rec: Record, slot: Slot, old: Record) -> Judgement:

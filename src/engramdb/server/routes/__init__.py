@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import admin, attention, memories, recall, sessions, views
+from . import admin, agent, attention, memories, recall, sessions, views
 
 router = APIRouter()
-for module in (memories, recall, admin, sessions, attention, views):
+for module in (memories, recall, admin, sessions, attention, views, agent):
     router.include_router(module.router)
 
 __all__ = ["router"]

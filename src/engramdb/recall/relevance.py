@@ -1,0 +1,142 @@
+"""Relevance: a number in [0, 1] for each hit that means the same across queries, so that a
+person or an LLM can put a cut-off on it, and recall can say "nothing in memory is about this".
+
+The fused rank score (RRF) only orders one query's candidates: its value says nothing about
+whether the best of them is on topic. The signals that do (bench/results/abstain.md):
+- lexical: the share of the query's content terms a memory holds (its text and anchors, its
+  context at half weight), each term weighted by its rarity in the scope (IDF from the term's
+  document frequency in the text index). A speaker's name in every turn weighs less, a word
+  no memory holds weighs most: an off-topic question covers little of its own weight.
+  Document frequencies are counted up to DF_CAP: every common word weighs the same.
+- dense gap: the hit's similarity minus the scope's background for this query (the mean over
+  the dense leg's candidates). It separates little for English with e5 (README, "Embedders"),
+  somewhat for a Chinese question over English memories (USE), the one case with no shared
+  word.
+
+topicality (of the query) = max(clip((best lexical - LEX0) / LEX_SPAN),
+                                clip((best gap - GAP0) / GAP_SPAN))
+match (of a hit)          = max(its lexical, clip((its gap - GAP0) / GAP_SPAN))
+relevance                 = topicality x (1 + match) / 2
+
+So a hit of a question the store holds words for scores 0.5 to 1 by how well it matches, and
+every hit of a question nothing in the store is about scores near 0. The explanation keeps the
+RRF and leg values and adds lexical, dense_gap, topicality and relevance. Recall drops hits
+under ``Config.relevance_floor`` and abstains, with a note, when none is left."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..model import Hit, Layer, Scope
+from ..store.protocol import ListFilter, Store
+from ..text import tokenize
+
+DF_CAP = 64            # a term in this many memories or more counts as common (its IDF is
+#                        that of DF_CAP: exact IDF for common words cost on-topic recall)
+MIN_SCOPE = 100        # the scope size IDF assumes at least
+CONTEXT_WEIGHT = 0.5   # a query term found only in a memory's context counts half
+LEX0, LEX_SPAN = 0.1, 0.2     # best lexical 0.1 -> topicality 0, 0.3 -> 1
+GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
+MIN_BACKGROUND = 20           # dense candidates needed to tell a background
+
+
+@dataclass
+class QueryTerms:
+    """The query's content terms and their IDF in the scope."""
+
+    idf: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> float:
+        return sum(self.idf.values())
+
+
+def query_terms(store: Store, scope: Scope, tokens: list[str],
+                layers: tuple[Layer, ...]) -> QueryTerms:
+    terms = list(dict.fromkeys(tokens))
+    if not terms:
+        return QueryTerms()
+    # a small scope counts as MIN_SCOPE memories: the one memory of a new store holds its
+    # words, and that makes them rare, not common
+    n = max(store.count(scope, ListFilter(layers=layers)), MIN_SCOPE)
+    out = QueryTerms()
+    for term in terms:
+        df = len(store.search_text(scope, [term], {"body": 1.0, "anchors": 1.0, "context": 1.0},
+                                   DF_CAP, layers))
+        out.idf[term] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    return out
+
+
+def lexical(hit: Hit, terms: QueryTerms) -> float:
+    """The IDF-weighted share of the query's content terms the memory holds (1 for a memory
+    the query names by its URI; at least half its wake score for a woken one)."""
+    if "uri" in hit.explanation.legs:
+        return 1.0
+    woken = min(hit.explanation.terms.get("wake_score", 0.0) / 2.0, 1.0)  # its cues (wake.py)
+    if terms.total <= 0:
+        return woken
+    rec = hit.memory
+    body = set(tokenize(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
+    context = set(tokenize(rec.context or ""))
+    got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
+              for t, idf in terms.idf.items())
+    return max(got / terms.total, woken)
+
+
+def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:
+    """Mean and spread of the dense leg's similarities: the scope's background for a query
+    (None under MIN_BACKGROUND candidates: too few to say what stands out)."""
+    if len(dense) < MIN_BACKGROUND:
+        return None
+    scores = np.array([s for _, s in dense], dtype=np.float64)
+    return float(scores.mean()), float(max(scores.std(), 1e-6))
+
+
+def clip(x: float) -> float:
+    return min(max(x, 0.0), 1.0)
+
+
+def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]]) -> None:
+    """Set each hit's ``score`` to its relevance; the blend stays in ``explanation.final``."""
+    bg = background(dense)
+    sims = dict(dense)
+    signals = []
+    for hit in hits:
+        leg = hit.explanation.legs.get("dense")
+        cos = leg.score if leg else sims.get(hit.memory.id)
+        gap = cos - bg[0] if cos is not None and bg is not None else 0.0
+        signals.append((lexical(hit, terms), gap))
+    best_lex = max((lx for lx, _ in signals), default=0.0)
+    best_gap = max((g for _, g in signals), default=0.0)
+    topical = max(clip((best_lex - LEX0) / LEX_SPAN), clip((best_gap - GAP0) / GAP_SPAN))
+    for hit, (lex, gap) in zip(hits, signals, strict=True):
+        match = max(lex, clip((gap - GAP0) / GAP_SPAN))
+        rel = topical * (1.0 + match) / 2.0
+        hit.explanation.terms.update({"lexical": round(lex, 4), "dense_gap": round(gap, 4),
+                                      "topicality": round(topical, 4),
+                                      "relevance": round(rel, 4)})
+        hit.score = rel
+
+
+def check_floor(value: object) -> float:
+    """A relevance floor: a number from 0 (keep every hit) to 1."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1 \
+            or value != value:
+        raise ValueError(f"relevance_floor must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def apply_floor(hits: list[Hit], floor: float) -> tuple[list[Hit], str]:
+    """The hits at or above the floor, and the note when none is."""
+    if floor <= 0 or not hits:
+        return hits, ""
+    kept = [h for h in hits if h.score >= floor]
+    if kept:
+        return kept, ""
+    best = max(h.score for h in hits)
+    return [], (f"nothing in memory is about this: the best match's relevance {best:.2f} is "
+                f"below the floor {floor:.2f} (the memories hold little of the query's "
+                "weight in words, and none stands out from the scope's background)")

@@ -1,0 +1,240 @@
+"""Typed tokens and their alignment: what two texts share and where, and of what kind each
+differing span is (a value: number, time, date, code or host name, a name or place; or a plain
+word). write/shape.py decides supersession from it.
+
+English is split by a regular expression that keeps codes whole ("alder-01", "9:30",
+"2024-05-08", "10.0.0.1", "ci.example.com"), Chinese by jieba with its part-of-speech tags
+(nr person, ns place, nt organisation, nz other proper noun, m numeral, t time)."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..text.stopwords import EN_STOP, ZH_STOP
+from ..text.tokenize import _CJK, _jieba, _stem
+
+# token types
+VALUE = "value"      # a number, time, date, code, host or a proper name
+WORD = "word"        # a content word
+STOP = "stop"        # a function word
+CUE = "cue"          # a word announcing a change ("now", "moved to", 改到, 现在)
+NEG = "neg"          # a negation ("not", "no longer", 不)
+POSS = "poss"        # a possessive marker ('s, 的 after a name)
+MARK = "mark"        # ":" "=" "->": a label and its value
+
+_AN = rf"[^\W_{_CJK}]"           # a letter or digit, not CJK
+_LETTER = rf"[^\W\d_{_CJK}]"
+_TOKEN = re.compile(
+    rf"(?P<cjk>[{_CJK}]+)"
+    rf"|(?P<code>{_AN}+(?:[-_.:/@]{_AN}+)+)"          # alder-01, 9:30, v2.3, a.b.com
+    rf"|(?P<num>\d+(?:[.,]\d+)*(?:%|{_LETTER}{{1,3}}(?!{_AN}))?)"  # 42, 3.5, 50%, 3pm, 5kg
+    rf"|(?P<word>{_LETTER}+(?:'{_LETTER}+)*)"
+    r"|(?P<mark>[:=→>]|：)",
+    re.UNICODE)
+CUES_EN = frozenset("""now currently moved move changed change switched switch updated update
+    instead anymore longer new newly today nowadays recently since rescheduled relocated
+    became become becomes actually went gone rose risen raised increased decreased dropped
+    fell cut reduced lowered bumped grew pushed postponed delayed extended shortened
+    upgraded downgraded migrated transferred renamed""".split())
+NEG_EN = frozenset("not no never nor isn't aren't doesn't don't didn't won't can't".split())
+CUES_ZH = frozenset("""现在 目前 如今 已经 改到 改成 改为 换成 换到 换成了 搬到 搬去 挪到 调到 调整
+    变成 变为 更新 新 改 换 已 了 现 目前为止 最近 其实 实际上 涨到 涨 降到 降 推迟到 推迟
+    提前到 提前 削减到 削减 增加到 减少到 升级到 迁移到 迁到 改用 改在""".split())
+NEG_ZH = frozenset("不 没 没有 不再 别 无".split())
+DATE_WORDS = frozenset("""january february march april may june july august september october
+    november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
+    thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays
+    sundays noon midnight morning afternoon evening tonight weekday weekend weekends
+    spring summer autumn fall winter""".split())
+UNITS = frozenset("""am pm kg g mg lb lbs km m cm mm mi ft h hr hrs min mins s sec ms gb mb tb
+    kb gib mib usd eur gbp cny rmb yuan dollars euros percent""".split())
+ZH_VALUE_FLAGS = ("nr", "ns", "nt", "nz", "m", "t", "eng", "x")
+ZH_TIME = re.compile(r"^(?:每?(?:周|星期|礼拜)[一二三四五六日天]?|每[天日月年晚]|[早晚]上|上午|下午"
+                     r"|中午|凌晨|半夜|周末|\d+[点时号日月年])$")
+ZH_UNIT_CHARS = frozenset("年月日号点分时秒半块元岁斤公里米克度个台次层楼")
+COPULAS = frozenset("""is are was were am be been being has have had will would shall should
+    can could may might must does do did 's""".split())
+PREPOSITIONS = frozenset("""at on in to from by with for as into onto via under over near
+    until till before after during""".split())
+
+
+@dataclass(frozen=True)
+class Tok:
+    norm: str      # what alignment compares (lower case, English words stemmed)
+    surface: str   # as written
+    type: str
+    verb: bool = False  # marks the predicate: a verb, copula or preposition
+    time: bool = False  # a Chinese time or number ("晚上", "9", "点", "周三")
+
+
+@lru_cache(maxsize=4096)
+def typed_tokens(text: str) -> tuple[Tok, ...]:
+    """The typed tokens of ``text``, in order."""
+    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    out: list[Tok] = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        s = m.group(0)
+        if kind == "cjk":
+            out.extend(_cjk_tokens(s))
+        elif kind == "mark":
+            out.append(Tok(":", s, MARK, verb=True))
+        elif kind in ("code", "num"):
+            out.append(Tok(s.lower(), s, VALUE))
+        else:
+            out.extend(_word_tokens(s, initial=not out))
+    return tuple(_units(out))
+
+
+def _word_tokens(s: str, initial: bool) -> list[Tok]:
+    base, poss = (s[:-2], True) if s.lower().endswith("'s") and len(s) > 2 else (s, False)
+    low = base.lower()
+    if low in NEG_EN or low.endswith("n't"):
+        kind = NEG
+    elif low in CUES_EN:
+        kind = CUE
+    elif low in DATE_WORDS or (base[:1].isupper() and not initial and low not in EN_STOP):
+        kind = VALUE
+    elif low in EN_STOP:
+        kind = STOP
+    else:
+        kind = WORD
+    verb = kind != VALUE and (low in COPULAS or low in PREPOSITIONS)
+    toks = [Tok(low if kind in (VALUE, NEG) else _stem(low), base, kind, verb)]
+    if poss:
+        toks.append(Tok("'s", "'s", POSS))
+    return toks
+
+
+def _cjk_tokens(run: str) -> list[Tok]:
+    import jieba.posseg as pseg
+
+    _jieba()
+    out: list[Tok] = []
+    words = [(w.word, w.flag) for w in pseg.cut(run) if w.word.strip()]
+    for i, (word, flag) in enumerate(words):
+        nxt = words[i + 1][0] if i + 1 < len(words) else ""
+        if word in NEG_ZH:
+            kind = NEG
+        elif word in CUES_ZH:
+            kind = CUE
+        elif word == "的" and flag.startswith("u"):
+            kind = POSS if i and words[i - 1][1].startswith(("nr", "r")) else STOP
+        elif flag.startswith(ZH_VALUE_FLAGS) or ZH_TIME.search(word) or (
+                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE):
+            kind = VALUE
+        elif word in ZH_STOP:
+            kind = STOP
+        else:
+            kind = WORD
+        verb = flag.startswith(("v", "p")) and kind != VALUE and nxt != "的"
+        time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
+                                  or word in ZH_UNIT_CHARS)
+        out.append(Tok(word, word, kind, verb or word in ("是", "为", "在"), time))
+    return out
+
+
+def _units(toks: list[Tok]) -> list[Tok]:
+    """A short word right after a number ("3 pm", "5 kg", "2 hours") is part of the value."""
+    out: list[Tok] = []
+    for tok in toks:
+        prev = out[-1] if out else None
+        if (prev is not None and prev.type == VALUE and any(c.isdigit() for c in prev.surface)
+                and (tok.surface.lower() in UNITS or tok.surface in ZH_UNIT_CHARS)):
+            tok = Tok(tok.surface.lower(), tok.surface, VALUE, time=tok.surface in ZH_UNIT_CHARS)
+        out.append(tok)
+    return out
+
+
+@dataclass
+class Region:
+    """One place where two texts differ: the old tokens and the new ones in their stead."""
+
+    old_start: int
+    old: list[Tok]
+    new: list[Tok]
+
+    def content(self, side: str) -> list[Tok]:
+        toks = self.old if side == "old" else self.new
+        return [t for t in toks if t.type in (VALUE, WORD)]
+
+    def has(self, kind: str) -> bool:
+        return any(t.type == kind for t in (*self.old, *self.new))
+
+    def to_dict(self) -> dict[str, str]:
+        return {"old": " ".join(t.surface for t in self.old),
+                "new": " ".join(t.surface for t in self.new)}
+
+
+@dataclass
+class Alignment:
+    old: tuple[Tok, ...]
+    new: tuple[Tok, ...]
+    regions: list[Region]
+    ratio: float
+
+    def shared_content(self) -> int:
+        changed = {id(t) for r in self.regions for t in r.old}
+        return sum(1 for t in self.old if t.type in (VALUE, WORD) and id(t) not in changed)
+
+
+def align(old_text: str, new_text: str) -> Alignment:
+    """Align the typed tokens of two texts; differing spans at most one shared token apart
+    are one region ("5 月 3 日" -> "6 月 1 日" is one date)."""
+    old, new = typed_tokens(old_text), typed_tokens(new_text)
+    matcher = difflib.SequenceMatcher(a=[t.norm for t in old], b=[t.norm for t in new],
+                                      autojunk=False)
+    regions: list[Region] = []
+    last_end = -10
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        gap = old[last_end:i1] if regions else ()
+        if regions and i1 - last_end <= 1 and all(t.type in (VALUE, STOP) for t in gap):
+            prev = regions[-1]
+            prev.old.extend([*gap, *old[i1:i2]])
+            prev.new.extend([*gap, *new[j1:j2]])
+        else:
+            regions.append(Region(i1, list(old[i1:i2]), list(new[j1:j2])))
+        last_end = i2
+    return Alignment(old, new, regions, matcher.ratio())
+
+
+def predicate_index(toks: tuple[Tok, ...]) -> int | None:
+    """Where the predicate starts: the first verb, copula, preposition or label mark after
+    the first content token; None when none is seen."""
+    seen_content = False
+    for i, tok in enumerate(toks):
+        if tok.type in (VALUE, WORD) and not seen_content:
+            seen_content = True
+            if not any(t.norm in PRONOUNS for t in toks[:i]):
+                continue  # the subject ("Li", "the build cache"); after "I" a verb
+        if seen_content and (tok.verb or _looks_verb(toks, i)):
+            return i
+    return None
+
+
+PRONOUNS = frozenset("i we you he she they it 我 我们 你 你们 他 她 他们 她们 咱们".split())
+EN_VERBS = frozenset(_stem(v) for v in """use prefer like love hate enjoy need want take drive
+    own run live work study teach keep store host serve ship deploy release meet start end
+    open close cost weigh earn pay rent owe speak play wear eat drink sleep wake leave arrive
+    land depart go get call sit stand belong point resolve forward sync back lead manage
+    report attend follow read watch listen drive ride commute park charge expire renew due
+    contain hold measure last take""".split())
+
+
+def _looks_verb(toks: tuple[Tok, ...], i: int) -> bool:
+    tok = toks[i]
+    if tok.type not in (WORD, CUE) or i == 0:
+        return False
+    return tok.norm in EN_VERBS or toks[i - 1].norm in PRONOUNS or tok.surface.endswith("ed")
+
+
+@lru_cache(maxsize=8192)
+def content_words(text: str) -> frozenset[str]:
+    """The compared forms of a text's words and values."""
+    return frozenset(t.norm for t in typed_tokens(text) if t.type in (VALUE, WORD))

@@ -1,0 +1,105 @@
+"""Supersession by the shape of a fact (write/shape.py, write/align.py): attributes the slot
+table does not know, in English and Chinese, through the public API."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engramdb import Action
+from engramdb.model import Kind
+from engramdb.write.shape import compare
+
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The build cache lives on host alder-01", "The build cache now lives on host birch-07"),
+    ("Standup is at 9:30", "Standup moved to 10:00"),
+    ("The dentist appointment is on Tuesday", "The dentist appointment is on Friday"),
+    ("Our servers run Ubuntu 22.04", "Our servers run Ubuntu 24.04"),
+    ("Priya drives a Toyota", "Priya drives a Honda"),
+    ("站会在9:30", "站会改到10:00"),
+    ("李雷的生日是5月3日", "李雷的生日是6月1日"),
+    ("构建缓存放在主机alder-01上", "构建缓存现在放在主机birch-07上"),
+    ("小明晚上9点睡觉", "小明现在晚上8点半睡觉"),
+])
+def test_a_new_value_supersedes_the_old(me, old, new):  # type: ignore[no-untyped-def]
+    first = me.remember(old, at=T0).memory
+    second = me.remember(new, at=T0 + timedelta(days=1))
+    assert second.action == Action.SUPERSEDE
+    assert second.rule.startswith(("shape_", "slot_"))  # the slot table knows "X's Y is"
+    assert second.evidence["old_id"] == first.id and second.evidence["diff"]
+    assert [r.content for r in me.list(include_superseded=False)] == [new]
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ("Mara lives in Oslo", "Mara works in Oslo"),
+    ("The standup is at 10:00", "The retro is at 10:00"),
+    ("Tobias's birthday is on May 3", "Mara's birthday is on June 5"),
+    ("Redis runs on host alder-01", "Postgres runs on host birch-07"),
+    ("Room 101 is booked for Friday", "Room 102 is booked for Friday"),
+    ("Jonas is 34 years old", "Jonas is 180 cm tall"),
+    ("Priya drives a Toyota", "Priya's sister drives a Honda"),
+    ("Greta likes coffee", "Greta likes tea"),
+    ("李雷的生日是5月3日", "王芳的生日是5月3日"),
+    ("站会在10:00", "复盘会在10:00"),
+    ("王芳住在杭州", "王芳的妹妹住在杭州"),
+])
+def test_another_attribute_or_subject_stays_side_by_side(me, first, second):  # type: ignore[no-untyped-def]
+    me.remember(first, at=T0)
+    result = me.remember(second, at=T0 + timedelta(days=1))
+    assert result.action == Action.ADD
+    assert sorted(r.content for r in me.list(include_superseded=False)) == sorted([first, second])
+
+
+def test_an_extension_is_an_update_with_the_old_text_in_history(me):  # type: ignore[no-untyped-def]
+    old = me.remember("Li likes coffee", kind="preference").memory
+    new = me.remember("Li likes coffee, especially light-roast Ethiopian pour-over",
+                      kind="preference")
+    assert (new.action, new.rule) == (Action.UPDATE, "shape_extended")
+    assert new.memory.id == old.id and new.memory.version == 2
+    assert new.evidence["diff"] == [{"old": "",
+                                     "new": "especially light-roast Ethiopian pour-over"}]
+    assert "Li likes coffee" in [v.memory.content for v in me.history(old.id)]
+    zh = me.remember("小李喜欢喝茶", kind="preference").memory
+    more = me.remember("小李喜欢喝茶，尤其是龙井", kind="preference")
+    assert (more.action, more.memory.id) == (Action.UPDATE, zh.id)
+
+
+def test_a_revised_procedure_supersedes_the_old_one(me):  # type: ignore[no-untyped-def]
+    me.remember("To release the app: bump the version, run the tests, tag the commit",
+                kind="procedure")
+    result = me.remember("To release the app: bump the version, run the tests, sign the "
+                         "build, tag the commit, push the tag", kind="procedure")
+    assert result.action in (Action.UPDATE, Action.SUPERSEDE)
+    assert len(list(me.list(kind="procedure", include_superseded=False))) == 1
+
+
+def test_events_are_never_superseded(me):  # type: ignore[no-untyped-def]
+    me.remember("Standup was at 9:30", kind="event", at=T0)
+    result = me.remember("Standup was at 10:00", kind="event", at=T0 + timedelta(days=1))
+    assert result.action == Action.ADD and me.count() == 2
+
+
+def test_an_older_value_written_late_is_history(me):  # type: ignore[no-untyped-def]
+    current = me.remember("The backup runs at 02:00", at=T0 + timedelta(days=10)).memory
+    late = me.remember("The backup runs at 03:30", at=T0)
+    assert late.rule == "shape_older_value"
+    assert [r.id for r in me.list(include_superseded=False)] == [current.id]
+
+
+def test_negation_supersedes(me):  # type: ignore[no-untyped-def]
+    me.remember("Jonas eats meat", at=T0)
+    result = me.remember("Jonas doesn't eat meat", at=T0 + timedelta(days=1))
+    assert (result.action, result.rule) == (Action.SUPERSEDE, "shape_negation")
+
+
+def test_compare_is_pure_and_names_the_value_types() -> None:
+    verdict = compare("The wifi password is tulip-42", "The wifi password is maple-17",
+                      Kind.FACT)
+    assert verdict is not None and verdict.rule == "shape_value_changed"
+    assert verdict.regions[0].to_dict() == {"old": "tulip-42", "new": "maple-17"}
+    assert compare("Li lives in Oslo", "Li lives in Oslo and likes it", Kind.FACT) is not None
+    assert compare("Li", "Li likes tea", Kind.FACT) is None  # one word is not a fact to extend
