@@ -18,7 +18,6 @@ from ..model import (
     Record,
     Scope,
 )
-from ..write.llm_extract import ExtractionFailed
 
 if TYPE_CHECKING:
     from ..attention.context import Context
@@ -87,28 +86,17 @@ class SessionVerbs(Core):
         (the LLM when one is configured). A failed LLM answer falls back to the rules and the
         report says why. Everything is written in one transaction, in conversation order, so
         a later value in the batch supersedes an earlier one."""
-        from ..write.extract import extract
-        from ..write.ingest import check_messages, link_to_turns, turn_drafts
-        from ..write.llm_extract import choose_extractor
+        from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
 
         scope = self._scope(user, agent)
-        if extractor not in ("auto", "rules", "llm"):
+        if extractor not in ("auto", "rules", "llm"):   # checked before anything is read
             raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
         if session is not None and (not isinstance(session, str) or not session.strip()):
             raise Invalid("session must be a non-empty string")
         turns = check_messages(messages, aware(at, "at") if at is not None else self._now())
         session = session or new_id(self._now())
-        llm = choose_extractor(self.config, extractor)
         report = IngestReport(session=session, turns=len(turns))
-        drafts = None
-        if llm is not None:
-            try:
-                drafts = llm.extract(turns, session=session)
-                report.extractor = "llm"
-            except ExtractionFailed as exc:
-                report.fallback_reason = str(exc)
-        if drafts is None:
-            drafts = extract(turns, session=session)
+        drafts = extract_drafts(self.config, turns, session, extractor, report)
         with self.store.transaction():
             if keep_turns:
                 report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,

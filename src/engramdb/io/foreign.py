@@ -27,12 +27,12 @@ from ..integrations.mem0_shapes import IDS, Mem0Error, check_id, tag
 from ..model import Draft, Scope
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 SOURCES = ("mem0", "langgraph", "letta")
 
 
-def import_foreign(memory: Memory, fp: IO[str], source: str, *, user: str | None = None,
+def import_foreign(memory: Facade, fp: IO[str], source: str, *, user: str | None = None,
                    agent: str | None = None) -> dict[str, int]:
     """Read ``fp`` as a ``source`` export and write it; returns counts by write action
     (``add``, ``update``, ``noop``, ``reject``...) and ``items``."""
@@ -73,7 +73,7 @@ def _line(n: int, line: str) -> Any:
         raise Invalid(f"line {n}: not JSON ({exc.msg})") from None
 
 
-def _mem0(memory: Memory, rows: list[dict[str, Any]]) -> dict[Scope, list[Draft]]:
+def _mem0(memory: Facade, rows: list[dict[str, Any]]) -> dict[Scope, list[Draft]]:
     out: dict[Scope, list[Draft]] = {}
     default = memory.default_scope
     for n, row in enumerate(rows, 1):
@@ -108,7 +108,7 @@ def _letta(n: int, row: dict[str, Any]) -> Draft:
         raise Invalid(f"item {n}: {exc}") from None
 
 
-def _langgraph(memory: Memory, rows: list[dict[str, Any]], scope: Scope) -> dict[str, int]:
+def _langgraph(memory: Facade, rows: list[dict[str, Any]], scope: Scope) -> dict[str, int]:
     items = []
     for n, row in enumerate(rows, 1):
         ns, key, value = row.get("namespace"), row.get("key"), row.get("value")
@@ -126,7 +126,7 @@ def _langgraph(memory: Memory, rows: list[dict[str, Any]], scope: Scope) -> dict
     return {"items": len(items), "put": len(items)}
 
 
-def _write(memory: Memory, by_scope: dict[Scope, list[Draft]]) -> dict[str, int]:
+def _write(memory: Facade, by_scope: dict[Scope, list[Draft]]) -> dict[str, int]:
     counts: Counter[str] = Counter()
     with memory.store.transaction():
         for scope, drafts in by_scope.items():

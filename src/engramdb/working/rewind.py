@@ -14,12 +14,12 @@ from .session import WorkingMemory
 from .state import Turn
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 MARK = "~"
 
 
-def current(memory: Memory, scope: Scope, base: str) -> str:
+def current(memory: Facade, scope: Scope, base: str) -> str:
     """The id of the newest generation of session ``base`` (``base`` itself at first)."""
     best, name = -1, base
     for info in memory.store.sessions(scope):
@@ -36,7 +36,7 @@ def generation(base: str, session_id: str) -> int | None:
     return int(tail) if head == base and mark and tail.isdigit() else None
 
 
-def rewind(memory: Memory, wm: WorkingMemory, base: str, keep: int) -> tuple[WorkingMemory,
+def rewind(memory: Facade, wm: WorkingMemory, base: str, keep: int) -> tuple[WorkingMemory,
                                                                              list[Turn]]:
     """The next generation holding the first ``keep`` turns of ``wm``; returns it and the
     turns left out. All in one transaction."""

@@ -14,9 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from ..clock import aware
+from ..config import Config
 from ..errors import Invalid
-from ..model import Draft, Kind, Message, WriteResult
-from .extract import Turn
+from ..model import Draft, IngestReport, Kind, Message, WriteResult
+from .extract import Turn, extract
+from .llm_extract import ExtractionFailed, choose_extractor
 
 MAX_CONTEXT_CHARS = 500
 _FIELDS = {"role", "content", "at", "speaker"}
@@ -100,3 +102,20 @@ def link_to_turns(drafts: list[Draft], events: dict[int, WriteResult]) -> list[D
         draft.metadata = meta
     return drafts
 
+
+def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: str,
+                   report: IngestReport) -> list[Draft]:
+    """What the chosen extractor finds in the turns: the configured LLM ("auto" when one is
+    configured, or "llm"), falling back to the rules when its answer fails (the report says
+    which ran and why it fell back), or the rules."""
+    if extractor not in ("auto", "rules", "llm"):
+        raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
+    llm = choose_extractor(config, extractor)
+    if llm is not None:
+        try:
+            drafts = llm.extract(turns, session=session)
+            report.extractor = "llm"
+            return drafts
+        except ExtractionFailed as exc:
+            report.fallback_reason = str(exc)
+    return extract(turns, session=session)

@@ -11,41 +11,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Invalid
 from ..ids import new_id
 from ..model import IngestReport, Message
-from .extract import extract
-from .ingest import check_messages
-from .llm_extract import ExtractionFailed, choose_extractor
+from .ingest import check_messages, extract_drafts
 from .prepare import check_metadata
 
 if TYPE_CHECKING:
-    from ..engine import Memory
+    from ..facade import Facade
 
 
-def extract_tagged(memory: Memory, messages: Iterable[Message | dict[str, Any]], *,
+def extract_tagged(memory: Facade, messages: Iterable[Message | dict[str, Any]], *,
                    metadata: dict[str, Any] | None = None, session: str | None = None,
                    extractor: str = "auto", user: str | None = None,
                    agent: str | None = None) -> IngestReport:
     """What ``ingest(keep_turns=False)`` extracts, each memory's metadata updated with
     ``metadata``. The report's ``extracted`` lists the writes (``events`` is empty)."""
-    if extractor not in ("auto", "rules", "llm"):
-        raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
     tags = check_metadata(metadata) if metadata is not None else {}
     now = memory._now()
     turns = check_messages(messages, now)
     session = session or new_id(now)
     report = IngestReport(session=session, turns=len(turns))
-    llm = choose_extractor(memory.config, extractor)
-    drafts = None
-    if llm is not None:
-        try:
-            drafts = llm.extract(turns, session=session)
-            report.extractor = "llm"
-        except ExtractionFailed as exc:
-            report.fallback_reason = str(exc)
-    if drafts is None:
-        drafts = extract(turns, session=session)
+    drafts = extract_drafts(memory.config, turns, session, extractor, report)
     for draft in drafts:
         draft.metadata = {**(draft.metadata or {}), **tags}
     report.extracted = memory.remember_many(drafts, user=user, agent=agent)
