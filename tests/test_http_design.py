@@ -111,8 +111,9 @@ def test_boot_carries_due_and_warnings(tmp_path, clock):  # type: ignore[no-unty
                        profile_budget=20) as mem:
         mem.scope("alice", "noah").remember("Alice Chen", kind="identity",
                                             uri="core://user/name")
-        fact = mem.scope("alice", "noah").remember("Alice's team ships on Thursdays",
-                                                   kind="fact").memory
+        # a lesson: boot's profile (identity, rules, facts, preferences) does not load it
+        fact = mem.scope("alice", "noah").remember("Lesson: Alice's team ships on Thursdays",
+                                                   kind="lesson").memory
         clock.advance(days=30)
         with thread_server(mem) as base:
             r = httpx.get(base + "/v1/boot", headers=auth(new_key(mem, "read")), timeout=30)

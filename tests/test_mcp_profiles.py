@@ -72,7 +72,7 @@ async def test_the_default_is_the_core_set_and_it_covers_a_turn(tmp_path: Path) 
             assert expected in await fails(c, tool, **args), (tool, args)
         assert (await ok(c, "status"))["total"] == 2                # nothing more was written
         boot_text = (await c.read_resource("engramdb://boot")).contents[0].text
-        assert "nothing to load" in boot_text                        # resources stay
+        assert "我住在柏林的克罗伊茨贝格" in boot_text   # resources stay; boot loads the facts
 
 
 async def test_named_profiles_and_tools_and_unknown_names(tmp_path: Path) -> None:
@@ -129,11 +129,12 @@ async def test_all_has_the_review_schedule_and_the_profile_check(tmp_path: Path,
                                                                  clock: FrozenClock) -> None:
     async with in_process(tmp_path, clock, review_due=2, profile_budget=30) as c:
         assert (await ok(c, "due_for_review"))["reviews"] == []
-        rule = (await ok(c, "remember", content="Never push directly to main",
-                         kind="rule"))["memory"]
+        # lessons: boot's profile (identity, rules, facts, preferences) does not load them
+        rule = (await ok(c, "remember", content="Lesson: never push directly to main",
+                         kind="lesson"))["memory"]
         clock.advance(days=10)
-        pref = (await ok(c, "remember", content="用户喜欢喝茶，不喜欢咖啡",
-                         kind="preference"))["memory"]
+        pref = (await ok(c, "remember", content="教训：用户喜欢喝茶，不喜欢咖啡",
+                         kind="lesson"))["memory"]
         clock.advance(days=10)
         due = await ok(c, "due_for_review", k=5)
         assert [x["id"] for x in due["reviews"]] == [rule["id"], pref["id"]]
@@ -142,7 +143,7 @@ async def test_all_has_the_review_schedule_and_the_profile_check(tmp_path: Path,
 
         boot = await ok(c, "boot")
         assert [m["id"] for m in boot["due"]] == [rule["id"], pref["id"]]
-        assert "due for review: [rule]" in boot["_text"]
+        assert "due for review: [lesson]" in boot["_text"]
         check = await ok(c, "profile_check")
         assert check["budget"] == 30 and check["tokens"] > 0
         roomy = await ok(c, "profile_check", budget=100_000)

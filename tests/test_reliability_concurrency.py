@@ -29,8 +29,8 @@ def test_a_write_between_the_totals_and_the_counts_changes_nothing(tmp_path):  #
     with engramdb.open(path, embedder="hashing") as reader, \
             engramdb.open(path, embedder="hashing") as writer:
         me, other = reader.scope(user="u"), writer.scope(user="u")
-        for i in range(5):
-            other.remember(f"common fact number {i}", kind="fact")
+        for i in range(5):  # events: a fact of the same words with another number would
+            other.remember(f"common fact number {i}", kind="event")   # supersede the last
         before = [h.memory.id for h in me.recall("common", k=5, track=False, preset="lexical")]
         assert len(before) == 5
         fired: list[str] = []
@@ -39,7 +39,7 @@ def test_a_write_between_the_totals_and_the_counts_changes_nothing(tmp_path):  #
             if "MATCH" in sql and "count(*)" in sql and not fired:
                 fired.append(sql)
                 for i in range(5, 25):
-                    other.remember(f"common fact number {i} 又一条", kind="fact")
+                    other.remember(f"common fact number {i} 又一条", kind="event")
 
         reader.store._db.set_trace_callback(interleave)  # type: ignore[attr-defined]
         try:

@@ -98,7 +98,8 @@ def test_boot_and_context_surface_due_ones_only_when_set(tmp_path, clock):  # ty
     path = tmp_path / "m.db"
     with engramdb.open(path, embedder="hashing", clock=clock) as mem:
         mem.remember("Alice", kind="identity", uri="core://user/name")
-        due = mem.remember("The deploy key lives in the vault", kind="fact").memory
+        # a lesson: boot's profile (identity, rules, facts, preferences) does not load it
+        due = mem.remember("Lesson: the deploy key lives in the vault", kind="lesson").memory
         clock.advance(days=5)
         assert mem.boot().due == []
         assert "Due for review" not in mem.context("what is for lunch", track=False).text

@@ -1,6 +1,7 @@
 """One piece of evidence, one place in the results: a memory extracted from a turn that repeats
 the turn's words (ingest keeps the turn as an event and the sentence as a fact) is collapsed
-into the better-ranked of the two; the kept hit's explanation names the other."""
+into the better-ranked of the two; the kept hit's explanation names the other and counts the
+hits collapsed into it (``terms["collapsed"]``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def collapse(hits: list[Hit]) -> list[Hit]:
         if twin is None:
             kept.append(hit)
             continue
+        twin.explanation.terms["collapsed"] = twin.explanation.terms.get("collapsed", 0.0) + 1
         twin.explanation.notes.append(
             f"the same words are also stored as {hit.memory.kind.value} {hit.memory.id} "
             "(extracted from the turn): collapsed into this hit")

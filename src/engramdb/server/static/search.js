@@ -49,14 +49,18 @@ function explanation(e) {
     + `final ${e.final}`;
 }
 
+// a hit and those the server collapsed into it (recall/collapse.py: a turn and its fact)
+const sources = (group) => group.reduce((n, g) => n + 1 + (g.explanation.terms.collapsed || 0), 0);
+
 function hitItem(group, top) {
   const h = group[0];
+  const count = sources(group);
   const rel = top > 0 ? h.score / top : 0;
   const kinds = [...new Set(group.map((g) => g.memory.kind))].join(" + ");
   const notes = h.explanation.notes.length ? h.explanation.notes.join("; ") : "";
   return el("li", { class: "hit" + (rel < WEAK ? " weak" : "") },
     el("div", { class: "hit-head" }, memoryLink(h.memory),
-      group.length > 1 ? chip(`${group.length} sources`, "sources") : null),
+      count > 1 ? chip(`${count} sources`, "sources") : null),
     el("div", { class: "relevance" }, bar(rel),
       el("span", { class: "rel-words" }, `${relevanceWords(rel)} · ${legsInWords(h.explanation)}`
         + ` · strength ${Math.round(h.explanation.strength * 100)}%`)),
