@@ -1,10 +1,10 @@
 """The web page's pictures in a real headless Chromium (Debian's /usr/bin/chromium through
-Playwright) over a seeded store, under the strict Content-Security-Policy the server is to
-send (added here to every answer, so an inline script or style would be refused and fail
-the test): search with grouped duplicates, the plan and the abstained state; the timeline
-and its zoom; a memory's strength curve, supersession chain, gist sources and link graph;
-the sleep log. Each page is loaded at 1280 and 390 px wide and saved as a PNG in
-bench/results/web/ (to look at, not compared pixel by pixel)."""
+Playwright) over a seeded store, under the strict Content-Security-Policy the server sends
+(server/headers.py; checked on the page's answer, so an inline script or style would be
+refused and fail the test): search with grouped duplicates, the plan and the abstained
+state; the timeline and its zoom; a memory's strength curve, supersession chain, gist
+sources and link graph; the sleep log. Each page is loaded at 1280 and 390 px wide and
+saved as a PNG in bench/results/web/ (to look at, not compared pixel by pixel)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from urllib.parse import urlparse
 
 import pytest
 
+from engramdb.server.headers import CSP
 from live_server import new_key, thread_server
 from test_web import ARGS, CHROMIUM, WAIT_MS, pytestmark  # noqa: F401 - the same skip
 from web_seed import seed
 
 SHOTS = Path(__file__).resolve().parent.parent / "bench" / "results" / "web"
-CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"
 WIDTHS = {"desktop": 1280, "phone": 390}
 
 
@@ -50,21 +50,27 @@ def open_page(browser, url: str, secret: str, width: int,  # type: ignore[no-unt
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
 
-    def with_csp(route):  # type: ignore[no-untyped-def]
+    def outside_only(route):  # type: ignore[no-untyped-def]
         if urlparse(route.request.url).hostname != "127.0.0.1":
             problems.append("outside: " + route.request.url)
             route.abort()
-            return
-        answer = route.fetch()
-        route.fulfill(response=answer, headers={**answer.headers,
-                                                "content-security-policy": CSP})
+        else:
+            route.continue_()
 
-    page.route("**/*", with_csp)
-    page.goto(url + "/")
+    page.route("**/*", outside_only)
+    answer = page.goto(url + "/")
+    assert answer is not None
+    assert answer.headers["content-security-policy"] == CSP
     page.fill("#key", secret)
     page.press("#key", "Enter")
     page.wait_for_selector("#app:not([hidden])")
     return page, problems
+
+
+def close(page) -> None:  # type: ignore[no-untyped-def]
+    """Close without a late request's route handler failing the next test's call."""
+    page.unroute_all(behavior="ignoreErrors")
+    page.close()
 
 
 def shoot(page, name: str, width: int) -> None:  # type: ignore[no-untyped-def]
@@ -142,7 +148,7 @@ def test_every_page_shows_its_pictures(seeded, browser, width):  # type: ignore[
     go(page, "#/stats", "#stats tr")
     shoot(page, "stats", width)
     assert problems == []
-    page.close()
+    close(page)
 
 
 def test_zoom_abstain_keyboard_and_a_narrow_screen(seeded, browser):  # type: ignore[no-untyped-def]
@@ -181,7 +187,7 @@ def test_zoom_abstain_keyboard_and_a_narrow_screen(seeded, browser):  # type: ig
     page.click("button[data-zoom=day]")
     page.locator("#tl-label", has_text="2025-").wait_for()
     assert problems == []
-    page.close()
+    close(page)
 
 
 def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyped-def]
@@ -194,4 +200,4 @@ def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyp
     go(page, f"#/memory/{s.berlin}", "#detail:not([hidden]) #graph-svg")
     shoot(page, "memory-dark", 1280)
     assert problems == []
-    page.close()
+    close(page)
