@@ -55,6 +55,7 @@ def site(mem, browser):  # type: ignore[no-untyped-def]
         page.route("**/*", only_loopback)
         yield page, url, new_key(mem, "write")
         assert outside == []  # the page works offline: it asked for nothing outside
+        page.unroute_all(behavior="ignoreErrors")
         page.close()
 
 
