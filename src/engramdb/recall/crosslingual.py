@@ -41,6 +41,7 @@ LEG = "crosslingual"
 WEIGHT = 1.0          # the leg's RRF weight (the dense leg's is 0.3, BM25's 1.0)
 DEPTH = 100           # candidates the leg contributes
 WIDEN = 4             # each search goes at least this much deeper than DEPTH
+MAX_DEPTH = 5000      # ... and at most this deep (a tiny minority language may fall short)
 _READ = 500           # memories loaded per batch when a scope is first read
 
 Aligned = Callable[[str], np.ndarray]
@@ -88,7 +89,7 @@ class LanguageMix:
 @traced("recall.crosslingual")
 def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
               plan: QueryPlan, preset: Preset) -> tuple[Preset, dict[str, Ranked]]:
-    """The preset with the cross-lingual legs added and their ranked lists, when the
+    """The preset with the cross-lingual leg added and its ranked list, when the
     query's language differs from some of the scope's memories; else the preset unchanged
     and no list. The plan records what ran and why."""
     if preset.leg("dense") is None:
@@ -116,7 +117,7 @@ def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarra
     not reach counts that model's lowest z for its language. Best first."""
     total = langs.count(ZH) + langs.count(EN)
     fewest = max(1, min(langs.count(ZH), langs.count(EN)))
-    depth = DEPTH * max(WIDEN, math.ceil(2 * total / fewest))
+    depth = min(DEPTH * max(WIDEN, math.ceil(2 * total / fewest)), MAX_DEPTH)
     views = [_standouts(store.search_vector(scope, v, depth, plan.layers), langs)
              for v in vectors]
     floor = [{lang: min(z for _, z in view.get(lang, [("", 0.0)])) for lang in (ZH, EN)}
