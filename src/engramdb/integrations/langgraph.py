@@ -37,7 +37,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed by `make
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import Memory as Engine
-from ..engine.lookup import live, set_expiry
+from ..engine.lookup import live, readable, set_expiry
 from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,
@@ -68,6 +68,8 @@ class EngramStore(BaseStore):
         ops = list(ops)
         for op in ops:
             _check(op)
+        if len(ops) == 1 and _single_write(ops[0]):  # no snapshot to hold: one engine call
+            return [self._run(ops[0])]
         with self.engine.store.transaction():
             return [self._run(op) for op in ops]
 
@@ -150,7 +152,7 @@ class EngramStore(BaseStore):
         return {"user": self.scope.user, "agent": self.scope.agent}
 
     def _live(self, uri: str) -> Record | None:
-        return live(current(self.engine, self.scope, uri), self.engine._now())
+        return readable(self.engine, current(self.engine, self.scope, uri))
 
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
         return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),
@@ -183,6 +185,13 @@ def _check(op: Op) -> None:
         raise InvalidNamespaceError("Namespace cannot be empty.")
     if isinstance(op, GetOp | PutOp) and (not isinstance(op.key, str) or not op.key):
         raise ValueError("a store key is a non-empty string")
+
+
+def _single_write(op: Op) -> bool:
+    """Whether the op writes at most once (a get's refresh is one write; a search may
+    refresh many items and a put may write twice: those run in one transaction)."""
+    return isinstance(op, GetOp | ListNamespacesOp) or (
+        isinstance(op, SearchOp) and not op.refresh_ttl)
 
 
 def _in(rec: Record, prefix: tuple[str, ...]) -> bool:

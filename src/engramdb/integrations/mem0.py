@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import open as open_memory
 from ..engine import Memory as Engine
-from ..engine.lookup import find_by_id, live
+from ..engine.lookup import find_by_id, readable
 from ..errors import EngramError, Invalid, NotFound
 from ..model import MAX_K, Action, Draft, Hit, Record, Scope, WriteResult
 from ..write.tagged import extract_tagged
@@ -152,8 +152,8 @@ class Memory:
     # ---------------------------------------------------------------- reads
 
     def get(self, memory_id: str) -> dict[str, Any] | None:
-        rec = live(self._find(memory_id), self.engine._now())
-        return {**item(rec), "score": None} if rec is not None else None  # as mem0's get
+        rec = readable(self.engine, self._find(memory_id))
+        return item(rec, None, scored=True) if rec is not None else None  # score: None, as mem0
 
     def get_all(self, *, filters: dict[str, Any] | None = None, top_k: int = 20,
                 limit: int | None = None, user_id: Any = None, agent_id: Any = None,
@@ -246,7 +246,7 @@ class Memory:
         return find_by_id(self.engine, memory_id)
 
     def _live(self, memory_id: Any, message: str | None = None) -> Record:
-        rec = live(self._find(memory_id), self.engine._now())
+        rec = readable(self.engine, self._find(memory_id))
         if rec is None:
             raise NotFoundError(message or f"Memory with id {memory_id} not found. "
                                 "Please provide a valid 'memory_id'")
