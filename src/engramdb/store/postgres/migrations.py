@@ -246,6 +246,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "memories_by_id", (
         # a memory found by its id alone (Store.locate: adapters that hold only the id, as
         # mem0's get does); SQLite's id column is UNIQUE, so indexed, since its first migration
-        "CREATE INDEX memories_id ON memories(id)",
+        "CREATE INDEX IF NOT EXISTS memories_id ON memories(id)",
     )),
 )
