@@ -28,7 +28,8 @@ MEM0_DUMP = {"results": [  # mem0's get_all shape (mem0/memory/main.py)
      "agent_id": "chef", "run_id": "r1", "role": "user"}]}
 LETTA = [{"id": "passage-7", "text": "Alice's sister Ana lives in Porto.",
           "created_at": "2025-06-01T09:00:00Z", "agent_id": "agent-9", "tags": ["family"]},
-         {"id": "passage-8", "text": "Alice 每周三晚上打羽毛球。", "created_at": "2025-06-02T09:00:00Z"}]
+         {"id": "passage-8", "text": "Alice 每周三晚上打羽毛球。",
+          "created_at": "2025-06-02T09:00:00Z"}]
 BLOCKS = [{"label": "human", "value": "Alice, a nurse in Lisbon"},
           {"label": "persona", "value": "A patient assistant who answers briefly"}]
 
@@ -115,3 +116,19 @@ def test_the_python_blocks_of_the_page_run(tmp_path, monkeypatch):  # type: igno
         me = mem.scope(user="alice", agent="letta-agent")
         assert me.get("core://user/profile").content == "Alice, a nurse in Lisbon"
         assert me.get("core://agent/persona").kind == "identity"
+
+
+def test_the_async_mem0_block_of_the_page_runs(tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """The page's AsyncMemory block, awaited as it would be inside a coroutine."""
+    import asyncio
+    import textwrap
+
+    block = next(b for b in re.findall(r"```python\n(.*?)```", doc(), re.S)
+                 if "AsyncMemory" in b)
+    monkeypatch.setenv("ENGRAMDB_URL", str(tmp_path / "async.db"))
+    monkeypatch.setenv("ENGRAMDB_EMBEDDER", "hashing")
+    names: dict[str, Any] = {}
+    exec(compile("async def main():\n" + textwrap.indent(block, "    ") + "    return hits\n",
+                 "docs/migrating.md", "exec"), names)
+    hits = asyncio.run(names["main"]())
+    assert [h["memory"] for h in hits["results"]] == ["I'm allergic to nuts"]

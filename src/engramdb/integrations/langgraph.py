@@ -179,12 +179,23 @@ class EngramStore(BaseStore):
 
 def _check(op: Op) -> None:
     """LangGraph's own namespace rules, also for ops handed straight to ``batch``; a key is a
-    non-empty string."""
+    non-empty string, index fields are strings, a filter is a dict, limit and offset are
+    counts (ValueError, as LangGraph's stores raise for a bad value)."""
     validate_op_namespace(op)
     if isinstance(op, PutOp) and not op.namespace:
         raise InvalidNamespaceError("Namespace cannot be empty.")
     if isinstance(op, GetOp | PutOp) and (not isinstance(op.key, str) or not op.key):
         raise ValueError("a store key is a non-empty string")
+    if isinstance(op, PutOp) and op.index not in (None, False) and (
+            not isinstance(op.index, list) or not all(isinstance(f, str) for f in op.index)):
+        raise ValueError(f"index is a list of field paths (strings) or False, got {op.index!r}")
+    if isinstance(op, SearchOp):
+        if op.filter is not None and not isinstance(op.filter, dict):
+            raise ValueError(f"a search filter is a dict, got {type(op.filter).__name__}")
+        for name in ("limit", "offset"):
+            value = getattr(op, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} is a non-negative integer, got {value!r}")
 
 
 def _single_write(op: Op) -> bool:
