@@ -6,7 +6,8 @@ Two SQLite files per adapter filled alike (the engine side on one, the adapter o
 so both sides do the same engine work: same memories, same writes, same recalls), the hashing
 embedder (the adapters add no embedding work; a real model makes every overhead smaller);
 each figure is the median time of one call over ``--rounds`` calls, the two sides
-interleaved; "paired" is the median of the per-round ratios (steadier on a loaded machine).
+interleaved (which goes first alternates); "paired" is the median of the per-round ratios,
+the steadier figure on a loaded machine (writes wait on the disk and vary most).
 The engine side is the engine call that answers the adapter's question: mem0's get holds only
 an id (the lookup by id in any scope), LangGraph's get an exact URI (built beforehand: turning
 a namespace and key into it is the adapter's work). Async session calls share one event
@@ -39,11 +40,13 @@ def fill(mem: engramdb.Memory, n: int, writer: Callable[[int, str], Any]) -> Non
 def pair(direct: Callable[[int], Any], adapter: Callable[[int], Any],
          rounds: int) -> tuple[float, float, float]:
     """(median engine time, median adapter time, median of the per-round adapter/engine
-    ratios); a round times the two calls back to back, so a ratio is taken under one load."""
+    ratios); a round times the two calls back to back, so a ratio is taken under one load,
+    and the side that goes first alternates (the first call of a round is slower)."""
     a, b = [], []
+    sides = ((direct, a), (adapter, b))
     for i in range(rounds):
-        for fn, out in ((direct, a), (adapter, b)):
-            start = time.perf_counter()
+        for fn, out in sides if i % 2 == 0 else sides[::-1]:  # the first call of a round
+            start = time.perf_counter()                       # runs colder: take turns
             fn(i)
             out.append(time.perf_counter() - start)
     return statistics.median(a), statistics.median(b), statistics.median(

@@ -29,6 +29,7 @@ try:
         SearchItem,
         SearchOp,
         TTLConfig,
+        _ensure_refresh,
         validate_op_namespace,
     )
     from langgraph.store.base.embed import get_text_at_path
@@ -72,6 +73,13 @@ class EngramStore(BaseStore):
             return [self._run(ops[0])]
         with self.engine.store.transaction():
             return [self._run(op) for op in ops]
+
+    def get(self, namespace: tuple[str, ...], key: str, *,
+            refresh_ttl: bool | None = None) -> Item | None:
+        """``BaseStore.get`` without a batch of one: the same checks, then the lookup."""
+        op = GetOp(tuple(namespace), str(key), _ensure_refresh(self.ttl_config, refresh_ttl))
+        _check(op)
+        return self._get(op)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))

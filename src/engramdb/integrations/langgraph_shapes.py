@@ -26,7 +26,7 @@ PLAIN = re.compile(r"[\w-]+")
 def segment(label: str) -> str:
     """A namespace label or key as one URI segment: letters, digits, '-' and '_' stay; any
     other character is '~' and its UTF-8 bytes in hex ('~2e' for '.'), so no two labels meet."""
-    if PLAIN.fullmatch(label):  # \w is exactly str.isalnum() or '_'
+    if label.isalnum() or PLAIN.fullmatch(label):  # \w is exactly str.isalnum() or '_'
         return label
     out = []
     for ch in label:
