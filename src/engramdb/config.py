@@ -18,7 +18,19 @@ def default_path() -> Path:
 
 
 MAX_HALF_LIFE_DAYS = 36500.0
-_CONVERT: dict[str, Any] = {"int": int, "float": float}
+def _flag(value: Any) -> bool:
+    """A yes/no setting: a bool, or 1/0, true/false, yes/no, on/off (an environment value)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"a yes/no setting is 1/0, true/false, yes/no or on/off, got {value!r}")
+
+
+_CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
 
 
 def _number(value: object) -> bool:
@@ -48,6 +60,7 @@ class Config:
     http_max_k: int = 100              # HTTP door: most hits one recall may ask for
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
+    metrics_public: bool = False       # HTTP door: /metrics without a key (else an admin key)
     assoc_slots: int = 2               # at most this many of k hits come by association
     llm_url: str = ""                  # OpenAI-compatible base URL (".../v1"): extraction, gists
     llm_model: str = ""                # the chat model asked to extract memories or word gists

@@ -209,4 +209,5 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts WHERE mem_rowid IN "
         "(SELECT rowid FROM memories WHERE layer != 'core')",
     )),
+    Migration(12, "memories_by_id", ()),  # in 1 already: id is UNIQUE (PostgreSQL's 12)
 )
