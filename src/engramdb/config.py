@@ -53,6 +53,8 @@ class Config:
     llm_model: str = ""                # the chat model asked to extract memories or word gists
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
+    shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
+    #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
@@ -110,6 +112,10 @@ class Config:
                               f"got {value!r}")
         if bool(self.llm_url) != bool(self.llm_model):
             raise ConfigError("llm_url and llm_model go together: set both or neither")
+        if self.shape_judge not in ("auto", "rules", "llm"):
+            raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
+        if self.shape_judge == "llm" and not self.llm_url:
+            raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:

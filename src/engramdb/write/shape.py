@@ -93,6 +93,8 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     start = _subject_end(al)
     for region, rk in zip(al.regions, kinds, strict=True):
         if rk in ("replace", "insert") and _touches_subject(al, region, start):
+            if len(content) == 1 and _subject_swap(al, region, start):
+                return Verdict(None, AMBIGUOUS, [region], "only the subject differs")
             return None
     negated = [r for r in al.regions if _negation_flip(r)]
     replaces = [r for r, k in zip(al.regions, kinds, strict=True) if k == "replace"]
@@ -130,6 +132,21 @@ def _replacement(al: Alignment, region: Region) -> Verdict | None:
     if cued and len(old_c) <= 3 and len(new_c) <= 3:
         return Verdict(Action.SUPERSEDE, "shape_cued_change", al.regions)
     return Verdict(None, AMBIGUOUS, [region])
+
+
+def _subject_swap(al: Alignment, region: Region, start: int) -> bool:
+    """The one difference is the whole subject, a short name on both sides, and a predicate
+    with its object follows ("Sara manages the Berlin office" / "Tom manages ..."): one
+    office's manager changed, or two people's facts? Only a judge can say; the rules keep
+    both. A possessor ("Li's", 李雷的) or a number ("Room 101") names another thing."""
+    old_c, new_c = region.content("old"), region.content("new")
+    first = next((i for i, t in enumerate(al.old) if t.type in (VALUE, WORD)), 0)
+    after = region.old_start + len(region.old)
+    rest = [t for t in al.old[after:] if t.type in (VALUE, WORD)]
+    return (region.old_start <= first and after <= start and len(rest) >= 2
+            and 0 < len(old_c) <= 3 and 0 < len(new_c) <= 3 and not region.has(POSS)
+            and (after >= len(al.old) or al.old[after].type != POSS)
+            and not any(c.isdigit() for t in (*old_c, *new_c) for c in t.surface))
 
 
 def _value_edge(al: Alignment, region: Region) -> bool:
@@ -254,12 +271,15 @@ def _may_align(a: str, b: str) -> bool:
 
 
 def _ask(judge: Judge | None, old: Record, rec: Record, verdict: Verdict) -> Verdict | None:
+    """An ambiguous pair: the judge's word when it gives one (write/shapejudge.py); none, a
+    "no" or no usable answer leaves both memories (the rules' decision)."""
     if judge is None:
         return None
     said = judge(old.content, rec.content)
-    if said is None or not said:
+    if not said:
         return None
-    return Verdict(Action.SUPERSEDE, "shape_judged", verdict.regions, "an LLM judged it")
+    detail = f"an LLM judged it ({verdict.detail})" if verdict.detail else "an LLM judged it"
+    return Verdict(Action.SUPERSEDE, "shape_judged", verdict.regions, detail)
 
 
 def _through_former(rec: Record, candidates: list[tuple[Record, float]],
