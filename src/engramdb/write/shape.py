@@ -18,8 +18,13 @@ token (write/align.py). Rules, ids as in ``WriteResult.rule``, first match wins:
 - "shape_older_value": a value change whose new text happened before the current one: kept
   as history, superseded at once.
 What differs in the subject (a name before the predicate, a possessor: "Li's", 李雷的) or in
-more than one place, or is a plain word without a cue, is another fact: both stay. A plain
-word replaced without a cue is "ambiguous": an LLM judge, when one is configured, decides it.
+more than one place, or is a plain word without a cue, is another fact: both stay. Two cases
+are "ambiguous": a plain word replaced without a cue ("Greta likes coffee" / "... tea"), and a
+subject swapped whole, a short name with no digit and no possessor, predicate and object kept
+("Sara manages the Berlin office" / "Tom manages the Berlin office"). Whether the object holds
+one value at a time (an office has one manager; two people may like one city) is knowledge of
+the predicate that the texts' shape does not hold, so the rules keep both; an LLM judge, when
+one is configured (write/shapejudge.py), decides them.
 The decision's evidence names the rule, the aligned difference and the cosine."""
 
 from __future__ import annotations
