@@ -171,3 +171,16 @@ def test_two_people_liking_one_city_are_two_facts_without_a_judge(tmp_path, cloc
 def test_bad_shape_judge_settings_are_refused(config, why):  # type: ignore[no-untyped-def]
     with pytest.raises(ConfigError, match=why):
         Config(**config)
+
+
+def test_one_write_asks_the_judge_once_and_the_rules_come_first(judged):  # type: ignore[no-untyped-def]
+    judged.remember("Greta likes coffee", kind="preference", at=T0)
+    judged.remember("Greta likes green apples", kind="preference", at=T0)
+    Judge.seen = []
+    Judge.answer = {"replaces": False}
+    second = judged.remember("Greta likes tea", kind="preference", at=T0 + timedelta(days=1))
+    assert second.action == Action.ADD and len(Judge.seen) == 1
+    judged.remember("Standup is at 9:30", kind="fact", at=T0)
+    Judge.seen = []
+    moved = judged.remember("Standup is at 10:00", kind="fact", at=T0 + timedelta(days=1))
+    assert moved.action == Action.SUPERSEDE and Judge.seen == []

@@ -246,8 +246,11 @@ def _touches_subject(al: Alignment, region: Region, start: int) -> bool:
 def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
                  judge: Judge | None = None) -> tuple[Verdict, Record, float] | None:
     """The decisive verdict against the most similar candidate, or None. Candidates are
-    current stored memories with their cosine to ``rec``."""
+    current stored memories with their cosine to ``rec``. The rules' verdicts come first;
+    only when none is decisive is the judge asked, once, about the most similar ambiguous
+    pair (one LLM call per write at most)."""
     found: list[tuple[int, float, Verdict, Record]] = []
+    unsure: list[tuple[float, str, Verdict, Record]] = []
     for old, cosine in candidates:
         if cosine < SHAPE_MIN_COSINE or not compatible(old.kind, rec.kind):
             continue
@@ -257,11 +260,15 @@ def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
         if verdict is None:
             continue
         if verdict.action is None:
-            verdict = _ask(judge, old, rec, verdict)
-            if verdict is None:
-                continue
+            unsure.append((-cosine, old.id, verdict, old))
+            continue
         rank = {Action.SUPERSEDE: 1, Action.UPDATE: 2}[verdict.action]
         found.append((rank, -cosine, verdict, old))
+    if not found and unsure:
+        neg_cos, _, verdict, old = min(unsure, key=lambda u: (u[0], u[1]))
+        judged = _ask(judge, old, rec, verdict)
+        if judged is not None:
+            found.append((1, neg_cos, judged, old))
     if not found:
         return None
     _, neg_cos, verdict, old = min(found, key=lambda f: (f[0], f[1], f[3].id))
