@@ -59,8 +59,9 @@ class Config:
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
-    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.89 for
-    # about -0.01 (recall/relevance.py; bench/results/abstain.md)
+    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.88 for
+    # -0.01 to -0.02, and both cost Chinese questions over English memories 0.13-0.5 of their
+    # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
