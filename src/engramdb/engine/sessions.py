@@ -99,8 +99,7 @@ class SessionVerbs(Core):
         session = session or new_id(self._now())
         report = IngestReport(session=session, turns=len(turns))
         turns, offloaded = offload_long(turns, self.config.max_content_bytes,
-                                        blob_session(session, self._now()),
-                                        self.config.encoding, self._now())
+                                        blob_session(session, self._now()), self._now())
         drafts = extract_drafts(self.config, turns, session, extractor, report)
         with self.store.transaction():
             if offloaded:

@@ -13,7 +13,7 @@ from datetime import datetime
 from ..errors import Invalid
 from ..ids import new_id
 from ..model import Draft
-from ..text.tokens import count_tokens
+from ..text.tokens import estimate_tokens
 from ..working.open import check_session_id
 from ..working.state import Blob
 from ..working.summary import marks, sentences, value
@@ -24,6 +24,7 @@ HEAD_BYTES = 2000       # the head of the text the event keeps (a long head buri
 SUMMARY_LINES = 20      # at most this many summary sentences
 LINE_CHARS = 240        # each at most this long
 SCAN_SENTENCES = 5000   # the summary reads at most this many sentences of the rest
+SCAN_CHARS = 1_000_000  # and at most this many characters of it
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Offloaded:
     size: int           # the original text's UTF-8 bytes
 
 
-def offload_long(turns: list[Turn], limit: int, session: str, encoding: str,
+def offload_long(turns: list[Turn], limit: int, session: str,
                  now: datetime) -> tuple[list[Turn], list[Offloaded]]:
     """The turns with each one over ``limit`` bytes replaced by its stand-in text, and the
     blobs to store."""
@@ -44,7 +45,9 @@ def offload_long(turns: list[Turn], limit: int, session: str, encoding: str,
         if size <= limit:
             out.append(turn)
             continue
-        blob = Blob(f"wm-{new_id(now)}", session, text, count_tokens(text, encoding), now)
+        # the character estimate: a pure-Python BPE takes minutes on a 300 KB paste (and is
+        # quadratic on a long run of one character); the count is only informative here
+        blob = Blob(f"wm-{new_id(now)}", session, text, estimate_tokens(text), now)
         blobs.append(Offloaded(turn.index, blob, size))
         out.append(replace(turn, message=replace(turn.message,
                                                  content=stand_in(blob, size, limit))))
@@ -55,7 +58,7 @@ def stand_in(blob: Blob, size: int, limit: int) -> str:
     """Head, reference line and summary, within ``limit`` bytes."""
     text = blob.content
     lines = text.count("\n") + 1
-    ref = (f"[offloaded {blob.ref}: {size} bytes, {blob.tokens} tokens, {lines} lines; "
+    ref = (f"[offloaded {blob.ref}: {size} bytes, about {blob.tokens} tokens, {lines} lines; "
            "fetch to read it whole]")
     head = _cut(text, min(HEAD_BYTES, limit // 4))
     out = f"{head}\n{ref}"
@@ -69,9 +72,10 @@ def summarize(text: str) -> list[str]:
     """The rest's sentences that carry something (decision, date, number, name), the most
     valuable first among them kept in text order, each once."""
     found = []
-    for pos, sentence in enumerate(list(dict.fromkeys(sentences(text)))[:SCAN_SENTENCES]):
-        if marks(sentence):
-            found.append((-value(sentence), pos, sentence[:LINE_CHARS]))
+    cut = (s[:LINE_CHARS] for s in sentences(text[:SCAN_CHARS]))  # a line of 30,000 CJK
+    for pos, sentence in enumerate(list(dict.fromkeys(cut))[:SCAN_SENTENCES]):  # characters
+        if marks(sentence):                     # is read as 240: its names are tagged fast
+            found.append((-value(sentence), pos, sentence))
     best = sorted(found)[:SUMMARY_LINES]
     return [s for _, _, s in sorted(best, key=lambda f: f[1])]
 
