@@ -66,12 +66,15 @@ class Config:
     llm_model: str = ""                # the chat model asked to extract memories or word gists
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
+    shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
+    #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
-    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.89 for
-    # about -0.01 (recall/relevance.py; bench/results/abstain.md)
+    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.88 for
+    # -0.01 to -0.02, and both cost Chinese questions over English memories 0.13-0.5 of their
+    # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -123,6 +126,10 @@ class Config:
                               f"got {value!r}")
         if bool(self.llm_url) != bool(self.llm_model):
             raise ConfigError("llm_url and llm_model go together: set both or neither")
+        if self.shape_judge not in ("auto", "rules", "llm"):
+            raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
+        if self.shape_judge == "llm" and not self.llm_url:
+            raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
