@@ -9,7 +9,6 @@ import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..engine.lookup import set_expiry, write_exact
 from ..errors import Invalid, NotFound
 from ..model import Draft, Layer, Record, Scope
 
@@ -76,6 +75,8 @@ def put_item(memory: Memory, scope: Scope, namespace: tuple[str, ...], key: str,
              value: dict[str, Any], text: str, *, ttl: float | None = None,
              expires_at: datetime | None = None) -> Record:
     """Store the item exactly (a new memory, or a new version of the one at its URI)."""
+    from ..engine.lookup import set_expiry, write_exact  # the engine loads on first use
+
     if not isinstance(value, dict):
         raise Invalid(f"a store value is a dict, got {type(value).__name__}")
     uri = uri_of(namespace, key)
