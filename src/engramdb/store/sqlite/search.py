@@ -59,6 +59,20 @@ class Search:
             rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
             return [(r[0], float(r[1])) for r in rows]
 
+    def term_counts(self, scope: Scope, terms: Sequence[str], cap: int,
+                    layers: Sequence[Layer]) -> dict[str, int]:
+        """For each term, how many memories in ``layers`` hold it (in any text column), up to
+        ``cap``: ``len(search_text(scope, [term], every column, cap, layers))``, from the
+        in-memory postings in one pass where they can answer, else one search per term."""
+        every = {f: 1.0 for f in TEXT_FIELDS}
+        with self._lock:
+            if cap > 0 and layers:
+                found = self._text.doc_counts(scope.user, scope.agent, scope_token(scope),
+                                              list(terms), {lay.value for lay in layers}, cap)
+                if found is not None:
+                    return found
+            return {t: len(self.search_text(scope, [t], every, cap, layers)) for t in terms}
+
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
