@@ -114,10 +114,8 @@ class Search:
             want, total = 2 * limit, len(scan.rowids)   # room for the margin below
             while True:   # deeper on the same scores while the layers leave too few rows
                 found = scan.candidates(want)
-                layer_of = self._layers(scope, [scan.rowids[i] for i in found])
-                good = sorted((int(i) for i in found if scan.rowids[i] in layer_of
-                               and layer_of[scan.rowids[i]][1] in allowed),
-                              key=lambda i: -scan.scores[i])
+                good, layer_of = self._kept(scope, scan.rowids, found.tolist(),
+                                            (-scan.scores[found]).tolist(), allowed)
                 if len(found) >= total:
                     break
                 floor = float(scan.scores[found].min())   # every row left out scores below
@@ -130,6 +128,17 @@ class Search:
             kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
                           key=lambda item: (-item[1], item[0]))  # ties: by id, as text
             return kept[:limit]
+
+    def _kept(self, scope: Scope, rowids: list[int], found: list[int], negated: list[float],
+              allowed: set[str]) -> tuple[list[int], dict[int, tuple[str, str]]]:
+        """The positions ``found`` whose rows are in ``allowed`` layers, best score first
+        (``negated``: each one's score, negated; equal scores keep their order), and the
+        (id, layer) of the rows looked at."""
+        layer_of = self._layers(scope, [rowids[i] for i in found])
+        kept = [(i, neg) for i, neg in zip(found, negated, strict=True)
+                if (row := layer_of.get(rowids[i])) is not None and row[1] in allowed]
+        kept.sort(key=lambda pair: pair[1])
+        return [i for i, _ in kept], layer_of
 
     def search_vector_many(
         self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
