@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> str:
         "|---|---:|---|---:|---|",
     ]
     helps = [[], *subcommands()]
+    if args.commands:   # a sample, for a quick run: "recall,goal start"
+        wanted = [c.split() for c in args.commands.split(",")]
+        helps = [[], *[h for h in helps if h in wanted]]
     worst = (0.0, 0.0, "")
     for path in helps:
         wall, cpu = medians([*cli, *path, "--help"], env, args.runs)
@@ -163,6 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--every-help", action="store_true",
                    help="one row per subcommand's --help (else the root and the slowest)")
+    p.add_argument("--commands", default="",
+                   help="time only these commands' --help, comma separated (default: all)")
     p.add_argument("--out", default="", help="also write the table to this file")
     args = p.parse_args(argv)
     text = run(args)
