@@ -89,9 +89,10 @@ def subcommands() -> list[list[str]]:
     return paths
 
 
-def small_store(cli: list[str], env: dict[str, str], db: Path) -> None:
+def small_store(cli: list[str], env: dict[str, str], db: Path, embedder: str) -> None:
+    """Two memories written with ``embedder`` (a store keeps the embedder it was built with)."""
     for text in ("I moved to Berlin in May", "My sister likes green tea"):
-        timed_run([*cli, "--db", str(db), "--embedder", "hashing", "remember", text], env)
+        timed_run([*cli, "--db", str(db), "--embedder", embedder, "remember", text], env)
 
 
 def row(label: str, wall: float, cpu: float, target: float | None) -> str:
@@ -113,10 +114,10 @@ def run(args: argparse.Namespace) -> str:
         "| command | wall s | wall target | CPU s | CPU target |",
         "|---|---:|---|---:|---|",
     ]
-    helps = [[], *subcommands()]
+    helps = [] if args.no_help else [[], *subcommands()]
     if args.commands:   # a sample, for a quick run: "recall,goal start"
         wanted = [c.split() for c in args.commands.split(",")]
-        helps = [[], *[h for h in helps if h in wanted]]
+        helps = [h for h in helps if h == [] or h in wanted]
     worst = (0.0, 0.0, "")
     for path in helps:
         wall, cpu = medians([*cli, *path, "--help"], env, args.runs)
@@ -125,19 +126,22 @@ def run(args: argparse.Namespace) -> str:
             lines.append(row(label, wall, cpu, HELP_TARGET_S))
         worst = max(worst, (wall, cpu, label))
         print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
-    lines.append(row(f"slowest of the {len(helps)} --help: {worst[2]}", worst[0], worst[1],
-                     HELP_TARGET_S))
+    if helps:
+        lines.append(row(f"slowest of the {len(helps)} --help: {worst[2]}", worst[0], worst[1],
+                         HELP_TARGET_S))
     with tempfile.TemporaryDirectory(prefix="engramdb-cli-") as tmp:
-        db = Path(tmp) / "two.db"
-        small_store(cli, env, db)
-        base = [*cli, "--db", str(db)]
+        hashing, default = Path(tmp) / "hashing.db", Path(tmp) / "default.db"
+        small_store(cli, env, hashing, "hashing")
+        small_store(cli, env, default, "default")
+        on_h = [*cli, "--db", str(hashing), "--embedder", "hashing"]
+        on_d = [*cli, "--db", str(default), "--embedder", "default"]
         for label, argv, target in (
-            ("`engramdb status` (hashing)", [*base, "--embedder", "hashing", "status"], None),
-            ("`engramdb status` (default embedder)", [*base, "status"], None),
+            ("`engramdb status` (hashing)", [*on_h, "status"], None),
+            ("`engramdb status` (default embedder)", [*on_d, "status"], None),
             ("`engramdb recall x` (hashing: no model)",
-             [*base, "--embedder", "hashing", "recall", "x", "--no-track"], RECALL_TARGET_S),
+             [*on_h, "recall", "x", "--no-track"], RECALL_TARGET_S),
             ("`engramdb recall x` (default embedder: the model loads)",
-             [*base, "recall", "x", "--no-track"], None),
+             [*on_d, "recall", "x", "--no-track"], None),
         ):
             wall, cpu = medians(argv, env, args.runs)
             lines.append(row(label, wall, cpu, target))
@@ -168,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="one row per subcommand's --help (else the root and the slowest)")
     p.add_argument("--commands", default="",
                    help="time only these commands' --help, comma separated (default: all)")
+    p.add_argument("--no-help", action="store_true", help="skip the --help timings")
     p.add_argument("--out", default="", help="also write the table to this file")
     args = p.parse_args(argv)
     text = run(args)
