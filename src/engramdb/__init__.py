@@ -10,15 +10,13 @@
 
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import errors
-from .attention.context import Context
 from .clock import Clock
 from .config import Config, default_path
-from .embed.base import Embedder
-from .engine import Memory, ScopedMemory
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 from .model import (
     Action,
@@ -43,8 +41,33 @@ from .model import (
     WriteResult,
 )
 from .registry import make_embedder, register_embedder
-from .store.protocol import Store
-from .working.session import WorkingMemory
+
+if TYPE_CHECKING:
+    from .attention.context import Context
+    from .embed.base import Embedder
+    from .engine import Memory, ScopedMemory
+    from .store.protocol import Store
+    from .working.session import WorkingMemory
+
+# The engine and what it stands on (numpy, the store, the read and write paths) load on first
+# use, so that `import engramdb` and the CLI's --help stay quick; the names behave as before.
+_LAZY = {
+    "Context": ".attention.context", "Embedder": ".embed.base", "Memory": ".engine",
+    "ScopedMemory": ".engine", "Store": ".store.protocol", "WorkingMemory": ".working.session",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'engramdb' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 
@@ -75,6 +98,8 @@ def open(  # noqa: A001 - the public verb is engramdb.open
             os.makedirs(os.path.dirname(target), exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder of {target}: {exc}") from exc
+    from .embed.base import Embedder
+    from .engine import Memory
     from .store.sqlite.store import SQLiteStore
 
     if isinstance(embedder, str) or embedder is None:

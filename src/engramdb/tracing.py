@@ -6,6 +6,7 @@ one-line decorator, ``@traced("recall.search")``, on the function that runs it."
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -45,10 +46,11 @@ def traced(stage: str) -> Callable[[F], F]:
 
 
 def _tracer() -> Any:
-    """The engramdb tracer when a real tracer provider is set, else None (no span at all)."""
-    try:
-        from opentelemetry import trace
-    except ImportError:
+    """The engramdb tracer when a real tracer provider is set, else None (no span at all).
+    Setting a provider imports ``opentelemetry.trace``; until then it is not imported here
+    (its import costs a short-lived process, the CLI, more than the recall it would time)."""
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None:
         return None
     provider = trace.get_tracer_provider()
     if type(provider).__name__ in ("ProxyTracerProvider", "NoOpTracerProvider"):

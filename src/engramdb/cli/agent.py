@@ -12,14 +12,16 @@ import io
 import json
 import sys
 import uuid
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from engramdb.agent import Agent, TurnResult
-from engramdb.dynamics.feedback import Feedback
 from engramdb.errors import EngramError, Invalid
-from engramdb.io.foreign import SOURCES, import_foreign
+from engramdb.io.foreign import SOURCES
+
+if TYPE_CHECKING:  # the agent loads with the command that runs it (a quick --help)
+    from engramdb.agent import Agent, TurnResult
+    from engramdb.dynamics.feedback import Feedback
 
 from .guard import guarded, open_memory
 from .inputs import read_file
@@ -51,6 +53,8 @@ def ask(
     """One agent turn: the answer on stdout (with --json: the whole turn, its steps included).
     Exit 7 when the turn ended without an answer the agent stands behind (answer still
     printed)."""
+    from engramdb.agent import Agent
+
     with guarded(d), open_memory(d) as mem:
         text = sys.stdin.read() if message == "-" else message
         result = Agent(mem, max_steps=max_steps).turn(text, session=session, goal=goal)
@@ -69,6 +73,8 @@ def chat(
     """A conversation with the agent over one session (a new one unless --session): a plain
     line is a turn; /good ID and /bad ID say a memory was useful or not; /state prints the
     cognitive state; /help lists these; /quit or end of input ends."""
+    from engramdb.agent import Agent
+
     with guarded(d), open_memory(d) as mem:
         agent = Agent(mem, max_steps=max_steps)
         sid = session or f"chat-{uuid.uuid4().hex[:8]}"
@@ -170,6 +176,8 @@ def import_from(
     (JSONL), a Letta archival-memory export. Every item is checked first: one bad item
     imports nothing. mem0 items keep their own user_id/agent_id; the others go into --user
     and --agent."""
+    from engramdb.io.foreign import import_foreign
+
     with guarded(d):
         if source not in SOURCES:
             raise Invalid(f"unknown source {source!r}: one of {', '.join(SOURCES)}")

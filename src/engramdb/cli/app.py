@@ -23,18 +23,24 @@ from .options import Agent, AsJson, Db, Door, EmbedderName, User, Verbose
 app = typer.Typer(
     name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
     no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help and usage errors: no rich formatter to load (quick start)
 )
+
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(engramdb.__version__)
+        raise typer.Exit(EXIT_OK)
 
 
 @app.callback()
 def root(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
          embedder: EmbedderName = None, as_json: AsJson = False, verbose: Verbose = False,
-         version: Annotated[bool, typer.Option("--version", help="Print the version.")] = False,
+         version: Annotated[bool, typer.Option(
+             "--version", help="Print the version.", callback=show_version, is_eager=True)]
+         = False,
          ) -> None:
     """Memory for AI agents: remember, recall, inspect one memory file."""
-    if version:
-        typer.echo(engramdb.__version__)
-        raise typer.Exit(EXIT_OK)
     ctx.obj = Door(db, user, agent, embedder, as_json, verbose)
 
 

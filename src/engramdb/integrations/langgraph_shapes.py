@@ -10,7 +10,6 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..engine.lookup import at_uri, set_expiry, write_exact
 from ..errors import Invalid
 from ..model import Draft, Record, Scope
 
@@ -71,6 +70,8 @@ def value_text(value: dict[str, Any], texts: list[str]) -> str:
 
 def current(memory: Memory, scope: Scope, uri: str) -> Record | None:
     """The memory at ``uri`` unless there is none or it was forgotten."""
+    from ..engine.lookup import at_uri  # the engine loads on first use
+
     return at_uri(memory, scope, uri)
 
 
@@ -78,6 +79,8 @@ def put_item(memory: Memory, scope: Scope, namespace: tuple[str, ...], key: str,
              value: dict[str, Any], text: str, *, ttl: float | None = None,
              expires_at: datetime | None = None) -> Record:
     """Store the item exactly (a new memory, or a new version of the one at its URI)."""
+    from ..engine.lookup import set_expiry, write_exact  # the engine loads on first use
+
     if not isinstance(value, dict):
         raise Invalid(f"a store value is a dict, got {type(value).__name__}")
     uri = uri_of(namespace, key)

@@ -14,8 +14,13 @@ def rrf(ranked: dict[str, Ranked], preset: Preset
     found it), and each candidate's rank and score in each of those legs."""
     fused: dict[str, float] = {}
     seen: dict[str, dict[str, LegScore]] = {}
+    get, rrf_k = fused.get, preset.rrf_k
     for leg in preset.legs:
-        for rank, (mid, score) in enumerate(ranked.get(leg.name, []), start=1):
-            fused[mid] = fused.get(mid, 0.0) + leg.weight / (preset.rrf_k + rank)
-            seen.setdefault(mid, {})[leg.name] = LegScore(rank, score)
+        name, weight = leg.name, leg.weight
+        for rank, (mid, score) in enumerate(ranked.get(name, []), start=1):
+            fused[mid] = get(mid, 0.0) + weight / (rrf_k + rank)
+            legs = seen.get(mid)
+            if legs is None:
+                legs = seen[mid] = {}
+            legs[name] = LegScore(rank, score)
     return fused, seen

@@ -63,11 +63,21 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
     # words, and that makes them rare, not common
     n = max(store.count(scope, ListFilter(layers=layers)), MIN_SCOPE)
     out = QueryTerms()
-    for term in terms:
-        df = len(store.search_text(scope, [term], {"body": 1.0, "anchors": 1.0, "context": 1.0},
-                                   DF_CAP, layers))
+    for term, df in doc_freqs(store, scope, terms, layers).items():
         out.idf[term] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     return out
+
+
+def doc_freqs(store: Store, scope: Scope, terms: list[str],
+              layers: tuple[Layer, ...]) -> dict[str, int]:
+    """Each term's document frequency up to DF_CAP: in one pass where the store offers it
+    (``term_counts``, the SQLite store's postings), else one text search per term."""
+    counts = getattr(store, "term_counts", None)
+    if counts is not None:
+        found: dict[str, int] = counts(scope, terms, DF_CAP, layers)
+        return found
+    every = {"body": 1.0, "anchors": 1.0, "context": 1.0}
+    return {t: len(store.search_text(scope, [t], every, DF_CAP, layers)) for t in terms}
 
 
 def lexical(hit: Hit, terms: QueryTerms) -> float:

@@ -182,6 +182,17 @@ class _Scope(Postings):
     def code(self, layer: str) -> int:
         return self.codes.setdefault(layer, len(self.codes))
 
+    def layer_mask(self, layers: Iterable[str]) -> np.ndarray:
+        """code -> is the layer among ``layers`` (index it with ``layer_code``)."""
+        mask = np.zeros(len(self.codes) + 1, dtype=bool)
+        mask[[self.codes[lay] for lay in layers if lay in self.codes]] = True
+        return mask
+
+    def holding(self, tid: int, layers: np.ndarray) -> int:
+        """How many live documents in the layers of mask ``layers`` hold term ``tid``."""
+        docs = self.postings(tid)[0]
+        return len(np.unique(docs[self.alive[docs] & layers[self.layer_code[docs]]]))
+
     def _sizes_ok(self, sizes: list[int]) -> bool:
         if len(sizes) != len(COLUMNS) or sizes[0] != 1:  # one token in "scope"
             self.valid = False
@@ -262,8 +273,7 @@ class TextIndex:
         scope = self.scope(user, agent, token)
         if scope is None:
             return None
-        allowed = np.array([scope.codes[lay] for lay in layers if lay in scope.codes],
-                           dtype=np.int16)
+        allowed = scope.layer_mask(layers)
         colset = " ".join(columns)
         weight_of = np.zeros(len(COLUMNS) - 1)
         for c in columns:
@@ -277,7 +287,7 @@ class TextIndex:
                     return None
                 continue
             docs, cols, counts = scope.postings(tid)
-            keep = in_set[cols] & scope.alive[docs] & np.isin(scope.layer_code[docs], allowed)
+            keep = in_set[cols] & scope.alive[docs] & allowed[scope.layer_code[docs]]
             if keep.any():
                 parts.append((term, docs[keep], counts[keep] * weight_of[cols[keep]]))
         if not parts:
@@ -306,6 +316,25 @@ class TextIndex:
         best = sorted(zip((-score[chosen]).tolist(), [scope.ids[d] for d in docs_chosen],
                           strict=True))[:want]
         return [(memory_id, -neg) for neg, memory_id in best]
+
+    def doc_counts(self, user: str, agent: str, token: str, terms: list[str],
+                   layers: set[str], cap: int) -> dict[str, int] | None:
+        """For each term, how many of the scope's memories in ``layers`` hold it in any text
+        column, up to ``cap``: what ``search_text([term], every column, cap)`` would count,
+        from the postings in one pass; None where they cannot promise that."""
+        if not self.usable() or self._db.in_transaction:
+            return None
+        with self._snapshot():
+            scope = self.scope(user, agent, token)
+            if scope is None:
+                return None
+            mask, out = scope.layer_mask(layers), {}
+            for term in terms:
+                tid = scope.vocab.get(term)
+                if tid is None and not self._is_atomic(term):
+                    return None
+                out[term] = 0 if tid is None else min(scope.holding(tid, mask), cap)
+            return out
 
     def rows(self, user: str, agent: str, token: str,
              rowids: list[int]) -> dict[int, tuple[str, str]] | None:

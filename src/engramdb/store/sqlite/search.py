@@ -59,6 +59,20 @@ class Search:
             rows = self._db.execute(sql, (match, *[lay.value for lay in layers], limit))
             return [(r[0], float(r[1])) for r in rows]
 
+    def term_counts(self, scope: Scope, terms: Sequence[str], cap: int,
+                    layers: Sequence[Layer]) -> dict[str, int]:
+        """For each term, how many memories in ``layers`` hold it (in any text column), up to
+        ``cap``: ``len(search_text(scope, [term], every column, cap, layers))``, from the
+        in-memory postings in one pass where they can answer, else one search per term."""
+        every = {f: 1.0 for f in TEXT_FIELDS}
+        with self._lock:
+            if cap > 0 and layers:
+                found = self._text.doc_counts(scope.user, scope.agent, scope_token(scope),
+                                              list(terms), {lay.value for lay in layers}, cap)
+                if found is not None:
+                    return found
+            return {t: len(self.search_text(scope, [t], every, cap, layers)) for t in terms}
+
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
@@ -100,10 +114,8 @@ class Search:
             want, total = 2 * limit, len(scan.rowids)   # room for the margin below
             while True:   # deeper on the same scores while the layers leave too few rows
                 found = scan.candidates(want)
-                layer_of = self._layers(scope, [scan.rowids[i] for i in found])
-                good = sorted((int(i) for i in found if scan.rowids[i] in layer_of
-                               and layer_of[scan.rowids[i]][1] in allowed),
-                              key=lambda i: -scan.scores[i])
+                good, layer_of = self._kept(scope, scan.rowids, found.tolist(),
+                                            (-scan.scores[found]).tolist(), allowed)
                 if len(found) >= total:
                     break
                 floor = float(scan.scores[found].min())   # every row left out scores below
@@ -116,6 +128,17 @@ class Search:
             kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
                           key=lambda item: (-item[1], item[0]))  # ties: by id, as text
             return kept[:limit]
+
+    def _kept(self, scope: Scope, rowids: list[int], found: list[int], negated: list[float],
+              allowed: set[str]) -> tuple[list[int], dict[int, tuple[str, str]]]:
+        """The positions ``found`` whose rows are in ``allowed`` layers, best score first
+        (``negated``: each one's score, negated; equal scores keep their order), and the
+        (id, layer) of the rows looked at."""
+        layer_of = self._layers(scope, [rowids[i] for i in found])
+        kept = [(i, neg) for i, neg in zip(found, negated, strict=True)
+                if (row := layer_of.get(rowids[i])) is not None and row[1] in allowed]
+        kept.sort(key=lambda pair: pair[1])
+        return [i for i, _ in kept], layer_of
 
     def search_vector_many(
         self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],

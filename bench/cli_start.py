@@ -1,0 +1,187 @@
+"""CLI cold start: how long a fresh `engramdb` process takes, as an agent calling it pays.
+
+Prints medians of N runs (default 5) of: `engramdb --help`, every subcommand's `--help`,
+`engramdb status` and `engramdb recall x` on a two-memory store, each a new process. Wall time
+and the child's own CPU time (user + system) are both given: on a shared, loaded machine the
+wall time waits for a core, the CPU time does not. `recall` runs with the default embedder (the
+model loads in the process) and with the hashing embedder (no model); the model's own load and
+first query are measured apart, in a fresh process that does only that.
+
+    .venv/bin/python bench/cli_start.py                  # all, 5 runs each
+    .venv/bin/python bench/cli_start.py --runs 3 --out bench/results/cli_start.md
+
+Not a test: it prints figures (targets: every --help <= 0.3 s, recall <= 0.6 s cold besides the
+model's load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+HELP_TARGET_S = 0.3
+RECALL_TARGET_S = 0.6
+MODEL_LOAD = """
+import time
+t = time.perf_counter()
+from engramdb.registry import make_embedder
+make_embedder("default").embed_batch(["x"], query=True)
+print(time.perf_counter() - t)
+"""
+
+
+def engramdb_command() -> list[str]:
+    """The console script next to this interpreter, else `python -m engramdb.cli`."""
+    script = Path(sys.executable).with_name("engramdb")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("engramdb")
+    return [found] if found else [sys.executable, "-m", "engramdb.cli"]
+
+
+def timed_run(argv: Sequence[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall s, child CPU s, stdout) of one fresh process; a failure stops the benchmark."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(list(argv), env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def medians(argv: Sequence[str], env: dict[str, str], runs: int) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu, _ = timed_run(argv, env)
+        walls.append(wall)
+        cpus.append(cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def subcommands() -> list[list[str]]:
+    """Every command path of the app (groups and their commands), from the click tree."""
+    import typer.main
+
+    from engramdb.cli.app import app
+
+    paths: list[list[str]] = []
+
+    def walk(cmd: object, path: list[str]) -> None:
+        for name, sub in sorted(getattr(cmd, "commands", {}).items()):
+            paths.append([*path, name])
+            walk(sub, [*path, name])
+
+    walk(typer.main.get_command(app), [])
+    return paths
+
+
+def small_store(cli: list[str], env: dict[str, str], db: Path, embedder: str) -> None:
+    """Two memories written with ``embedder`` (a store keeps the embedder it was built with)."""
+    for text in ("I moved to Berlin in May", "My sister likes green tea"):
+        timed_run([*cli, "--db", str(db), "--embedder", embedder, "remember", text], env)
+
+
+def row(label: str, wall: float, cpu: float, target: float | None) -> str:
+    verdict = "-" if target is None else ("ok" if wall <= target else "MISS")
+    cpu_verdict = "-" if target is None else ("ok" if cpu <= target else "MISS")
+    return f"| {label} | {wall:.3f} | {verdict} | {cpu:.3f} | {cpu_verdict} |"
+
+
+def run(args: argparse.Namespace) -> str:
+    cli = engramdb_command()
+    env = dict(os.environ)
+    load = [os.getloadavg()[0]]
+    lines = [
+        "# engramdb CLI cold start",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, {args.runs} runs each (medians), command `{' '.join(cli)}`.",
+        "",
+        "| command | wall s | wall target | CPU s | CPU target |",
+        "|---|---:|---|---:|---|",
+    ]
+    helps = [] if args.no_help else [[], *subcommands()]
+    if args.commands:   # a sample, for a quick run: "recall,goal start"
+        wanted = [c.split() for c in args.commands.split(",")]
+        helps = [h for h in helps if h == [] or h in wanted]
+    worst = (0.0, 0.0, "")
+    for path in helps:
+        wall, cpu = medians([*cli, *path, "--help"], env, args.runs)
+        label = f"`engramdb {' '.join([*path, '--help'])}`"
+        if path == [] or args.every_help:
+            lines.append(row(label, wall, cpu, HELP_TARGET_S))
+        worst = max(worst, (wall, cpu, label))
+        print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
+    if helps:
+        lines.append(row(f"slowest of the {len(helps)} --help: {worst[2]}", worst[0], worst[1],
+                         HELP_TARGET_S))
+    with tempfile.TemporaryDirectory(prefix="engramdb-cli-") as tmp:
+        hashing, default = Path(tmp) / "hashing.db", Path(tmp) / "default.db"
+        small_store(cli, env, hashing, "hashing")
+        small_store(cli, env, default, "default")
+        on_h = [*cli, "--db", str(hashing), "--embedder", "hashing"]
+        on_d = [*cli, "--db", str(default), "--embedder", "default"]
+        for label, argv, target in (
+            ("`engramdb status` (hashing)", [*on_h, "status"], None),
+            ("`engramdb status` (default embedder)", [*on_d, "status"], None),
+            ("`engramdb recall x` (hashing: no model)",
+             [*on_h, "recall", "x", "--no-track"], RECALL_TARGET_S),
+            ("`engramdb recall x` (default embedder: the model loads)",
+             [*on_d, "recall", "x", "--no-track"], None),
+        ):
+            wall, cpu = medians(argv, env, args.runs)
+            lines.append(row(label, wall, cpu, target))
+            print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
+    walls, cpus = [], []
+    for _ in range(args.runs):
+        wall, cpu, _ = timed_run([sys.executable, "-c", MODEL_LOAD], env)
+        walls.append(wall)
+        cpus.append(cpu)
+    lines.append(row("the default model alone: a process that imports, loads it and embeds 'x'",
+                     statistics.median(walls), statistics.median(cpus), None))
+    load.append(os.getloadavg()[0])
+    lines += [
+        "",
+        f"Load average {' -> '.join(f'{x:.1f}' for x in load)} (start -> end) on "
+        f"{os.cpu_count()} CPUs. Wall time includes waiting for a core on a busy machine; the "
+        "CPU column is the process's own time. The recall on the hashing embedder is the CLI "
+        "and the engine without a model: the target applies to it; the model's load is the "
+        "last row, and the default-embedder recall is about the two together.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--every-help", action="store_true",
+                   help="one row per subcommand's --help (else the root and the slowest)")
+    p.add_argument("--commands", default="",
+                   help="time only these commands' --help, comma separated (default: all)")
+    p.add_argument("--no-help", action="store_true", help="skip the --help timings")
+    p.add_argument("--out", default="", help="also write the table to this file")
+    args = p.parse_args(argv)
+    text = run(args)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
