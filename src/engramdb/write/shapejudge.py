@@ -20,7 +20,6 @@ from typing import Any
 
 from ..config import Config
 from ..errors import ConfigError
-from ..llm.chat import ChatFailed, complete
 
 MODES = ("auto", "rules", "llm")
 MAX_ANSWER_TOKENS = 20
@@ -47,6 +46,8 @@ class LLMShapeJudge:
         self.notes = []
 
     def __call__(self, old: str, new: str) -> bool | None:
+        from ..llm.chat import ChatFailed, complete  # httpx loads only when a judge is asked
+
         messages = [{"role": "system", "content": PROMPT},
                     {"role": "user", "content": f"Stored: {old}\nNew: {new}"}]
         try:
