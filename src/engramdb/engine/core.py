@@ -25,6 +25,7 @@ from ..recall.pipeline import Recaller
 from ..store.protocol import Store
 from ..text.checks import storable
 from ..uri import validate_uri
+from .deferred import VectorWorker
 from .scoped import ScopedMemory
 
 USE_DEBOUNCE_S = 60.0
@@ -51,6 +52,8 @@ class Core:
                                   getattr(embedder, "relevance_floor", None),
                                   self.config.preset, self.config.assoc_slots,
                                   self.config.relevance_floor)
+        self._later = VectorWorker(store, self._embed, self._now, self.decay_params)
+        self._catch_up()
 
     # ---------------------------------------------------------------- plumbing
 
@@ -61,7 +64,20 @@ class Core:
         self.close()
 
     def close(self) -> None:
+        """Stop the vector worker (after the batch in hand; what is still pending stays in
+        the database and is finished at the next open), then close the store."""
+        self._later.close()
         self.store.close()
+
+    def _catch_up(self) -> None:
+        """At open: vectors a deferred write left pending (this process's or one that died)
+        are finished now (``embed="sync"``: before the open returns) or by the worker."""
+        if not self.store.pending_count():
+            return
+        if self.config.embed == "deferred":
+            self._later.notify()
+        else:
+            self._later.flush()
 
     def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, self._scope(user, agent))

@@ -243,4 +243,18 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts c USING memories m WHERE m.user_id = c.user_id "
         "AND m.agent_id = c.agent_id AND m.id = c.id AND m.layer <> 'core'",
     )),
+    Migration(12, "pending_vectors", (
+        # memories written with Config.embed = "deferred" whose vector is still to be computed
+        # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
+        # run for it (a near-duplicate check)
+        """CREATE TABLE pending_vectors (
+            seq bigserial PRIMARY KEY,
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            judge boolean NOT NULL DEFAULT false,
+            UNIQUE (user_id, agent_id, memory_id)
+        )""",
+        "CREATE INDEX pending_vectors_scope ON pending_vectors(user_id, agent_id, seq)",
+    )),
 )

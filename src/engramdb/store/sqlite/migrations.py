@@ -209,4 +209,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts WHERE mem_rowid IN "
         "(SELECT rowid FROM memories WHERE layer != 'core')",
     )),
+    Migration(12, "pending_vectors", (
+        # memories written with Config.embed = "deferred" whose vector is still to be computed
+        # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
+        # run for it (a near-duplicate check)
+        """CREATE TABLE pending_vectors (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_id TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            judge INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX pending_vectors_scope ON pending_vectors(user, agent, seq)",
+    )),
 )
