@@ -8,6 +8,7 @@ from typing import IO, Any
 
 from ..dynamics.sleep import SleepReport, run_sleep
 from ..errors import Invalid
+from ..model import Scope
 from .core import ACTOR, Core, Progress
 from .uricheck import BadUri, bad_uris
 
@@ -23,8 +24,13 @@ class MaintenanceVerbs(Core):
         changed (dynamics/sleep.py)."""
         if not isinstance(full, bool):
             raise Invalid(f"full must be true or false, got {full!r}")
-        scope = self._scope(user, agent)
         self._later.flush()  # vectors a deferred write left pending: the passes compare them
+        return self._sleep(self._scope(user, agent), phase, full)
+
+    def _sleep(self, scope: Scope, phase: str | None = None, full: bool = False) -> SleepReport:
+        """The sleep itself. The automatic sleep after a write runs it without the catch-up:
+        the write's caller does not wait for the model (a memory still without its vector is
+        left out of the merge pass; the vector batch checks its near-duplicates)."""
         return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
                          embed=self._embed, polisher=self._polisher(), full=full,
                          near_hints=self._near.take(scope))

@@ -36,7 +36,6 @@ from ..write.prepare import (
     parse_kind,
 )
 from ..write.shape import OLDER_VALUE_RULES
-from ..write.textnear import text_judgement, text_neighbours
 from ..write.supersede import (
     BatchNeighbours,
     Judgement,
@@ -44,6 +43,7 @@ from ..write.supersede import (
     judge,
     neighbours,
 )
+from ..write.textnear import text_judgement, text_neighbours
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
 from .deferred import defer_vectors
 
@@ -256,7 +256,7 @@ class WriteVerbs(Core):
         if threshold <= 0 or written < threshold or not results:
             return
         try:
-            report = self.sleep(user=scope.user, agent=scope.agent)
+            report = self._sleep(scope)  # no catch-up of pending vectors (deferred.py)
         except EngramError as exc:  # the write itself is stored: say why no sleep followed
             results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
                                                   "threshold": threshold, "error": str(exc)}
