@@ -5,6 +5,7 @@ sleep). On SQLite and PostgreSQL, in English and Chinese."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -300,3 +301,56 @@ def _written(target: str, clock: Any, texts: list[str], embed: str) -> tuple[lis
         mem.flush()
         current = sorted(r.content for r in mem.list(include_superseded=False))
     return results, current
+
+
+# ------------------------------------------------------------------ the CLI
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("embed", ["sync", "deferred"])
+def test_cli_index_wait_leaves_nothing_pending(tmp_path, clock, monkeypatch, embed):  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from engramdb.cli import app
+
+    db = str(tmp_path / "memory.db")
+    with opened(db, clock, WorkerFails()) as mem:
+        ids = [r.memory.id for r in mem.remember_many([Draft("Lena's bike is in the shed"),
+                                                       Draft("莉娜的自行车在棚子里")])]
+        assert mem.stats().pending_vectors == 2
+    monkeypatch.delenv("ENGRAMDB_URL", raising=False)
+    env = {"ENGRAMDB_EMBEDDER": "hashing", "ENGRAMDB_EMBED": embed}
+    done = CliRunner().invoke(app, ["--db", db, "index", "--wait", "--json"], env=env)
+    assert done.exit_code == 0, done.output
+    counts = json.loads(done.stdout)
+    assert counts["pending"] == 0 and 0 <= counts["computed"] <= 2
+    shown = CliRunner().invoke(app, ["--db", db, "index"], env=env)
+    assert shown.exit_code == 0 and shown.stdout.strip() == "0 pending"
+    with opened(db, clock, WorkerFails()) as mem:
+        assert len(vectors_of(mem, ids)) == 2
+
+
+def test_forgetting_a_scope_forgets_its_pending_vectors(target, clock):  # type: ignore[no-untyped-def]
+    with opened(target, clock, WorkerFails()) as mem:
+        mem.remember("Jonas keeps the spare key under the blue pot", user="jonas")
+        mem.remember("the spare key is with the neighbour", user="ana")
+        assert mem.stats(user="jonas").pending_vectors == 1
+        mem.forget_scope(user="jonas")
+        assert mem.stats(user="jonas").pending_vectors == 0
+        assert mem.stats(user="ana").pending_vectors == 1
+        assert mem.flush() == 1
+
+
+def test_an_open_whose_catch_up_fails_still_opens(target, clock, caplog):  # type: ignore[no-untyped-def]
+    class Down(HashingEmbedder):
+        def embed_batch(self, texts: Any, *, query: bool = False) -> np.ndarray:
+            if not query:
+                raise RuntimeError("the model server is down")
+            return super().embed_batch(texts, query=query)
+
+    with opened(target, clock, WorkerFails()) as mem:
+        mem.remember("the boiler was serviced in March")
+    with opened(target, clock, Down(), embed="sync") as mem:
+        assert mem.stats().pending_vectors == 1
+        assert "the model server is down" in caplog.text
+        with pytest.raises(engramdb.EngramError, match="the model server is down"):
+            mem.flush()

@@ -3,6 +3,7 @@ uses, and the few helpers they share (scope checks, the clock's now, embedding, 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Self
@@ -28,6 +29,7 @@ from ..uri import validate_uri
 from .deferred import VectorWorker
 from .scoped import ScopedMemory
 
+log = logging.getLogger("engramdb")
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
 WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
@@ -76,8 +78,11 @@ class Core:
             return
         if self.config.embed == "deferred":
             self._later.notify()
-        else:
+            return
+        try:
             self._later.flush()
+        except Exception as exc:  # still pending, still stored: the next open tries again
+            log.warning("engramdb: computing pending vectors at open failed: %s", exc)
 
     def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, self._scope(user, agent))
