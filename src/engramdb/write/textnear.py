@@ -19,6 +19,7 @@ from ..model import Action, Record
 from ..store.protocol import Store
 from ..text import tokenize
 from .prepare import slot_token
+from .shape import SHAPE_KINDS
 from .slots import slot_of
 from .supersede import (
     NEIGHBOUR_LAYERS,
@@ -37,9 +38,11 @@ BODY = {"body": 1.0}
 
 def text_neighbours(store: Store, rec: Record) -> Nearby:
     """The stored memories that share the most words with ``rec`` (BM25 over its content, the
-    NEIGHBOURS best) and its slot's current value, each with the cosine of the two token sets
-    in place of the vectors' cosine; the top cosine is the neutral one (surprise unknown)."""
-    words = sorted(set(tokenize(rec.content)))
+    NEIGHBOURS best; for the kinds the shape rules compare) and its slot's current value,
+    each with the cosine of the two token sets in place of the vectors' cosine; the top
+    cosine is the neutral one (surprise unknown)."""
+    shaped = rec.kind in SHAPE_KINDS and rec.uri is None  # what the shape rules compare
+    words = sorted(set(tokenize(rec.content))) if shaped else []
     found = [mid for mid, _ in store.search_text(rec.scope, words, BODY, NEIGHBOURS,
                                                  NEIGHBOUR_LAYERS)] if words else []
     token = slot_token(rec) if slot_of(rec.content, rec.kind) is not None else None
