@@ -128,27 +128,55 @@ def test_one_model_call_per_batch(target, clock):  # type: ignore[no-untyped-def
         assert len(vectors_of(mem, [r.memory.id for r in results])) == 70
 
 
+class Gated(HashingEmbedder):
+    """The worker's model call waits for the test to open the gate; ``started`` is set once
+    the worker is inside it. Records which threads embedded documents."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = threading.Event()
+        self.gate = threading.Event()
+        self.threads: list[str] = []
+
+    def embed_batch(self, texts: Any, *, query: bool = False) -> np.ndarray:
+        if not query:
+            self.threads.append(threading.current_thread().name)
+        if threading.current_thread().name == WORKER:
+            self.started.set()
+            assert self.gate.wait(60)
+        return super().embed_batch(texts, query=query)
+
+
 def test_the_worker_computes_them_off_the_callers_path(target, clock):  # type: ignore[no-untyped-def]
-    with opened(target, clock) as mem:
+    model = Gated()
+    with opened(target, clock, model) as mem:
         ids = [r.memory.id for r in mem.remember_many(
             [Draft(f"用户在第{i}周完成了报告", kind="event") for i in range(20)])]
-        ids.append(mem.remember("the worker embeds this one too").memory.id)
-        mem.flush()  # waits for the batch the worker has in hand, then does what is left
-        assert mem.stats().pending_vectors == 0
-        assert len(vectors_of(mem, ids)) == 21
+        assert model.started.wait(60)          # the worker is in the model call ...
+        assert mem.stats().pending_vectors == 20   # ... the write returned long before
+        assert [h.memory.id for h in mem.recall("第3周", track=False)][:1] == [ids[3]]
+        model.gate.set()
+        assert mem.flush() == 0                # waits for the worker's batch: nothing left
+        assert len(vectors_of(mem, ids)) == 20
+        assert model.threads == [WORKER]       # one model call, on the worker's thread
 
 
-def test_close_stops_the_worker_and_keeps_the_rest_pending(target, clock):  # type: ignore[no-untyped-def]
-    mem = opened(target, clock)
-    mem.remember("the worker thread starts with the first deferred write")
+def test_close_stops_the_worker_after_the_batch_in_hand(target, clock):  # type: ignore[no-untyped-def]
+    model = Gated()
+    mem = opened(target, clock, model)
+    first = mem.remember("the worker thread starts with the first deferred write").memory
+    assert model.started.wait(60)
     worker = mem._later
-    assert worker.running
-    mem.close()
-    assert not worker.running
+    closing = threading.Thread(target=mem.close)
+    closing.start()
+    model.gate.set()
+    closing.join(60)
+    assert not closing.is_alive() and not worker.running
     worker.notify()             # a closed worker does not start again
     assert not worker.running
-    with opened(target, clock, embed="sync") as again:
-        assert again.stats().pending_vectors == 0
+    with opened(target, clock, WorkerFails()) as again:
+        assert again.stats().pending_vectors == 0          # the batch in hand was stored
+        assert first.id in vectors_of(again, [first.id])
 
 
 # ------------------------------------------------------------------ nothing lost
