@@ -20,6 +20,7 @@ import pytest
 import engramdb
 from engramdb import Action, Config, ConfigError, Draft
 from engramdb.embed.hashing import HashingEmbedder
+from engramdb.engine.deferred import BATCH
 from engramdb.model import Layer
 
 BACKENDS = ("sqlite", "postgres")
@@ -124,7 +125,7 @@ def test_one_model_call_per_batch(target, clock):  # type: ignore[no-untyped-def
         assert model.document_calls == []          # the write itself called no model
         assert mem.stats().pending_vectors == 70
         assert mem.flush() == 70
-        assert model.document_calls == [64, 6]     # BATCH = 64 per model call
+        assert model.document_calls == [BATCH] * (70 // BATCH) + [70 % BATCH]
         assert len(vectors_of(mem, [r.memory.id for r in results])) == 70
 
 
@@ -151,13 +152,13 @@ def test_the_worker_computes_them_off_the_callers_path(target, clock):  # type: 
     model = Gated()
     with opened(target, clock, model) as mem:
         ids = [r.memory.id for r in mem.remember_many(
-            [Draft(f"用户在第{i}周完成了报告", kind="event") for i in range(20)])]
+            [Draft(f"用户在第{i}周完成了报告", kind="event") for i in range(BATCH)])]
         assert model.started.wait(60)          # the worker is in the model call ...
-        assert mem.stats().pending_vectors == 20   # ... the write returned long before
+        assert mem.stats().pending_vectors == BATCH   # ... the write returned before it
         assert [h.memory.id for h in mem.recall("第3周", track=False)][:1] == [ids[3]]
         model.gate.set()
         assert mem.flush() == 0                # waits for the worker's batch: nothing left
-        assert len(vectors_of(mem, ids)) == 20
+        assert len(vectors_of(mem, ids)) == BATCH
         assert model.threads == [WORKER]       # one model call, on the worker's thread
 
 
@@ -197,6 +198,7 @@ KILLED = textwrap.dedent("""
     import os, sys, threading
     import engramdb
     from engramdb.embed.hashing import HashingEmbedder
+from engramdb.engine.deferred import BATCH
 
     class Stuck(HashingEmbedder):
         def embed_batch(self, texts, *, query=False):

@@ -41,7 +41,10 @@ from ..write.slots import slot_of
 from ..write.supersede import _near_duplicate, neighbours
 
 log = logging.getLogger("engramdb")
-BATCH = 64   # pending memories embedded per model call
+# pending memories embedded per model call: a recall's query waits for the model call in hand
+# (each model runs one call at a time), so a batch stays short; on CPU the cost per text hardly
+# falls past a few texts a call (padding to the longest text of the batch)
+BATCH = 16
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
