@@ -198,7 +198,6 @@ KILLED = textwrap.dedent("""
     import os, sys, threading
     import engramdb
     from engramdb.embed.hashing import HashingEmbedder
-from engramdb.engine.deferred import BATCH
 
     class Stuck(HashingEmbedder):
         def embed_batch(self, texts, *, query=False):
