@@ -247,7 +247,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         # memories written with Config.embed = "deferred" whose vector is still to be computed
         # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
         # run for it (a near-duplicate check)
-        """CREATE TABLE pending_vectors (
+        """CREATE TABLE IF NOT EXISTS pending_vectors (
             seq bigserial PRIMARY KEY,
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,
@@ -255,6 +255,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             judge boolean NOT NULL DEFAULT false,
             UNIQUE (user_id, agent_id, memory_id)
         )""",
-        "CREATE INDEX pending_vectors_scope ON pending_vectors(user_id, agent_id, seq)",
+        "CREATE INDEX IF NOT EXISTS pending_vectors_scope "
+        "ON pending_vectors(user_id, agent_id, seq)",
     )),
 )

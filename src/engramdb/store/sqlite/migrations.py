@@ -213,13 +213,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         # memories written with Config.embed = "deferred" whose vector is still to be computed
         # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
         # run for it (a near-duplicate check)
-        """CREATE TABLE pending_vectors (
+        """CREATE TABLE IF NOT EXISTS pending_vectors (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             memory_id TEXT NOT NULL UNIQUE,
             user TEXT NOT NULL,
             agent TEXT NOT NULL,
             judge INTEGER NOT NULL DEFAULT 0
         )""",
-        "CREATE INDEX pending_vectors_scope ON pending_vectors(user, agent, seq)",
+        "CREATE INDEX IF NOT EXISTS pending_vectors_scope ON pending_vectors(user, agent, seq)",
     )),
 )
