@@ -131,6 +131,7 @@ class EngramRetriever:
             self._ingest(conversation_id, turns)
         else:
             self._remember_many(conversation_id, turns)
+        self.mem.flush()  # vectors left pending by ENGRAMDB_EMBED=deferred (none when sync)
         for cache in self.caches:
             cache.save()
 

@@ -65,6 +65,7 @@ CALLS: dict[str, Call] = {
     "session": lambda m, c: m.session("s1").add("user", "hello"),
     "sessions": lambda m, c: m.sessions(),
     "sleep": lambda m, c: m.sleep(),
+    "flush": lambda m, c: m.flush(),
     "snapshot": lambda m, c: m.snapshot(io.StringIO()),
     "sources": lambda m, c: m.sources(c["id"]),
     "stats": lambda m, c: m.stats(),

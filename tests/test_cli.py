@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 from engramdb.cli import app
 
 ENV = {"ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200"}
-SETTINGS = ("URL", "USER", "AGENT", "EMBEDDER", "CONFIG", "PRESET")
+SETTINGS = ("URL", "USER", "AGENT", "EMBEDDER", "CONFIG", "PRESET", "EMBED")
 
 Run = Callable[..., Result]
 

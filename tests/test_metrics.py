@@ -46,7 +46,21 @@ def test_metrics_count_routes_stages_writes_and_size(mem):  # type: ignore[no-un
     assert got[("engramdb_memories", (("layer", "core"),))] == 2
     assert got[("engramdb_store_bytes", ())] > 0
     assert got[("engramdb_pending_vectors", ())] == 0
-    assert "not computed yet" in reply.text  # what the 0 means is in its help text
+    assert "not computed yet" in reply.text  # what the figure means is in its help text
+
+
+def test_pending_vectors_are_the_stores_count(mem):  # type: ignore[no-untyped-def]
+    """Memories waiting for their vector (Config.embed = 'deferred') show in the gauge."""
+    scope = engramdb.model.Scope("alice", "noah")
+    ids = [mem.remember(text, user="alice", agent="noah").memory.id
+           for text in ("I live in Berlin", "我喜欢喝茶")]
+    with mem.store.transaction():
+        mem.store.add_pending(scope, dict.fromkeys(ids, False))
+    with thread_server(mem) as url:
+        reply = httpx.get(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
+    assert samples(reply.text)[("engramdb_pending_vectors", ())] == 2
+    mem.flush()
+    assert mem.store.pending_count() == 0
 
 
 def test_metrics_need_an_admin_key(mem):  # type: ignore[no-untyped-def]

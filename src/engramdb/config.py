@@ -18,6 +18,8 @@ def default_path() -> Path:
 
 
 MAX_HALF_LIFE_DAYS = 36500.0
+
+
 def _flag(value: Any) -> bool:
     """A yes/no setting: a bool, or 1/0, true/false, yes/no, on/off (an environment value)."""
     if isinstance(value, bool):
@@ -30,6 +32,7 @@ def _flag(value: Any) -> bool:
     raise ValueError(f"a yes/no setting is 1/0, true/false, yes/no or on/off, got {value!r}")
 
 
+EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
 _CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
 
 
@@ -44,6 +47,8 @@ class Config:
     user: str = "default"
     agent: str = "default"
     threads: int = 1                   # BLAS and model threads
+    embed: str = "sync"                # sync: a write returns with its vector; deferred: the
+    # vector is computed after the write returns, in batches (engine/deferred.py)
     max_content_bytes: int = 65536
     preset: str = "default"            # recall preset
     busy_timeout_ms: int = 10000
@@ -124,6 +129,9 @@ class Config:
         if not _number(value) or not 0 <= value < math.inf:
             raise ConfigError("auto_sleep_importance must be a number from 0 (never) up, "
                               f"got {value!r}")
+        if self.embed not in EMBED_MODES:
+            raise ConfigError(f"embed must be one of {', '.join(EMBED_MODES)}, got "
+                              f"{self.embed!r}")
         if bool(self.llm_url) != bool(self.llm_model):
             raise ConfigError("llm_url and llm_model go together: set both or neither")
         if self.shape_judge not in ("auto", "rules", "llm"):

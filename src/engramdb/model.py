@@ -343,6 +343,7 @@ class Stats:
     embedder: str
     dimensions: int
     path: str
+    pending_vectors: int = 0   # memories still waiting for their vector (Config.embed)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

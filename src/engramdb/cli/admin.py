@@ -121,6 +121,26 @@ def migrate(
                          + (f"; {actions}" if actions else "")))
 
 
+@command(commands)
+def index(
+    d: Door,
+    wait: Annotated[bool, typer.Option("--wait", help="Compute every pending vector now (all "
+                                       "scopes) and return when none is left.")] = False,
+) -> None:
+    """Vectors that deferred writes (ENGRAMDB_EMBED=deferred) left pending: how many wait in
+    this scope; with --wait, compute them all now."""
+    with guarded(d), open_memory(d) as mem:
+        computed = mem.flush() if wait else 0
+        pending = mem.stats().pending_vectors
+    if d.json:
+        emit({"computed": computed, "pending": pending})
+    elif wait:
+        out().print(f"computed {computed} vectors; {pending} pending")
+    else:
+        out().print(f"{pending} pending" + (" (engramdb index --wait computes them now)"
+                                            if pending else ""))
+
+
 @command(commands, "index-scope")
 def index_scope(
     d: Door,

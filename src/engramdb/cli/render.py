@@ -132,6 +132,8 @@ def stats_table(stats: Stats) -> Table:
         table.add_row(f"  {layer}", str(n))
     table.add_row("by kind", ", ".join(f"{k} {n}" for k, n in stats.by_kind.items()) or "-")
     table.add_row("events", str(stats.events))
+    if stats.pending_vectors:
+        table.add_row("pending vectors", str(stats.pending_vectors))
     return table
 
 

@@ -3,6 +3,7 @@ uses, and the few helpers they share (scope checks, the clock's now, embedding, 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Self
@@ -25,8 +26,10 @@ from ..recall.pipeline import Recaller
 from ..store.protocol import Store
 from ..text.checks import storable
 from ..uri import validate_uri
+from .deferred import VectorWorker
 from .scoped import ScopedMemory
 
+log = logging.getLogger("engramdb")
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
 WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
@@ -52,6 +55,8 @@ class Core:
                                   self.config.preset, self.config.assoc_slots,
                                   self.config.relevance_floor,
                                   aligned=getattr(embedder, "embed_aligned", None))
+        self._later = VectorWorker(store, self._embed, self._now, self.decay_params)
+        self._catch_up()
 
     # ---------------------------------------------------------------- plumbing
 
@@ -62,7 +67,23 @@ class Core:
         self.close()
 
     def close(self) -> None:
+        """Stop the vector worker (after the batch in hand; what is still pending stays in
+        the database and is finished at the next open), then close the store."""
+        self._later.close()
         self.store.close()
+
+    def _catch_up(self) -> None:
+        """At open: vectors a deferred write left pending (this process's or one that died)
+        are finished now (``embed="sync"``: before the open returns) or by the worker."""
+        if not self.store.pending_count():
+            return
+        if self.config.embed == "deferred":
+            self._later.notify()
+            return
+        try:
+            self._later.flush()
+        except Exception as exc:  # still pending, still stored: the next open tries again
+            log.warning("engramdb: computing pending vectors at open failed: %s", exc)
 
     def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, self._scope(user, agent))

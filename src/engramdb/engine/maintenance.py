@@ -8,12 +8,13 @@ from typing import IO, Any
 
 from ..dynamics.sleep import SleepReport, run_sleep
 from ..errors import Invalid
+from ..model import Scope
 from .core import ACTOR, Core, Progress
 from .uricheck import BadUri, bad_uris
 
 
 class MaintenanceVerbs(Core):
-    """sleep, decay, index_scope, export, import_, snapshot, restore_snapshot."""
+    """sleep, decay, flush, index_scope, export, import_, snapshot, restore_snapshot."""
 
     def sleep(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
               agent: str | None = None) -> SleepReport:
@@ -23,7 +24,13 @@ class MaintenanceVerbs(Core):
         changed (dynamics/sleep.py)."""
         if not isinstance(full, bool):
             raise Invalid(f"full must be true or false, got {full!r}")
-        scope = self._scope(user, agent)
+        self._later.flush()  # vectors a deferred write left pending: the passes compare them
+        return self._sleep(self._scope(user, agent), phase, full)
+
+    def _sleep(self, scope: Scope, phase: str | None = None, full: bool = False) -> SleepReport:
+        """The sleep itself. The automatic sleep after a write runs it without the catch-up:
+        the write's caller does not wait for the model (a memory still without its vector is
+        left out of the merge pass; the vector batch checks its near-duplicates)."""
         return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
                          embed=self._embed, polisher=self._polisher(), full=full,
                          near_hints=self._near.take(scope))
@@ -45,6 +52,13 @@ class MaintenanceVerbs(Core):
         """The decay phase alone: archive the core memories whose weight fell below
         ``Config.archive_below``."""
         return self.sleep("decay", user=user, agent=agent)
+
+    def flush(self) -> int:
+        """Compute every vector a deferred write (``Config.embed = "deferred"``) left pending,
+        in every scope, now, and complete the decisions that wait for them (engine/deferred.py);
+        returns how many memories got their vector. With ``embed = "sync"`` there is nothing
+        to do unless a deferred writer left some (the open finishes those already)."""
+        return self._later.flush()
 
     def index_scope(self, *, drop: bool = False, user: str | None = None,
                     agent: str | None = None) -> dict[str, Any]:

@@ -139,7 +139,8 @@ class ReadVerbs(Core):
         return Stats(user=scope.user, agent=scope.agent, total=sum(by_layer.values()),
                      by_layer=by_layer, by_kind=by_kind, events=self.store.event_count(scope),
                      embedder=self.embedder.model_id, dimensions=self.embedder.dimensions,
-                     path=self.store.location)
+                     path=self.store.location,
+                     pending_vectors=self.store.pending_count(scope))
 
     def scopes(self) -> list[Scope]:
         return self.store.scopes()

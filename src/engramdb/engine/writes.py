@@ -44,7 +44,9 @@ from ..write.supersede import (
     judge,
     neighbours,
 )
+from ..write.textnear import text_judgement, text_neighbours
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
+from .deferred import defer_vectors
 
 
 class WriteVerbs(Core):
@@ -88,18 +90,26 @@ class WriteVerbs(Core):
                                           check_on_error(on_error))
         if rejected:
             drafts = [d for i, d in enumerate(drafts) if i not in rejected]
-        vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
+        deferred = self.config.embed == "deferred"   # vectors after the commit: deferred.py
+        vectors = (None if deferred else
+                   self._embed_in_batches([embed_text(r) for r in records], batch, progress))
         with self.store.transaction():
             near = (BatchNeighbours(self.store, scope, records, vectors)
-                    if len(records) > 1 else None)
+                    if vectors is not None and len(records) > 1 else None)
             results = []
-            for i, (rec, vec, draft) in enumerate(zip(records, vectors, drafts, strict=True)):
+            for i, (rec, draft) in enumerate(zip(records, drafts, strict=True)):
+                vec = None if vectors is None else vectors[i]
                 result = self._write(rec, vec, draft.kind is not None,
                                      draft.importance is not None, near, i)
-                if near is not None and result.action in WRITES_VECTOR:
+                if near is not None and vec is not None and result.action in WRITES_VECTOR:
                     near.written(result.memory.id, vec)
                 results.append(result)
+            pending = defer_vectors(self.store, scope, results) if deferred else 0
             written = self._count_importance(scope, results)
+        if pending:
+            self._later.notify()
+        if deferred and progress and records:
+            progress(len(records), len(records))
         self._auto_sleep(scope, written, results)
         return with_rejected(results, rejected)
 
@@ -116,7 +126,7 @@ class WriteVerbs(Core):
         return np.vstack(parts)
 
     @traced("write")
-    def _write(self, rec: Record, vector: np.ndarray, kind_given: bool,
+    def _write(self, rec: Record, vector: np.ndarray | None, kind_given: bool,
                importance_given: bool = True, near: BatchNeighbours | None = None,
                index: int = 0) -> WriteResult:
         failed = quality_failures(rec.content, rec.kind)
@@ -139,9 +149,13 @@ class WriteVerbs(Core):
         if rec.kind == Kind.EVENT:  # events never supersede nor merge: the log keeps them all
             self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
             return WriteResult(Action.ADD, "new_memory", rec)
-        nearby = neighbours(self.store, rec, vector, near, index)
-        result = self._apply(judge(rec, nearby, self._shape_judge()), rec, vector,
-                             importance_given, nearby.surprise)
+        if vector is None:  # deferred: the text decides now, the vector later (deferred.py)
+            nearby = text_neighbours(self.store, rec)
+            verdict = text_judgement(judge(rec, nearby, self._shape_judge()))
+        else:
+            nearby = neighbours(self.store, rec, vector, near, index)
+            verdict = judge(rec, nearby, self._shape_judge())
+        result = self._apply(verdict, rec, vector, importance_given, nearby.surprise)
         if result.action in WRITES_VECTOR:
             self._near.note(result.memory, nearby.near)
         return result
@@ -152,8 +166,8 @@ class WriteVerbs(Core):
             self._judge_made = choose_judge(self.config)
         return self._judge_made
 
-    def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,
-               surprise_: float) -> WriteResult:
+    def _apply(self, j: Judgement, rec: Record, vector: np.ndarray | None,
+               importance_given: bool, surprise_: float) -> WriteResult:
         """Carry out a write/supersede.py judgement (inside the caller's transaction)."""
         old = j.target
         evidence = {**j.evidence, "surprise": round(surprise_, 4)}
@@ -181,7 +195,8 @@ class WriteVerbs(Core):
                             reason=f"{j.rule}: {rec.id}")
         return WriteResult(j.action, j.rule, rec, evidence)
 
-    def _write_same_uri(self, old: Record, rec: Record, vector: np.ndarray) -> WriteResult:
+    def _write_same_uri(self, old: Record, rec: Record,
+                        vector: np.ndarray | None) -> WriteResult:
         if old.content_hash == rec.content_hash:
             self.store.record_uses(rec.scope, [old.id], rec.recorded_at, USE_DEBOUNCE_S)
             return WriteResult(Action.NOOP, "same_uri_same_content", self._reload(old),
@@ -248,7 +263,7 @@ class WriteVerbs(Core):
         if threshold <= 0 or written < threshold or not results:
             return
         try:
-            report = self.sleep(user=scope.user, agent=scope.agent)
+            report = self._sleep(scope)  # no catch-up of pending vectors (deferred.py)
         except EngramError as exc:  # the write itself is stored: say why no sleep followed
             results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
                                                   "threshold": threshold, "error": str(exc)}

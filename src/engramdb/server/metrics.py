@@ -83,8 +83,9 @@ class _StoreSize:
             count.add_metric([layer.value], total)
         yield count
         yield GaugeMetricFamily(
-            "engramdb_pending_vectors", "Memories stored whose vector is not computed yet; "
-            "always 0 while every write embeds its memory before it returns", value=0)
+            "engramdb_pending_vectors", "Memories stored whose vector is not computed yet "
+            "(Config.embed = 'deferred'; 0 when every write embeds before it returns)",
+            value=self.memory.store.pending_count())
         path = self.memory.store.location
         if os.path.isfile(path):
             yield GaugeMetricFamily("engramdb_store_bytes", "Size of the SQLite file",

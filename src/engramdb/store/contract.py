@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .contract_kit import ALICE, BOB, T0, make_goal, make_link, make_record, unit
 from .contract_log import LogContract
+from .contract_pending import PendingContract
 from .contract_records import RecordContract
 from .contract_sessions import SessionContract
 from .contract_tables import TableContract
@@ -15,5 +16,6 @@ __all__ = ["ALICE", "BOB", "T0", "StoreContract", "make_goal", "make_link", "mak
            "unit"]
 
 
-class StoreContract(RecordContract, LogContract, TableContract, SessionContract):
+class StoreContract(RecordContract, LogContract, TableContract, SessionContract,
+                    PendingContract):
     """Mix-in of tests; needs a ``store`` fixture."""

@@ -62,6 +62,15 @@ class SleepState:
     importance: float = 0.0          # importance written since (auto sleep)
 
 
+@dataclass(frozen=True)
+class Pending:
+    """A memory whose vector is still to be computed (``Config.embed = "deferred"``)."""
+
+    scope: Scope
+    memory_id: str
+    judge: bool   # the write decisions that need its vector are still to run
+
+
 class Store(Protocol):
     """Every method is scoped: no call can read or change another scope's memories."""
 
@@ -300,3 +309,23 @@ class Store(Protocol):
         """The memories whose due time is at or before ``until``."""
         ...
 
+    # pending vectors (Config.embed = "deferred"; engine/deferred.py)
+    def add_pending(self, scope: Scope, items: Mapping[str, bool]) -> None:
+        """Mark memories (id -> judge) as waiting for their vector, inside the caller's
+        transaction; a vector they had is dropped (it no longer matches their text)."""
+        ...
+
+    def pending(self, limit: int) -> list[Pending]:
+        """Up to ``limit`` pending memories of any scope, oldest first."""
+        ...
+
+    def pending_count(self, scope: Scope | None = None) -> int:
+        """How many memories wait for a vector: in ``scope``, or in every scope."""
+        ...
+
+    def finish_pending(self, scope: Scope, vectors: Mapping[str, np.ndarray],
+                       drop: Sequence[str] = ()) -> list[str]:
+        """Store the vectors of pending memories and take them, and ``drop``, off the pending
+        set, in one transaction (or the caller's). A memory no longer pending (another process
+        finished it) is left alone. Returns the ids whose vector was stored."""
+        ...

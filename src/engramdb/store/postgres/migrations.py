@@ -248,4 +248,19 @@ MIGRATIONS: tuple[Migration, ...] = (
         # mem0's get does); SQLite's id column is UNIQUE, so indexed, since its first migration
         "CREATE INDEX IF NOT EXISTS memories_id ON memories(id)",
     )),
+    Migration(13, "pending_vectors", (
+        # memories written with Config.embed = "deferred" whose vector is still to be computed
+        # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
+        # run for it (a near-duplicate check)
+        """CREATE TABLE IF NOT EXISTS pending_vectors (
+            seq bigserial PRIMARY KEY,
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            judge boolean NOT NULL DEFAULT false,
+            UNIQUE (user_id, agent_id, memory_id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS pending_vectors_scope "
+        "ON pending_vectors(user_id, agent_id, seq)",
+    )),
 )

@@ -27,6 +27,7 @@ from . import concepts
 from .concepts import ConceptTable
 from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
+from .pending import PendingTable
 from .scopeindex import ScopeIndexes
 from .textindex import PgTextIndex
 from .writes import Writes
@@ -74,7 +75,7 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(Writes, ConceptTable, GoalTable, KeyTable, ScopeIndexes):
+class PostgresStore(Writes, ConceptTable, GoalTable, KeyTable, ScopeIndexes, PendingTable):
     """The mix-ins hold the writes, reads, searches, links, sessions, goals, keys, sleep state
     and per-scope indexes; this class holds the pool, the schema and the transactions."""
 

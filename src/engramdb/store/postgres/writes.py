@@ -178,6 +178,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables):
                                    args).rowcount
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
             conn.execute("DELETE FROM concepts WHERE user_id = %s AND agent_id = %s", args)
+            conn.execute("DELETE FROM pending_vectors WHERE user_id = %s AND agent_id = %s",
+                         args)
             self._drop_sessions(conn, scope)
             self._drop_links(conn, scope)
             self._drop_sleep(conn, scope)

@@ -210,4 +210,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "(SELECT rowid FROM memories WHERE layer != 'core')",
     )),
     Migration(12, "memories_by_id", ()),  # in 1 already: id is UNIQUE (PostgreSQL's 12)
+    Migration(13, "pending_vectors", (
+        # memories written with Config.embed = "deferred" whose vector is still to be computed
+        # (engine/deferred.py); ``judge``: the write decisions that need the vector are still to
+        # run for it (a near-duplicate check)
+        """CREATE TABLE IF NOT EXISTS pending_vectors (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            memory_id TEXT NOT NULL UNIQUE,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            judge INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX IF NOT EXISTS pending_vectors_scope ON pending_vectors(user, agent, seq)",
+    )),
 )

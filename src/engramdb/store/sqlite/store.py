@@ -21,6 +21,7 @@ from ..textindex import TextIndex
 from ..vectors import VectorCache
 from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
+from .pending import PendingTable
 from .search import Search
 from .sleep import SleepTables
 from .upgrade import backup_before_migrating
@@ -35,7 +36,7 @@ def _concepts_json(data_json: str) -> str:
 
 
 
-class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables):
+class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable):
     """The mix-ins hold the writes, reads, searches, links, sessions, goals, keys and sleep
     state; this class holds the connection, its setup and the transaction."""
 

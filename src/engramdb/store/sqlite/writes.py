@@ -142,6 +142,7 @@ class Writes(Reads, LinkTable, SessionTables):
             self._db.execute(f"DELETE FROM sleep_state WHERE {where}", args)
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
+            self._db.execute(f"DELETE FROM pending_vectors WHERE {where}", args)
             self._db.execute(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",
