@@ -162,6 +162,11 @@ class NoArgs(Args):
     pass
 
 
+class EntityArgs(Args):
+    name: str = Field(min_length=1, max_length=200, description="A person, place, project "
+                      "or topic, as the memories name it (e.g. \"Wang Lei\", \"柏林\")")
+
+
 class SnapshotArgs(Args):
     action: Literal["take", "list", "restore"] = Field(
         "list", description="take: snapshot the scope; list: its snapshots; restore: replace "
