@@ -115,6 +115,10 @@ class UpdateArgs(Args):
     places: Names | None = None
     topics: Names | None = None
     at: Time | None = None
+    valence: float | None = Field(None, ge=-1, le=1, description="Feeling, -1 to 1; default: "
+                                  "read from new content, else kept")
+    intensity: float | None = Field(None, ge=0, le=1, description="How strongly felt, 0 to 1; "
+                                    "default: read from new content, else kept")
 
 
 class ForgetArgs(Args):

@@ -1,8 +1,8 @@
 """The /v1 routes behind the web page's pictures: the scope's timeline, a memory's strength
-curve, its lineage (supersession chain, gists, sources) and link neighbourhood, and the log
-of past sleeps; the entity page of a name. Like the other routes: parse, call one Memory verb on the caller's scope,
-return its ``to_dict()``; the logic is in recall/timeline.py, recall/lineage.py,
-dynamics/curve.py, dynamics/sleeplog.py and recall/entity.py."""
+curve, its lineage (supersession chain, gists, sources) and link neighbourhood, the log of past
+sleeps, and the entity page of a name. Like the other routes: parse, call one Memory verb on
+the caller's scope, return its ``to_dict()``; the logic is in recall/timeline.py,
+recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py and recall/entity.py."""
 
 from __future__ import annotations
 
