@@ -81,6 +81,7 @@ CALLS: dict[str, Call] = {
     "lineage": lambda m, c: m.lineage(c["id"]),
     "neighbourhood": lambda m, c: m.neighbourhood(c["id"]),
     "sleep_log": lambda m, c: m.sleep_log(),
+    "entity": lambda m, c: m.entity("Berlin"),
 }
 NO_STORE = {"scope", "index_scope"}   # a view; a PostgreSQL-only verb (Invalid on SQLite)
 

@@ -82,6 +82,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "ingest": ("ingest", "ingest", [("POST", "/v1/ingest")]),
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
     "feedback": ("feedback", "feedback", [("POST", ID + "/feedback")]),
+    "entity": ("entity", "entity", [("GET", "/v1/entity")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),

@@ -16,7 +16,7 @@ import typer
 
 import engramdb
 
-from . import admin, agent, attention, io, links, memory, review, serve, session
+from . import admin, agent, attention, entity, io, links, memory, review, serve, session
 from .guard import EXIT_OK
 from .options import Agent, AsJson, Db, Door, EmbedderName, User, Verbose
 
@@ -46,7 +46,7 @@ def root(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = No
 
 for group in (admin.commands, memory.commands, io.commands, serve.commands,
               attention.commands, links.commands, session.commands, review.commands,
-              agent.commands):
+              agent.commands, entity.commands):
     app.add_typer(group)
 app.add_typer(attention.goal_app, name="goal")
 app.add_typer(attention.procedure_app, name="procedure")

@@ -186,14 +186,21 @@ def update(
     people: Names = None, places: Names = None, topics: Names = None,
     at: Annotated[str | None, typer.Option(
         metavar="TIME", help="When it happened, ISO 8601 (no timezone = UTC).")] = None,
+    valence: Annotated[float | None, typer.Option(
+        metavar="-1..1", help="How it felt, -1 to 1; default: read from new --content, else "
+        "kept.", show_default=False)] = None,
+    intensity: Annotated[float | None, typer.Option(
+        metavar="0..1", help="How strongly, 0 to 1; default: read from new --content, else "
+        "kept.", show_default=False)] = None,
 ) -> None:
-    """Change fields of a memory in place, as a new version (see `history`)."""
+    """Change fields of a memory in place, as a new version (see `history`). New content
+    without --valence or --intensity reads the feeling again from the new text."""
     with guarded(d):
         changes = {"content": read_text(content) if content is not None else None,
                    "kind": kind, "uri": uri, "importance": importance,
                    "metadata": opt_json(metadata, "--metadata"), "people": people or None,
                    "places": places or None, "topics": topics or None,
-                   "at": opt_time(at, "--at")}
+                   "at": opt_time(at, "--at"), "valence": valence, "intensity": intensity}
         with open_memory(d) as mem:
             rec = mem.update(memory_id, **changes)
         emit(rec.to_dict()) if d.json else out().print(record_table(rec))

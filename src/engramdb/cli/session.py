@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.text import Text
@@ -183,10 +183,19 @@ def session_add(
 @command(session_app, "show")
 def session_show(
     d: Door, session_id: SessionId,
+    layers: Annotated[bool, typer.Option(
+        "--layers", help="Print its layered summaries instead: one every --every turns, a "
+        "higher one every --higher of those, and a keyframe around each important turn, "
+        "each sentence with the turns it came from.")] = False,
+    every: Annotated[int, typer.Option(metavar="N", help="Turns per summary.")] = 8,
+    higher: Annotated[int, typer.Option(metavar="M", help="Summaries per higher one.")] = 4,
 ) -> None:
-    """Print the session's window as the prompt sees it."""
+    """Print the session's window as the prompt sees it (or its layered summaries)."""
     with guarded(d), open_memory(d) as mem:
         wm = mem.session(session_id, create=False)
+        if layers:
+            show_layers(wm.layers(every, higher).to_dict(), d.json)
+            return
         if d.json:
             emit(wm.to_dict())
             return
@@ -200,6 +209,21 @@ def session_show(
              + (" (over budget)" if wm.over_budget else ""))
         for note in wm.notes:
             err().print(Text(f"note: {note}"))
+
+
+def show_layers(found: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        emit(found)
+        return
+    for name, title in (("summaries", "summary"), ("higher_summaries", "higher summary"),
+                        ("keyframes", "keyframe")):
+        for item in found[name]:
+            first, last = item["turns"]
+            why = f" ({item['reason']})" if item.get("reason") else ""
+            out().print(Text(f"[{title}, turns {first}-{last}{why}]"))
+            for sentence in item["sentences"]:
+                turns = ",".join(str(n) for n in sentence["sources"])
+                out().print(Text(f"- {sentence['text']}  (turn {turns})"))
 
 
 @command(session_app, "end")

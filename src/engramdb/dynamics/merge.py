@@ -171,19 +171,26 @@ def _candidates(group: list[Record], must: set[str] | None) -> list[tuple[Record
 
 def _merge(run: Pass, keep: Record, drop: Record, evidence: dict[str, float],
            report: PhaseReport) -> None:
+    why = f"jaccard {evidence['jaccard']:.2f}, cosine {evidence['cosine']:.2f}"
+    merge_pair(run, keep, drop, "near-duplicate", why, report)
+
+
+def merge_pair(run: Pass, keep: Record, drop: Record, what: str, why: str,
+               report: PhaseReport) -> None:
+    """Fold ``drop`` into ``keep`` (both re-read and checked again inside the transaction):
+    ``what`` names the rule in both histories, ``why`` its evidence."""
     with run.store.transaction():
         fresh = run.store.get_many(run.scope, [keep.id, drop.id])
         keep, drop = fresh.get(keep.id), fresh.get(drop.id)  # type: ignore[assignment]
         if keep is None or drop is None or not (mergeable(keep) and mergeable(drop)):
             return
-        why = f"jaccard {evidence['jaccard']:.2f}, cosine {evidence['cosine']:.2f}"
         uses = sorted([*keep.last_uses, *drop.last_uses])[-8:]
-        run.save(keep, "merge", f"near-duplicate {drop.id} merged in ({why})", {
+        run.save(keep, "merge", f"{what} {drop.id} merged in ({why})", {
             "derived_from": [*keep.derived_from, drop.id],
             "metadata": {**keep.metadata, "merged": [*keep.metadata.get("merged", []), drop.id]},
             "importance": max(keep.importance, drop.importance),
             "use_count": keep.use_count + drop.use_count, "last_uses": uses})
-        run.save(drop, "merged", f"near-duplicate of {keep.id}, merged into it ({why})", {
+        run.save(drop, "merged", f"{what} of {keep.id}, merged into it ({why})", {
             "layer": Layer.ARCHIVED, "metadata": {**drop.metadata, "merged_into": keep.id}})
     report.add("merged", drop.id)
     report.add("merge_survivor", keep.id)

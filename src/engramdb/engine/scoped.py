@@ -33,7 +33,9 @@ class ScopedMemory:
               # what a recall was worth (dynamics/feedback.py)
               "feedback",
               # pictures of memory over time (engine/views.py)
-              "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log")
+              "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log",
+              # what is known about one person, place or topic (recall/entity.py)
+              "entity")
 
     def __init__(self, memory: Facade, scope: Scope) -> None:
         self.memory = memory

@@ -14,12 +14,13 @@ from .core import Core
 if TYPE_CHECKING:
     from ..dynamics.curve import Curve
     from ..dynamics.sleeplog import SleepLog
+    from ..recall.entity import Entity
     from ..recall.lineage import Lineage, Neighbourhood
     from ..recall.timeline import Timeline
 
 
 class ViewVerbs(Core):
-    """timeline, strength_curve, lineage, neighbourhood, sleep_log."""
+    """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity."""
 
     def timeline(self, *, since: datetime | None = None, until: datetime | None = None,
                  limit: int = 500, user: str | None = None,
@@ -64,3 +65,11 @@ class ViewVerbs(Core):
         from ..dynamics.sleeplog import sleep_log
 
         return sleep_log(self.store, self._scope(user, agent), limit)
+
+    def entity(self, name: str, *, user: str | None = None,
+               agent: str | None = None) -> Entity:
+        """What the memory holds about one person, place, project or topic: aliases, first and
+        last seen, current facts, episodes, supersession history (recall/entity.py)."""
+        from ..recall.entity import entity
+
+        return entity(self.store, self._scope(user, agent), name)

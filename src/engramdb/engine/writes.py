@@ -23,6 +23,7 @@ from ..model import (
     WriteResult,
 )
 from ..text.checks import check_content, content_hash
+from ..text.emotion import check_number, emotion_for
 from ..tracing import traced
 from ..uri import validate_uri
 from ..write.batch import build_records, check_on_error, with_rejected
@@ -215,10 +216,15 @@ class WriteVerbs(Core):
                uri: str | None = None, importance: float | None = None,
                metadata: dict[str, Any] | None = None, people: list[str] | None = None,
                places: list[str] | None = None, topics: list[str] | None = None,
-               at: datetime | None = None, user: str | None = None,
+               at: datetime | None = None, valence: float | None = None,
+               intensity: float | None = None, user: str | None = None,
                agent: str | None = None) -> Record:
+        """Change fields in place, as a new version. New content with no valence or intensity
+        given reads them again from the new text (text/emotion.py)."""
         scope = self._scope(user, agent)
         changes: dict[str, Any] = {}
+        valence = check_number("valence", valence, -1.0, 1.0)
+        intensity = check_number("intensity", intensity, 0.0, 1.0)
         if content is not None:
             changes["content"] = check_content(content, self.config.max_content_bytes)
             changes["content_hash"] = content_hash(changes["content"])
@@ -235,7 +241,7 @@ class WriteVerbs(Core):
                 changes[name] = check_anchors(name, value)
         if at is not None:
             changes["at"] = aware(at, "at")
-        if not changes:
+        if not changes and valence is None and intensity is None:
             raise Invalid("nothing to update: give at least one field")
         with self.store.transaction():
             old = self._get(scope, memory_id)
@@ -243,6 +249,7 @@ class WriteVerbs(Core):
                 raise Conflict(f"memory {memory_id} was erased (hard forget): it cannot change")
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
+            changes |= _emotion(old, changes.get("content"), valence, intensity)
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
             vector = self._embed([embed_text(new)])[0] if "content" in changes else None
             self.store.save(new, "update", index_text(new), vector, actor=ACTOR)
@@ -280,3 +287,17 @@ class WriteVerbs(Core):
         up), useless weakens it (importance down). See dynamics/feedback.py."""
         return give_feedback(self.store, self._scope(user, agent), memory_id, useful,
                              self._now())
+
+
+def _emotion(old: Record, content: str | None, valence: float | None,
+             intensity: float | None) -> dict[str, float]:
+    """An update's valence and intensity: new content reads what was not given from the new
+    text; otherwise a value given alone keeps the other as it was."""
+    if content is not None:
+        v, i = emotion_for(content, valence, intensity)
+    elif valence is None and intensity is None:
+        return {}
+    else:
+        v = old.valence if valence is None else valence
+        i = old.intensity if intensity is None else intensity
+    return {"valence": v, "intensity": i}

@@ -156,6 +156,26 @@ class ProfileCheckOut(Out):
     warnings: list[str]
 
 
+class BriefOut(Out):
+    id: str
+    kind: str
+    content: str
+    at: str
+    current: bool
+
+
+class EntityOut(Out):
+    name: str
+    kinds: list[str] = Field(description="person, place, topic: how its memories tag it")
+    aliases: list[str]
+    first_seen: str
+    last_seen: str
+    memories: int
+    facts: list[BriefOut] = Field(description="What holds now, oldest first")
+    episodes: list[BriefOut] = Field(description="Events about it, newest first")
+    history: list[list[BriefOut]] = Field(description="Each chain of values, oldest first")
+
+
 class StatsOut(Out):
     user: str
     agent: str

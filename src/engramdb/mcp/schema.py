@@ -115,6 +115,10 @@ class UpdateArgs(Args):
     places: Names | None = None
     topics: Names | None = None
     at: Time | None = None
+    valence: float | None = Field(None, ge=-1, le=1, description="Feeling, -1 to 1; default: "
+                                  "read from new content, else kept")
+    intensity: float | None = Field(None, ge=0, le=1, description="How strongly felt, 0 to 1; "
+                                    "default: read from new content, else kept")
 
 
 class ForgetArgs(Args):
@@ -160,6 +164,11 @@ class ProfileArgs(Args):
 
 class NoArgs(Args):
     pass
+
+
+class EntityArgs(Args):
+    name: str = Field(min_length=1, max_length=200, description="A person, place, project "
+                      "or topic, as the memories name it (e.g. \"Wang Lei\", \"柏林\")")
 
 
 class SnapshotArgs(Args):

@@ -66,6 +66,15 @@ def profile_text(r: dict[str, Any]) -> str:
     return "\n".join([head, *(f"warning: {w}" for w in r["warnings"])])
 
 
+def entity_text(r: dict[str, Any]) -> str:
+    head = (f"{r['name']} ({', '.join(r['kinds']) or 'named in text'}); "
+            f"aliases: {', '.join(r['aliases']) or 'none'}; {r['memories']} memories, "
+            f"first seen {r['first_seen']}, last seen {r['last_seen']}")
+    facts = [f"- [{x['kind']}] {x['content']}  (id {x['id']})" for x in r["facts"]]
+    changes = [" -> ".join(x["content"] for x in chain) for chain in r["history"]]
+    return "\n".join([head, *facts, *(f"changed: {c}" for c in changes)])
+
+
 def stats_text(r: dict[str, Any]) -> str:
     layers = ", ".join(f"{k} {n}" for k, n in r["by_layer"].items())
     kinds = ", ".join(f"{k} {n}" for k, n in r["by_kind"].items()) or "none"

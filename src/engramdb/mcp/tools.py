@@ -18,6 +18,7 @@ from . import schema as s
 from .door import Call
 from .text import (
     boot_text,
+    entity_text,
     history_text,
     line,
     lines,
@@ -171,6 +172,10 @@ VERBS: list[Verb] = [
          "open pending items, with the warnings they give.", s.ProfileArgs,
          o.ProfileCheckOut, lambda c, a: c.me.profile_check(a.budget).to_dict(),
          profile_text, read_only=True),
+    Verb("entity", "Everything remembered about one person, place, project or topic: its "
+         "aliases, first and last seen, the facts that hold now, recent events and how its "
+         "facts changed.", s.EntityArgs, o.EntityOut,
+         lambda c, a: c.me.entity(a.name).to_dict(), entity_text, read_only=True),
     Verb("status", "How much is remembered (counts by kind and layer, events), the "
          "embedder and the store: a cheap check that memory works.",
          s.NoArgs, o.StatsOut, lambda c, a: c.me.stats().to_dict(), stats_text,

@@ -64,6 +64,10 @@ class UpdateIn(BaseModel):
     places: list[str] | None = None
     topics: list[str] | None = None
     at: datetime | None = None
+    valence: float | None = Field(None, description="The feeling, -1 to 1; none: read from "
+                                  "new content, else kept.")
+    intensity: float | None = Field(None, description="How strongly felt, 0 to 1; none: read "
+                                    "from new content, else kept.")
 
 
 class RollbackIn(BaseModel):

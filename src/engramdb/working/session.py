@@ -33,6 +33,7 @@ from ..io.profile import pending_at_end
 from ..model import IngestReport, Record, Scope, WriteResult
 from ..text.checks import storable
 from ..text.tokens import count_tokens
+from .layers import Layers, layers
 from .llm import ChatSummarizer
 from .state import Blob, SessionInfo, Settings, Turn
 from .summary import fold, trim
@@ -158,8 +159,17 @@ class WorkingMemory:
                 "ended_at": info.ended_at.isoformat() if info.ended_at else None,
                 "tokens": self.tokens, "over_budget": self.over_budget,
                 "summary": info.summary, "notes": info.notes,
+                "layers": self.layers().to_dict(),
                 "turns": len(self._turns), "window": [t.to_dict() for t in self.window()],
                 "prompt": self.to_prompt()}
+
+    def layers(self, every: int | None = None, higher: int | None = None) -> Layers:
+        """Its layered summaries: one every ``every`` turns, a higher one every ``higher`` of
+        those, and a keyframe around each important turn (working/layers.py)."""
+        from .layers import EVERY, HIGHER
+
+        return layers(self._turns, EVERY if every is None else every,
+                      HIGHER if higher is None else higher)
 
     # ---------------------------------------------------------------- writing
 

@@ -10,7 +10,10 @@ English: capitalised words after "in", "from", "near", "visited" or a verb of go
 ("flew to Denver"; not "reply to Olivia", a person), a meeting or writing verb ("met Sarah",
 "with Tom", "email Hannah"), a relation ("my sister Anna", "my manager is called Priya"), and
 a capitalised sentence opener followed by a verb ("Li works at...") unless it is an ordinary
-word ("Could", "Two", "Yesterday"); a language ("in French", "in Kotlin") is no place.
+word ("Could", "Two", "Yesterday") or an article, an object or "to" follows it (a verb opens
+"Went to...", "Spent the...", "Thanks for..."); a title is not a name ("Dr. Chen" is Chen); a
+language ("in French", "with Python") is neither a place nor a person; Chinese kinship and role
+words (哥哥, 同事, 老师...) name no one by name.
 """
 
 from __future__ import annotations
@@ -26,7 +29,12 @@ _MOTION = (r"(?:go|goes|going|went|gone|fly|flies|flew|flying|move|moves|moved|m
 _EN_PLACE = re.compile(r"\b(?:in|from|near|visited|visit|" + _MOTION + r"(?:\s+back)?\s+to)\s+"
                        r"(?:the\s+)?((?:[A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+){0,2})"
                        r"|\b(?:city|town|country|hometown) is ([A-Z][\w'-]+)")
-_NAME = r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?"   # "Dr. Chen" is Chen
+_NAME = _TITLE + r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
+# a name that opens a sentence is its subject: a verb follows, not a preposition, an article or
+# an object ("Went to...", "Spent the...", "Thanks for...", "Reply to..." open no name)
+_NOT_AFTER_SUBJECT = (r"is|to|the|a|an|for|my|your|our|their|me|him|her|us|them|this|that|it|"
+                      r"some|all|up|out|back|off|about")
 _RELATIONS = (r"sister|brother|wife|husband|son|daughter|mother|father|mom|dad|friend|manager|"
               r"boss|colleague|coworker|partner|girlfriend|boyfriend|cousin|uncle|aunt|nephew|"
               r"niece|grandma|grandpa|grandmother|grandfather|mentor|roommate|neighbou?r")
@@ -35,7 +43,8 @@ _EN_PERSON = re.compile(
     r"texted|message|ping|thank|thanked|(?:talk|talked|speak|spoke|reply|replied|send|sent|"
     r"write|wrote|say|said|give|gave|show|showed|introduce|introduced)\s+(?:\w+\s+){0,3}?to)"
     r"\s+" + _NAME
-    + r"\b|^([A-Z][a-z'-]+)(?:'s)?(?=\s+(?!is\b)[a-z])"
+    + r"\b|^" + _TITLE + r"([A-Z][a-z'-]+)(?:'s)?(?=\s+(?!(?:" + _NOT_AFTER_SUBJECT
+    + r")\b)[a-z])"
     r"|\b(?:" + _RELATIONS + r")(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?" + _NAME)
 # languages, human and programming: "in French", "in Kotlin" name no place
 _LANGUAGES = frozenset({
@@ -53,7 +62,10 @@ _NOT_NAMES = frozenset({
     "Honestly", "Learned"})
 
 _ZH_NOT_NAMES = frozenset({"过敏", "记得", "下次", "提醒", "城市", "国家", "地方", "家乡", "马拉松",
-                           "日志"})
+                           "日志",
+                           # kinship and roles name someone without naming them
+                           "哥哥", "姐姐", "弟弟", "妹妹", "爸爸", "妈妈", "父亲", "母亲", "老婆",
+                           "老公", "儿子", "女儿", "爷爷", "奶奶", "同事", "朋友", "老板", "老师"})
 # jieba tags many words "nr": a name is only taken when it starts with a common surname
 _SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹"
                       "彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金"
@@ -90,7 +102,8 @@ def anchors(sentence: str) -> tuple[list[str], list[str]]:
 def _person(name: str | None) -> bool:
     if not name or name.startswith("I'"):
         return False
-    return name not in _NOT_NAMES and name.lower() not in EN_STOP
+    return (name not in _NOT_NAMES and name not in _LANGUAGES
+            and name.lower() not in EN_STOP)
 
 
 def _chinese(sentence: str, people: list[str], places: list[str]) -> None:

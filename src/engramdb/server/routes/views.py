@@ -1,8 +1,8 @@
 """The /v1 routes behind the web page's pictures: the scope's timeline, a memory's strength
-curve, its lineage (supersession chain, gists, sources) and link neighbourhood, and the log
-of past sleeps. Like the other routes: parse, call one Memory verb on the caller's scope,
-return its ``to_dict()``; the logic is in recall/timeline.py, recall/lineage.py,
-dynamics/curve.py and dynamics/sleeplog.py."""
+curve, its lineage (supersession chain, gists, sources) and link neighbourhood, the log of past
+sleeps, and the entity page of a name. Like the other routes: parse, call one Memory verb on
+the caller's scope, return its ``to_dict()``; the logic is in recall/timeline.py,
+recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py and recall/entity.py."""
 
 from __future__ import annotations
 
@@ -44,6 +44,12 @@ def lineage(memory_id: str, c: Read) -> JSONResponse:
 @router.get("/memories/{memory_id}/graph", summary="Its linked neighbours, by relation")
 def graph(memory_id: str, c: Read, limit: int = 24) -> JSONResponse:
     return ok(c.mem.neighbourhood(memory_id, limit).to_dict())
+
+
+@router.get("/entity", summary="One person, place, project or topic: aliases, first and last "
+            "seen, current facts, episodes and supersession history")
+def entity(c: Read, name: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
+    return ok(c.mem.entity(name).to_dict())
 
 
 @router.get("/sleeps", summary="What the last sleeps changed, newest first")

@@ -1,8 +1,9 @@
 // The engramdb web page: a thin client of the /v1 API. Pages are addressed by the URL's hash
-// (#/search, #/timeline, #/browse, #/sleep, #/stats, #/memory/<id>), so the browser's back
+// (#/search, #/timeline, #/browse, #/entity/<name>, #/sleep, #/stats, #/memory/<id>), so the browser's back
 // button, links and the keyboard all work. The key stays in this tab's sessionStorage.
 "use strict";
 
+import { openEntity } from "./entity.js";
 import { forget, openMemory, restore, save } from "./memory.js";
 import { search } from "./search.js";
 import { loadSleeps, runSleep } from "./sleep.js";
@@ -11,7 +12,7 @@ import { $, api, el, getKey, guard, memoryLink, setKey, when } from "./util.js";
 
 const KINDS = ["identity", "preference", "fact", "event", "lesson", "rule", "procedure",
   "pending", "gist", "emotion"];
-const VIEWS = ["search", "timeline", "browse", "sleep", "stats", "memory"];
+const VIEWS = ["search", "timeline", "browse", "entity", "sleep", "stats", "memory"];
 let nextOffset = null;
 let lastList = "#/search";
 
@@ -62,6 +63,7 @@ function route() {
   show(name);
   lastList = location.hash || "#/search";
   if (name === "timeline") guard(loadTimeline);
+  if (name === "entity") guard(() => openEntity(decodeURIComponent(arg || "")));
   if (name === "sleep") guard(loadSleeps);
   if (name === "stats") guard(loadStats);
   if (name === "search") $("q").focus();
@@ -116,6 +118,10 @@ $("more").addEventListener("click", () => guard(() => browse(nextOffset)));
 $("save").addEventListener("click", () => guard(save));
 $("forget").addEventListener("click", () => guard(forget));
 $("restore").addEventListener("click", () => guard(restore));
+$("entity-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  location.hash = "#/entity/" + encodeURIComponent($("e-name").value.trim());
+});
 $("run-sleep").addEventListener("click", () => guard(runSleep));
 $("back").addEventListener("click", () => { location.hash = lastList; });
 for (const tab of document.querySelectorAll(".tab")) {

@@ -3,6 +3,7 @@
 "use strict";
 
 import { diff, linkGraph, strengthCurve } from "./charts.js";
+import { entityLinks } from "./entity.js";
 import { $, api, chip, el, enc, memoryLink, when } from "./util.js";
 
 let current = null;
@@ -85,7 +86,8 @@ export async function openMemory(id) {
   $("d-content").textContent = memory.content || "(erased)";
   $("d-chips").replaceChildren(...[chip(memory.kind, "kind"), chip(memory.layer, memory.layer),
     chip(memory.priority), memory.invalid_at ? chip("superseded", "superseded") : null,
-    memory.uri ? chip(memory.uri, "uri") : null, el("span", {}, when(memory.at))]
+    memory.uri ? chip(memory.uri, "uri") : null, el("span", {}, when(memory.at)),
+    ...entityLinks(memory)]
     .filter(Boolean));
   $("d-fields").replaceChildren(...fieldRows(memory, ["id", "content", "content_hash"]));
   $("edit-content").value = memory.content;
