@@ -43,6 +43,7 @@ from ..write.supersede import (
     judge,
     neighbours,
 )
+from ..write.turncontext import with_turn_context
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
 
 
@@ -87,6 +88,7 @@ class WriteVerbs(Core):
                                           check_on_error(on_error))
         if rejected:
             drafts = [d for i, d in enumerate(drafts) if i not in rejected]
+        records = with_turn_context(self.store, scope, records)  # write/turncontext.py
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
         with self.store.transaction():
             near = (BatchNeighbours(self.store, scope, records, vectors)
