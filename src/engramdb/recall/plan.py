@@ -42,6 +42,7 @@ class QueryPlan:
     associated: list[str] = field(default_factory=list)   # ids brought in by association
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
     vector: np.ndarray | None = None     # the query's embedding, once computed
+    stages: dict[str, object] = field(default_factory=dict)  # what each optional stage did
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -58,6 +59,8 @@ class QueryPlan:
             out["window"] = {**self.window.to_dict(), "applied": self.applied_window is not None}
         if self.asked is not None:
             out["asked_slot"] = self.asked.to_dict()
+        if self.stages:
+            out["stages"] = dict(self.stages)
         return out
 
 
