@@ -200,7 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-questions", type=int, default=None)
     ap.add_argument("--no-cache", action="store_true")
     ap.add_argument("--context", default="both", choices=["prev", "both", "none"],
-                    help="index each turn with its neighbouring turns, the previous one, or none")
+                    help="index each turn with its neighbouring turns, the previous one, or "
+                         "none given (the engine then gives each event its session's previous "
+                         "turn, as ingest does: write/turncontext.py)")
     ap.add_argument("--api", default="remember_many", choices=["remember_many", "ingest"],
                     help="how turns go in: remember_many (events with context) or ingest "
                          "(each session as a chat, with extraction)")

@@ -31,7 +31,9 @@ def test_a_write_between_the_totals_and_the_counts_changes_nothing(tmp_path):  #
         me, other = reader.scope(user="u"), writer.scope(user="u")
         for i in range(5):  # events: a fact of the same words with another number would
             other.remember(f"common fact number {i}", kind="event")   # supersede the last
-        before = [h.memory.id for h in me.recall("common", k=5, track=False, preset="lexical")]
+        # dense: a text recall here would count "common" and, expanding the query from its
+        # hits (recall/expand.py), "fact" and "number": the counts below would be cached
+        before = [h.memory.id for h in me.recall("common", k=5, track=False, preset="dense")]
         assert len(before) == 5
         fired: list[str] = []
 

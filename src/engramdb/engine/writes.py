@@ -46,6 +46,7 @@ from ..write.supersede import (
     neighbours,
 )
 from ..write.textnear import text_judgement, text_neighbours
+from ..write.turncontext import with_turn_context
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
 from .deferred import defer_vectors
 
@@ -91,6 +92,7 @@ class WriteVerbs(Core):
                                           check_on_error(on_error))
         if rejected:
             drafts = [d for i, d in enumerate(drafts) if i not in rejected]
+        records = with_turn_context(self.store, scope, records)  # write/turncontext.py
         deferred = self.config.embed == "deferred"   # vectors after the commit: deferred.py
         vectors = (None if deferred else
                    self._embed_in_batches([embed_text(r) for r in records], batch, progress))

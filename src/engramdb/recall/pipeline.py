@@ -18,13 +18,15 @@ from .associate import associate, merge
 from .collapse import collapse
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
+from .expand import expand_query
 from .explain import below_floor, why_empty
 from .fuse import rrf
 from .legs import Ranked, run_legs
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
-from .relevance import apply_floor, query_terms, score_hits
+from .relevance import QueryTerms, apply_floor, query_terms, score_hits
+from .rerank import RERANK_DEPTH, rerank
 from .wake import wake
 from .wakemeaning import Meaning
 
@@ -60,15 +62,19 @@ class Recaller:
             preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
                                       preset)
             ranked.update(cross)
+        fused, _ = rrf(ranked, preset)
+        ranked, preset = expand_query(self.store, scope, plan, ranked, fused, preset)
         fused, seen = rrf(ranked, preset)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
                                          self.embed_query))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
-        hits += best_candidates(self.store, self.params, scope, plan, preset, k, now, fused,
-                                seen, hits, left_out)
+        hits += best_candidates(self.store, self.params, scope, plan, preset,
+                                max(k, RERANK_DEPTH), now, fused, seen, hits, left_out)
         hits.sort(key=lambda h: (-h.score, h.memory.id))
+        terms = self._terms(scope, plan)
+        hits = rerank(hits, plan, terms)
         if preset.assoc_slots > 0 and hits:
             hits = self._associate(scope, plan, preset, k, now, hits)
         if preset.mmr and hits:
@@ -84,7 +90,7 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
-        hits, note = self._relevance(scope, plan, hits, ranked, k)
+        hits, note = self._relevance(hits, ranked, terms, k)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
@@ -98,13 +104,17 @@ class Recaller:
             plan.vector = self.embed_query(plan.query)
         return plan.vector
 
-    def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
-                   ranked: dict[str, Ranked], k: int) -> tuple[list[Hit], str]:
+    def _terms(self, scope: Scope, plan: QueryPlan) -> QueryTerms:
+        """The query's content words and their IDF (the time a query names is matched by
+        its window, not by words): what the re-ranker and relevance weigh."""
+        when = set(tokenize(plan.window.expr)) if plan.window is not None else set()
+        return query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
+                           plan.layers)
+
+    def _relevance(self, hits: list[Hit], ranked: dict[str, Ranked], terms: QueryTerms,
+                   k: int) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
         are dropped, and none left is an abstention with its note."""
-        when = set(tokenize(plan.window.expr)) if plan.window is not None else set()
-        terms = query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
-                            plan.layers)  # the time a query names is matched by its window
         top = collapse(hits[: 3 * k])
         score_hits(top, terms, ranked.get("dense", []))
         return apply_floor(top, self.hit_floor)

@@ -43,6 +43,7 @@ class QueryPlan:
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
     vector: np.ndarray | None = None     # the query's embedding, once computed
     crosslingual: dict[str, object] | None = None   # the cross-lingual leg (crosslingual.py)
+    stages: dict[str, object] = field(default_factory=dict)  # what each optional stage did
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -61,6 +62,8 @@ class QueryPlan:
             out["asked_slot"] = self.asked.to_dict()
         if self.crosslingual is not None:
             out["crosslingual"] = dict(self.crosslingual)
+        if self.stages:
+            out["stages"] = dict(self.stages)
         return out
 
 

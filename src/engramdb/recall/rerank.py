@@ -1,0 +1,58 @@
+"""The second stage: the top ``RERANK_DEPTH`` candidates re-scored by features that can be
+explained, after the first stage (fusion and blend, recall/rank.py) has put the evidence among
+them but not always in the top k.
+
+Each candidate's blend score is multiplied by
+
+    1 + COVERAGE_WEIGHT x coverage + DENSITY_WEIGHT x session density
+
+- coverage: the IDF-weighted share of the query's content words the memory holds (its text
+  and anchors; its context at half weight), the same measure as relevance's lexical signal
+  (recall/relevance.py). Fusion ranks by rank, so a memory that holds one rare word of the
+  question can outrank one that holds all of them; coverage says how much of the question
+  a memory answers.
+- session density: the share of the top candidates that come from the memory's session
+  (``source_session``), scaled so the densest session counts 1. A conversation talks about one
+  thing for a while: the session where many candidates cluster is where the question's topic
+  was discussed, and a turn there that matches only a few words is more likely evidence
+  than one stray match elsewhere. Memories without a session get none.
+
+The factors are set by reasoning (coverage matters most; density is a tie-breaker), not fitted;
+bench/results/locomo.md reports what each gave on LoCoMo dev, split by conversation. Each
+re-ranked hit's explanation holds ``coverage``, ``session_density`` and ``rerank_factor``;
+the plan's ``stages["rerank"]`` says how deep it went."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..model import Hit
+from .plan import QueryPlan
+from .relevance import QueryTerms, lexical
+
+RERANK_DEPTH = 60        # candidates re-scored
+COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the question's weight
+DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
+
+
+def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms) -> list[Hit]:
+    """The hits, the top ``RERANK_DEPTH`` re-scored and re-sorted, the rest after them."""
+    top, rest = hits[:RERANK_DEPTH], hits[RERANK_DEPTH:]
+    if len(top) < 2:
+        return hits
+    sessions = Counter(h.memory.source_session for h in top if h.memory.source_session)
+    densest = max(sessions.values(), default=0)
+    for hit in top:
+        cov = lexical(hit, terms) if terms.total > 0 else 0.0
+        session = hit.memory.source_session
+        dens = sessions[session] / densest if session and densest > 1 else 0.0
+        factor = 1.0 + COVERAGE_WEIGHT * cov + DENSITY_WEIGHT * dens
+        hit.explanation.terms.update({"coverage": round(cov, 4),
+                                      "session_density": round(dens, 4),
+                                      "rerank_factor": round(factor, 4)})
+        hit.score *= factor
+        hit.explanation.final = hit.score
+    top.sort(key=lambda h: (-h.score, h.memory.id))
+    plan.stages["rerank"] = {"depth": len(top), "coverage_weight": COVERAGE_WEIGHT,
+                             "density_weight": DENSITY_WEIGHT}
+    return top + rest
