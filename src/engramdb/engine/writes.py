@@ -35,6 +35,7 @@ from ..write.prepare import (
     index_text,
     parse_kind,
 )
+from ..write.privacy import Screen, keep_masked, mask_update, parse_scopes, policy_for
 from ..write.shape import OLDER_VALUE_RULES
 from ..write.supersede import (
     BatchNeighbours,
@@ -82,9 +83,11 @@ class WriteVerbs(Core):
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
+        screen = Screen(self._pii_policy(scope), scope)
         records, rejected = build_records(drafts, scope, lambda: new_id(now), now,
                                           self.config.max_content_bytes,
-                                          check_on_error(on_error))
+                                          check_on_error(on_error), screen)
+        kept = [i for i in range(len(drafts)) if i not in rejected]
         if rejected:
             drafts = [d for i, d in enumerate(drafts) if i not in rejected]
         vectors = self._embed_in_batches([embed_text(r) for r in records], batch, progress)
@@ -95,6 +98,7 @@ class WriteVerbs(Core):
             for i, (rec, vec, draft) in enumerate(zip(records, vectors, drafts, strict=True)):
                 result = self._write(rec, vec, draft.kind is not None,
                                      draft.importance is not None, near, i)
+                keep_masked(self.store, screen, kept[i], rec, result)
                 if near is not None and result.action in WRITES_VECTOR:
                     near.written(result.memory.id, vec)
                 results.append(result)
@@ -198,7 +202,6 @@ class WriteVerbs(Core):
         changes: dict[str, Any] = {}
         if content is not None:
             changes["content"] = check_content(content, self.config.max_content_bytes)
-            changes["content_hash"] = content_hash(changes["content"])
         if kind is not None:
             changes["kind"] = parse_kind(kind)
         if uri is not None:
@@ -220,10 +223,19 @@ class WriteVerbs(Core):
                 raise Conflict(f"memory {memory_id} was erased (hard forget): it cannot change")
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
+            if "content" in changes:
+                changes["content"], masked = mask_update(self.store, self._pii_policy(scope),
+                                                         old, changes["content"])
+                changes["content_hash"] = content_hash(changes["content"])
+                self.store.put_pii(scope, old.id, masked.values)
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
             vector = self._embed([embed_text(new)])[0] if "content" in changes else None
             self.store.save(new, "update", index_text(new), vector, actor=ACTOR)
         return new
+
+    def _pii_policy(self, scope: Scope) -> str:
+        """The scope's PII policy: Config.pii, or its entry in Config.pii_scopes."""
+        return policy_for(self.config.pii, parse_scopes(self.config.pii_scopes), scope)
 
     def _count_importance(self, scope: Scope, results: list[WriteResult]) -> float:
         """Add what this write stored to the importance written since the last sleep."""

@@ -26,6 +26,7 @@ from ..recall.graph import check_relation, check_weight
 from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
+from ..write.privacy import reveal_all
 
 if TYPE_CHECKING:
     from ..facade import Facade
@@ -39,7 +40,7 @@ def _vec(v: np.ndarray) -> str:
 
 
 def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
-                 header_extra: dict[str, Any] | None = None) -> int:
+                 header_extra: dict[str, Any] | None = None, reveal: bool = False) -> int:
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
               "dimensions": emb.dimensions, **(header_extra or {})}
@@ -47,6 +48,8 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     n = 0
     for scope in scopes:
         records = list(mem.store.list(scope, ALL_LAYERS))
+        if reveal:
+            records = reveal_all(mem.store, scope, records)
         vectors = mem.store.vectors(scope, [r.id for r in records])
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}

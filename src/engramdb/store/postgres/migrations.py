@@ -243,4 +243,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts c USING memories m WHERE m.user_id = c.user_id "
         "AND m.agent_id = c.agent_id AND m.id = c.id AND m.layer <> 'core'",
     )),
+    Migration(12, "pii_values", (
+        # masked personal data (write/privacy.py), as SQLite keeps it
+        """CREATE TABLE pii_values (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            placeholder text COLLATE "C" NOT NULL,
+            kind text NOT NULL,
+            value text NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id, placeholder)
+        )""",
+    )),
 )

@@ -209,4 +209,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts WHERE mem_rowid IN "
         "(SELECT rowid FROM memories WHERE layer != 'core')",
     )),
+    Migration(12, "pii_values", (
+        # masked personal data (write/privacy.py): each placeholder of a memory's text and the
+        # kind and value it stands for; a hard forget deletes the memory's rows
+        """CREATE TABLE pii_values (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            placeholder TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (user, agent, memory_id, placeholder)
+        ) WITHOUT ROWID""",
+    )),
 )
