@@ -155,3 +155,16 @@ def test_ingest_masks_turns_and_extracted_facts(pmem):  # type: ignore[no-untype
                           {"role": "user", "content": f"我的手机号是{MOBILE}。"}], user="erin")
     assert report.events and all(e.memory.content.count("#1]") for e in report.events)
     assert EMAIL not in all_text(pmem, "erin") and MOBILE not in all_text(pmem, "erin")
+
+
+def test_a_snapshot_restore_keeps_the_masked_values(pmem, tmp_path):  # type: ignore[no-untyped-def]
+    me = pmem.scope(user="alice")
+    r = me.remember(f"pay to GB82 WEST 1234 5698 7654 32, mail {EMAIL}")
+    snap = tmp_path / "alice.jsonl"
+    me.snapshot(str(snap))
+    me.update(r.memory.id, content="pay to nobody")
+    assert pmem.store.pii_values(r.memory.scope, [r.memory.id]) == {}
+    me.restore_snapshot(str(snap))
+    assert me.get(r.memory.id, reveal=True).content == \
+        f"pay to GB82 WEST 1234 5698 7654 32, mail {EMAIL}"
+    assert me.get(r.memory.id).content == "pay to [iban#1], mail [email#1]"
