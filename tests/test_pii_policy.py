@@ -118,6 +118,9 @@ def test_refuse_names_the_kinds_writes_nothing_and_echoes_no_value(pmem):  # typ
     with pytest.raises(Invalid):
         bob.ingest([{"role": "user", "content": "我住在上海"},
                     {"role": "user", "content": f"我的手机号是{MOBILE}"}])
+    with pytest.raises(Invalid, match="e-mail"):   # refused whole, extracted from or not
+        bob.ingest([{"role": "user", "content": "I live in Lyon"},
+                    {"role": "assistant", "content": f"noted, and {EMAIL}?"}])
     assert (bob.count(), pmem.store.event_count(Scope("bob", "default"))) == before
     skipped = bob.remember_many([Draft("ok text here"), Draft(f"mail {EMAIL}")],
                                 on_error="skip")

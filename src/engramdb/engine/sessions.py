@@ -87,6 +87,7 @@ class SessionVerbs(Core):
         report says why. Everything is written in one transaction, in conversation order, so
         a later value in the batch supersedes an earlier one."""
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
+        from ..write.privacy import refuse_texts, scope_policy
 
         scope = self._scope(user, agent)
         if extractor not in ("auto", "rules", "llm"):   # checked before anything is read
@@ -94,6 +95,8 @@ class SessionVerbs(Core):
         if session is not None and (not isinstance(session, str) or not session.strip()):
             raise Invalid("session must be a non-empty string")
         turns = check_messages(messages, aware(at, "at") if at is not None else self._now())
+        policy = scope_policy(self.config.pii, self.config.pii_scopes, scope)
+        refuse_texts(policy, scope, [t.message.content for t in turns])
         session = session or new_id(self._now())
         report = IngestReport(session=session, turns=len(turns))
         drafts = extract_drafts(self.config, turns, session, extractor, report)

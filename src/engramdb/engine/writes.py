@@ -35,7 +35,7 @@ from ..write.prepare import (
     index_text,
     parse_kind,
 )
-from ..write.privacy import Screen, keep_masked, mask_update, parse_scopes, policy_for
+from ..write.privacy import Screen, keep_masked, mask_update, scope_policy
 from ..write.shape import OLDER_VALUE_RULES
 from ..write.supersede import (
     BatchNeighbours,
@@ -235,7 +235,7 @@ class WriteVerbs(Core):
 
     def _pii_policy(self, scope: Scope) -> str:
         """The scope's PII policy: Config.pii, or its entry in Config.pii_scopes."""
-        return policy_for(self.config.pii, parse_scopes(self.config.pii_scopes), scope)
+        return scope_policy(self.config.pii, self.config.pii_scopes, scope)
 
     def _count_importance(self, scope: Scope, results: list[WriteResult]) -> float:
         """Add what this write stored to the importance written since the last sleep."""

@@ -53,6 +53,21 @@ def policy_for(default: str, scopes: Mapping[str, str], scope: Scope) -> str:
     return scopes.get(f"{scope.user}/{scope.agent}") or scopes.get(scope.user) or default
 
 
+def scope_policy(pii: str, pii_scopes: str, scope: Scope) -> str:
+    """The scope's policy from ``Config.pii`` and ``Config.pii_scopes``."""
+    return policy_for(pii, parse_scopes(pii_scopes), scope)
+
+
+def refuse_texts(policy: str, scope: Scope, texts: Sequence[object]) -> None:
+    """Under "refuse", Invalid when any of ``texts`` holds personal data (a conversation is
+    refused whole, before anything of it is written)."""
+    if policy != "refuse":
+        return
+    found = [f for text in texts if isinstance(text, str) for f in find_pii(text)]
+    if found:
+        raise refusal(found, scope)
+
+
 @dataclass
 class Masked:
     """What one text lost to masking: placeholder -> (kind, value)."""

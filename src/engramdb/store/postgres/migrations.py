@@ -245,7 +245,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(12, "pii_values", (
         # masked personal data (write/privacy.py), as SQLite keeps it
-        """CREATE TABLE pii_values (
+        """CREATE TABLE IF NOT EXISTS pii_values (
             user_id text COLLATE "C" NOT NULL,
             agent_id text COLLATE "C" NOT NULL,
             memory_id text COLLATE "C" NOT NULL,

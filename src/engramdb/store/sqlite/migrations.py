@@ -212,7 +212,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "pii_values", (
         # masked personal data (write/privacy.py): each placeholder of a memory's text and the
         # kind and value it stands for; a hard forget deletes the memory's rows
-        """CREATE TABLE pii_values (
+        """CREATE TABLE IF NOT EXISTS pii_values (
             user TEXT NOT NULL,
             agent TEXT NOT NULL,
             memory_id TEXT NOT NULL,
