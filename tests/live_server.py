@@ -57,11 +57,12 @@ def thread_server(mem: Memory) -> Iterator[str]:
 
 
 @contextmanager
-def serve_process(db: Path, workers: int = 1) -> Iterator[str]:
-    """`engramdb serve` as a subprocess over ``db`` (hashing embedder); yields its base URL."""
+def serve_process(db: Path, workers: int = 1, *options: str) -> Iterator[str]:
+    """`engramdb serve` as a subprocess over ``db`` (hashing embedder, more ``options``);
+    yields its base URL."""
     port = free_port()
     cmd = [sys.executable, "-m", "engramdb.cli", "serve", "--db", str(db), "--embedder",
-           "hashing", "--port", str(port), "--workers", str(workers)]
+           "hashing", "--port", str(port), "--workers", str(workers), *options]
     log = open(db.with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                             env={**os.environ, "ENGRAMDB_THREADS": "1"})

@@ -16,8 +16,9 @@ pytest.importorskip("langgraph")
 
 from langgraph.graph import END, START, StateGraph  # noqa: E402
 from langgraph.runtime import Runtime  # noqa: E402
-from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp  # noqa: E402
+from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp  # noqa: E402
 
+from engramdb import Invalid  # noqa: E402
 from engramdb.integrations.langgraph import EngramStore, uri_of  # noqa: E402
 
 
@@ -128,7 +129,12 @@ def test_ttl_is_engramdb_expiry(store, clock, mem):  # type: ignore[no-untyped-d
     (lambda s: s.batch([PutOp(("ok",), "k", {"v": 1}), PutOp(("ok",), "", {"v": 1})]),
      ValueError),
     (lambda s: s.put(("ok",), "k", {"v": 1}, ttl=-5), ValueError),
-    (lambda s: s.put(("ok",), "k", {"t": "x" * 70000}), Exception),
+    (lambda s: s.put(("ok",), "k", {"t": "x" * 70000}), Invalid),  # engramdb's content limit
+    (lambda s: s.put(("ok",), "k", {"t": "x"}, index=["$.t", 5]), ValueError),
+    (lambda s: s.batch([PutOp(("ok",), "k", {"v": 1}), SearchOp(("ok",), filter="v")]),
+     ValueError),
+    (lambda s: s.batch([PutOp(("ok",), "k", {"v": 1}), SearchOp(("ok",), limit=-1)]),
+     ValueError),
 ])
 def test_bad_input_raises_and_writes_nothing(store, mem, call, error):  # type: ignore[no-untyped-def]
     store.put(("keep",), "k", {"v": 0})

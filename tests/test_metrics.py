@@ -6,12 +6,14 @@ from __future__ import annotations
 import httpx
 import pytest
 
+import engramdb
+
 pytest.importorskip("prometheus_client")
 
 from prometheus_client.parser import text_string_to_metric_families  # noqa: E402
 
 from engramdb.keys import Keys  # noqa: E402
-from live_server import thread_server  # noqa: E402
+from live_server import auth, new_key, serve_process, thread_server  # noqa: E402
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -29,7 +31,7 @@ def test_metrics_count_routes_stages_writes_and_size(mem):  # type: ignore[no-un
         assert httpx.post(f"{url}/v1/recall", json={"query": "where do I live?"},
                           headers=head).status_code == 200
         assert httpx.get(f"{url}/nope").status_code == 404
-        reply = httpx.get(f"{url}/metrics")
+        reply = httpx.get(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
     got = samples(reply.text)
     posted = [v for (n, labels), v in got.items() if n == "engramdb_http_requests_total"
@@ -43,6 +45,41 @@ def test_metrics_count_routes_stages_writes_and_size(mem):  # type: ignore[no-un
         assert got[("engramdb_stage_seconds_count", (("stage", stage),))] >= 1
     assert got[("engramdb_memories", (("layer", "core"),))] == 2
     assert got[("engramdb_store_bytes", ())] > 0
+    assert got[("engramdb_pending_vectors", ())] == 0
+    assert "not computed yet" in reply.text  # what the 0 means is in its help text
+
+
+def test_metrics_need_an_admin_key(mem):  # type: ignore[no-untyped-def]
+    """The figures cover every scope: a scoped key may not read them, as it may not name
+    another scope; the admin key may."""
+    with thread_server(mem) as url:
+        codes = {who: httpx.get(f"{url}/metrics", headers=head).status_code for who, head in (
+            ("none", {}), ("unknown", auth("edb_not-a-key")),
+            ("read", auth(new_key(mem, "read"))), ("write", auth(new_key(mem, "write"))),
+            ("admin", auth(new_key(mem, "admin"))),
+            ("admin as X-API-Key", {"X-API-Key": new_key(mem, "admin", "ops")}))}
+        refused = httpx.get(f"{url}/metrics")
+    assert codes == {"none": 401, "unknown": 401, "read": 403, "write": 403, "admin": 200,
+                     "admin as X-API-Key": 200}
+    assert refused.json()["error"]["code"] and "engramdb_" not in refused.text
+
+
+def test_metrics_public_opens_them_without_a_key(tmp_path):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "open.db", embedder="hashing", metrics_public=True) as mem, \
+            thread_server(mem) as url:
+        reply = httpx.get(f"{url}/metrics")
+        v1 = httpx.get(f"{url}/v1/memories")
+    assert reply.status_code == 200 and "engramdb_memories" in reply.text
+    assert v1.status_code == 401  # only /metrics is opened
+
+
+def test_serve_metrics_public_flag(tmp_path):  # type: ignore[no-untyped-def]
+    db = tmp_path / "served.db"
+    engramdb.open(db, embedder="hashing").close()
+    with serve_process(db, 1, "--metrics-public") as url:
+        assert httpx.get(f"{url}/metrics").status_code == 200
+    with serve_process(db) as url:
+        assert httpx.get(f"{url}/metrics").status_code == 401
 
 
 def test_spans_when_opentelemetry_is_configured(me, monkeypatch):  # type: ignore[no-untyped-def]

@@ -18,7 +18,19 @@ def default_path() -> Path:
 
 
 MAX_HALF_LIFE_DAYS = 36500.0
-_CONVERT: dict[str, Any] = {"int": int, "float": float}
+def _flag(value: Any) -> bool:
+    """A yes/no setting: a bool, or 1/0, true/false, yes/no, on/off (an environment value)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"a yes/no setting is 1/0, true/false, yes/no or on/off, got {value!r}")
+
+
+_CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
 
 
 def _number(value: object) -> bool:
@@ -48,17 +60,21 @@ class Config:
     http_max_k: int = 100              # HTTP door: most hits one recall may ask for
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
+    metrics_public: bool = False       # HTTP door: /metrics without a key (else an admin key)
     assoc_slots: int = 2               # at most this many of k hits come by association
     llm_url: str = ""                  # OpenAI-compatible base URL (".../v1"): extraction, gists
     llm_model: str = ""                # the chat model asked to extract memories or word gists
     llm_api_key: str = ""              # sent as a Bearer token when set
     llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
+    shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
+    #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
-    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.89 for
-    # about -0.01 (recall/relevance.py; bench/results/abstain.md)
+    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.88 for
+    # -0.01 to -0.02, and both cost Chinese questions over English memories 0.13-0.5 of their
+    # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
     pii: str = "keep"                  # personal data in a write: keep, mask or refuse
     pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
 
@@ -113,6 +129,10 @@ class Config:
                               f"got {value!r}")
         if bool(self.llm_url) != bool(self.llm_model):
             raise ConfigError("llm_url and llm_model go together: set both or neither")
+        if self.shape_judge not in ("auto", "rules", "llm"):
+            raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
+        if self.shape_judge == "llm" and not self.llm_url:
+            raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
 
     def _check_pii(self) -> None:
         from .write.privacy import check_policy, parse_scopes

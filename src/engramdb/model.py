@@ -470,7 +470,8 @@ class IngestReport:
     extractor: str = "rules"
     fallback_reason: str | None = None
     repeated_turns: int = 0  # turns already ingested (same content and time): not extracted again
-    skipped_turns: int = 0   # turns not kept (no words: "...", "👍"; over the size limit)
+    skipped_turns: int = 0   # turns not kept (no words: "...", "👍")
+    offloaded_turns: int = 0  # turns over the size limit: kept whole in a blob (write/offload.py)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -483,6 +484,7 @@ class IngestReport:
             "session": self.session, "turns": self.turns, "extractor": self.extractor,
             "fallback_reason": self.fallback_reason, "counts": self.counts(),
             "repeated_turns": self.repeated_turns, "skipped_turns": self.skipped_turns,
+            "offloaded_turns": self.offloaded_turns,
             "events": [r.memory.id for r in self.events],
             "extracted": [r.to_dict() for r in self.extracted],
         }

@@ -21,13 +21,17 @@ def serve(
     port: Annotated[int, typer.Option(metavar="PORT", help="Port to listen on.")] = 8765,
     workers: Annotated[int, typer.Option(metavar="N", help="Worker processes, all on the "
                                          "same file.")] = 1,
+    metrics_public: Annotated[bool, typer.Option(
+        "--metrics-public", help="Serve /metrics without a key (else it needs an admin key); "
+        "also ENGRAMDB_METRICS_PUBLIC=1.")] = False,
 ) -> None:
     """Serve the HTTP API (/v1), its docs (/docs) and the web page (/); needs API keys."""
     with guarded(d):
         make_parent(d.db)
         from engramdb.server import serve as run_server
 
-        run_server(d.db, embedder=d.embedder, host=host, port=port, workers=workers)
+        run_server(d.db, embedder=d.embedder, host=host, port=port, workers=workers,
+                   metrics_public=metrics_public)
 
 
 @command(commands, "mcp")

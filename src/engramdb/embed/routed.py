@@ -25,6 +25,7 @@ class RoutedEmbedder:
         self.cjk = cjk
         self.dimensions = main.dimensions + cjk.dimensions
         self.model_id = f"routed({main.model_id}|cjk:{cjk.model_id})"
+        self._last_cjk: tuple[str, np.ndarray] | None = None  # reused by embed_aligned
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
@@ -41,4 +42,16 @@ class RoutedEmbedder:
             out[rest, :split] = self.main.embed_batch([texts[i] for i in rest], query=True)
         if cjk:
             out[cjk, split:] = self.cjk.embed_batch([texts[i] for i in cjk], query=True)
+            self._last_cjk = (texts[cjk[-1]], out[cjk[-1], split:].copy())
+        return out
+
+    def embed_aligned(self, text: str) -> np.ndarray:
+        """The query in the cross-lingual model's half alone (recall/crosslingual.py); the
+        vector ``embed_batch`` just gave a question in Chinese is reused."""
+        last = self._last_cjk
+        out = np.zeros(self.dimensions, dtype=np.float32)
+        if last is not None and last[0] == text:
+            out[self.main.dimensions :] = last[1]
+        else:
+            out[self.main.dimensions :] = self.cjk.embed_batch([text], query=True)[0]
         return out

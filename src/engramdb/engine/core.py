@@ -50,7 +50,8 @@ class Core:
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
                                   getattr(embedder, "relevance_floor", None),
                                   self.config.preset, self.config.assoc_slots,
-                                  self.config.relevance_floor)
+                                  self.config.relevance_floor,
+                                  aligned=getattr(embedder, "embed_aligned", None))
 
     # ---------------------------------------------------------------- plumbing
 

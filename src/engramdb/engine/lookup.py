@@ -1,6 +1,6 @@
 """Reads and writes that adapters need and the facade does not offer: a memory found by its
-id alone (in whichever scope holds it), a new expiry time, and a write stored exactly as
-given (a key-value put)."""
+id alone (in whichever scope holds it) or at an exact URI, a new expiry time, and a write
+stored exactly as given (a key-value put)."""
 
 from __future__ import annotations
 
@@ -20,15 +20,18 @@ ACTOR = "user"
 
 
 def find_by_id(memory: Memory, memory_id: str) -> Record | None:
-    """The memory with this id in any scope (ids are unique across a store), or None.
-    Looks in each scope in turn: one indexed read per scope."""
+    """The memory with this id in any scope (ids are unique across a store), or None: one
+    indexed read (``Store.locate``), every layer."""
     if not isinstance(memory_id, str) or not memory_id:
         raise Invalid("give a memory id")
-    for scope in memory.store.scopes():
-        found = memory.store.get(scope, memory_id)
-        if found is not None:
-            return found
-    return None
+    return memory.store.locate(memory_id)
+
+
+def at_uri(memory: Memory, scope: Scope, uri: str) -> Record | None:
+    """The memory at this URI in the scope unless it was forgotten, or None: one indexed read.
+    The URI is not checked (a caller that builds URIs from parts it escaped pays no check; a
+    malformed one finds nothing, and a write still checks it)."""
+    return memory.store.get_by_uri(scope, uri)
 
 
 def live(record: Record | None, now: datetime) -> Record | None:
@@ -36,6 +39,15 @@ def live(record: Record | None, now: datetime) -> Record | None:
     if record is None or record.layer == Layer.DELETED:
         return None
     if record.expires_at is not None and record.expires_at <= now:
+        return None
+    return record
+
+
+def readable(memory: Memory, record: Record | None) -> Record | None:
+    """``live`` at the memory's clock, read only when the record has an expiry time."""
+    if record is None or record.layer == Layer.DELETED:
+        return None
+    if record.expires_at is not None and record.expires_at <= memory._now():
         return None
     return record
 

@@ -22,6 +22,7 @@ from ..model import (
 if TYPE_CHECKING:
     from ..attention.context import Context
     from ..working.session import WorkingMemory
+    from ..write.offload import Offloaded
 from .core import Core, Progress
 
 
@@ -87,6 +88,7 @@ class SessionVerbs(Core):
         report says why. Everything is written in one transaction, in conversation order, so
         a later value in the batch supersedes an earlier one."""
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
+        from ..write.offload import blob_session, offload_long, with_blobs
         from ..write.privacy import refuse_texts, scope_policy
 
         scope = self._scope(user, agent)
@@ -99,12 +101,17 @@ class SessionVerbs(Core):
         refuse_texts(policy, scope, [t.message.content for t in turns])
         session = session or new_id(self._now())
         report = IngestReport(session=session, turns=len(turns))
+        turns, offloaded = offload_long(turns, self.config.max_content_bytes,
+                                        blob_session(session, self._now()), self._now())
         drafts = extract_drafts(self.config, turns, session, extractor, report)
         with self.store.transaction():
+            if offloaded:
+                self._keep_blobs(scope, offloaded)
+                report.offloaded_turns = len(offloaded)
             if keep_turns:
-                report.events = self.remember_many(turn_drafts(turns, session), user=scope.user,
-                                                   agent=scope.agent, progress=progress,
-                                                   on_error="skip")  # "...", "👍": counted
+                report.events = self.remember_many(
+                    with_blobs(turn_drafts(turns, session), offloaded), user=scope.user,
+                    agent=scope.agent, progress=progress, on_error="skip")  # "...", "👍"
                 report.skipped_turns = sum(r.rule == "invalid_input" for r in report.events)
             by_turn = {t.index: r for t, r in zip(turns, report.events, strict=False)
                        if r.action != Action.REJECT}
@@ -114,6 +121,15 @@ class SessionVerbs(Core):
             report.extracted = self.remember_many(link_to_turns(drafts, by_turn),
                                                   user=scope.user, agent=scope.agent)
         return report
+
+    def _keep_blobs(self, scope: Scope, offloaded: list[Offloaded]) -> None:
+        """The blobs of offloaded turns, in the working session they name (created when
+        new), so that ``session(id).fetch(ref)`` returns each text whole."""
+        from ..working.open import open_session
+
+        for off in offloaded:
+            open_session(self, scope, off.blob.session_id)
+            self.store.put_blob(scope, off.blob)
 
     def sources(self, id_or_uri: str, *, user: str | None = None,
                 agent: str | None = None) -> list[Record]:

@@ -37,6 +37,7 @@ from ..write.prepare import (
 )
 from ..write.privacy import Screen, keep_masked, mask_update, scope_policy
 from ..write.shape import OLDER_VALUE_RULES
+from ..write.shapejudge import LLMShapeJudge, choose_judge
 from ..write.supersede import (
     BatchNeighbours,
     Judgement,
@@ -143,10 +144,17 @@ class WriteVerbs(Core):
             self.store.insert(rec, index_text(rec), vector, actor=ACTOR, reason="new_memory")
             return WriteResult(Action.ADD, "new_memory", rec)
         nearby = neighbours(self.store, rec, vector, near, index)
-        result = self._apply(judge(rec, nearby), rec, vector, importance_given, nearby.surprise)
+        result = self._apply(judge(rec, nearby, self._shape_judge()), rec, vector,
+                             importance_given, nearby.surprise)
         if result.action in WRITES_VECTOR:
             self._near.note(result.memory, nearby.near)
         return result
+
+    def _shape_judge(self) -> LLMShapeJudge | None:
+        """The LLM judge of ambiguous shapes (write/shapejudge.py), or None: made once."""
+        if not hasattr(self, "_judge_made"):
+            self._judge_made = choose_judge(self.config)
+        return self._judge_made
 
     def _apply(self, j: Judgement, rec: Record, vector: np.ndarray, importance_given: bool,
                surprise_: float) -> WriteResult:

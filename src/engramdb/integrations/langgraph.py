@@ -29,6 +29,7 @@ try:
         SearchItem,
         SearchOp,
         TTLConfig,
+        _ensure_refresh,
         validate_op_namespace,
     )
     from langgraph.store.base.embed import get_text_at_path
@@ -37,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed by `make
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import Memory as Engine
-from ..engine.lookup import live, set_expiry
+from ..engine.lookup import live, readable, set_expiry
 from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,
@@ -68,8 +69,17 @@ class EngramStore(BaseStore):
         ops = list(ops)
         for op in ops:
             _check(op)
+        if len(ops) == 1 and _single_write(ops[0]):  # no snapshot to hold: one engine call
+            return [self._run(ops[0])]
         with self.engine.store.transaction():
             return [self._run(op) for op in ops]
+
+    def get(self, namespace: tuple[str, ...], key: str, *,
+            refresh_ttl: bool | None = None) -> Item | None:
+        """``BaseStore.get`` without a batch of one: the same checks, then the lookup."""
+        op = GetOp(tuple(namespace), str(key), _ensure_refresh(self.ttl_config, refresh_ttl))
+        _check(op)
+        return self._get(op)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))
@@ -150,7 +160,7 @@ class EngramStore(BaseStore):
         return {"user": self.scope.user, "agent": self.scope.agent}
 
     def _live(self, uri: str) -> Record | None:
-        return live(current(self.engine, self.scope, uri), self.engine._now())
+        return readable(self.engine, current(self.engine, self.scope, uri))
 
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
         return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),
@@ -177,12 +187,30 @@ class EngramStore(BaseStore):
 
 def _check(op: Op) -> None:
     """LangGraph's own namespace rules, also for ops handed straight to ``batch``; a key is a
-    non-empty string."""
+    non-empty string, index fields are strings, a filter is a dict, limit and offset are
+    counts (ValueError, as LangGraph's stores raise for a bad value)."""
     validate_op_namespace(op)
     if isinstance(op, PutOp) and not op.namespace:
         raise InvalidNamespaceError("Namespace cannot be empty.")
     if isinstance(op, GetOp | PutOp) and (not isinstance(op.key, str) or not op.key):
         raise ValueError("a store key is a non-empty string")
+    if isinstance(op, PutOp) and op.index not in (None, False) and (
+            not isinstance(op.index, list) or not all(isinstance(f, str) for f in op.index)):
+        raise ValueError(f"index is a list of field paths (strings) or False, got {op.index!r}")
+    if isinstance(op, SearchOp):
+        if op.filter is not None and not isinstance(op.filter, dict):
+            raise ValueError(f"a search filter is a dict, got {type(op.filter).__name__}")
+        for name in ("limit", "offset"):
+            value = getattr(op, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} is a non-negative integer, got {value!r}")
+
+
+def _single_write(op: Op) -> bool:
+    """Whether the op writes at most once (a get's refresh is one write; a search may
+    refresh many items and a put may write twice: those run in one transaction)."""
+    return isinstance(op, GetOp | ListNamespacesOp) or (
+        isinstance(op, SearchOp) and not op.refresh_ttl)
 
 
 def _in(rec: Record, prefix: tuple[str, ...]) -> bool:

@@ -6,12 +6,13 @@ and its text (the given index fields, else every string in it) is what recall se
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..engine.lookup import set_expiry, write_exact
-from ..errors import Invalid, NotFound
-from ..model import Draft, Layer, Record, Scope
+from ..engine.lookup import at_uri, set_expiry, write_exact
+from ..errors import Invalid
+from ..model import Draft, Record, Scope
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -19,11 +20,14 @@ if TYPE_CHECKING:
 ROOT = "note://langgraph/"
 KEY_MARK = "@"
 SAFE = frozenset("-_")
+PLAIN = re.compile(r"[\w-]+")
 
 
 def segment(label: str) -> str:
     """A namespace label or key as one URI segment: letters, digits, '-' and '_' stay; any
     other character is '~' and its UTF-8 bytes in hex ('~2e' for '.'), so no two labels meet."""
+    if label.isalnum() or PLAIN.fullmatch(label):  # \w is exactly str.isalnum() or '_'
+        return label
     out = []
     for ch in label:
         if ch.isalnum() or ch in SAFE:
@@ -34,7 +38,9 @@ def segment(label: str) -> str:
 
 
 def uri_of(namespace: tuple[str, ...], key: str) -> str:
-    return ROOT + "/".join(segment(x) for x in (*namespace, KEY_MARK)) + "/" + segment(key)
+    labels = "/".join(map(segment, namespace))
+    return f"{ROOT}{labels}/{KEY_MARK}/{segment(key)}" if labels else \
+        f"{ROOT}{KEY_MARK}/{segment(key)}"
 
 
 def prefix_of(namespace: tuple[str, ...]) -> str:
@@ -65,11 +71,7 @@ def value_text(value: dict[str, Any], texts: list[str]) -> str:
 
 def current(memory: Memory, scope: Scope, uri: str) -> Record | None:
     """The memory at ``uri`` unless there is none or it was forgotten."""
-    try:
-        rec = memory.get(uri, user=scope.user, agent=scope.agent)
-    except NotFound:
-        return None
-    return rec if rec.layer != Layer.DELETED else None
+    return at_uri(memory, scope, uri)
 
 
 def put_item(memory: Memory, scope: Scope, namespace: tuple[str, ...], key: str,

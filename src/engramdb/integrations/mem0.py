@@ -10,17 +10,20 @@ extracts with engramdb's extractor (the configured LLM, else the rules); ``infer
 each message as given. ``score`` is engramdb's recall score (results come best first);
 ``threshold`` keeps hits whose dense similarity reaches it (default: no cut, engramdb abstains
 by itself). What only engramdb knows is under the extra key ``engramdb``. Bad input raises
-``Mem0Error``: an ``engramdb.Invalid`` that is also a ``ValueError``, as mem0's are."""
+``Mem0Error``: an ``engramdb.Invalid`` that is also a ``ValueError``, as mem0's are.
+``AsyncMemory`` is mem0's ``AsyncMemory``: the same verbs awaited (``from mem0 import
+AsyncMemory`` becomes ``from engramdb.integrations.mem0 import AsyncMemory``)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from typing import Any
 
 from .. import open as open_memory
 from ..engine import Memory as Engine
-from ..engine.lookup import find_by_id, live
+from ..engine.lookup import find_by_id, readable
 from ..errors import EngramError, Invalid, NotFound
 from ..model import MAX_K, Action, Draft, Hit, Record, Scope, WriteResult
 from ..write.tagged import extract_tagged
@@ -152,8 +155,8 @@ class Memory:
     # ---------------------------------------------------------------- reads
 
     def get(self, memory_id: str) -> dict[str, Any] | None:
-        rec = live(self._find(memory_id), self.engine._now())
-        return {**item(rec), "score": None} if rec is not None else None  # as mem0's get
+        rec = readable(self.engine, self._find(memory_id))
+        return item(rec, None, scored=True) if rec is not None else None  # score: None, as mem0
 
     def get_all(self, *, filters: dict[str, Any] | None = None, top_k: int = 20,
                 limit: int | None = None, user_id: Any = None, agent_id: Any = None,
@@ -246,11 +249,71 @@ class Memory:
         return find_by_id(self.engine, memory_id)
 
     def _live(self, memory_id: Any, message: str | None = None) -> Record:
-        rec = live(self._find(memory_id), self.engine._now())
+        rec = readable(self.engine, self._find(memory_id))
         if rec is None:
             raise NotFoundError(message or f"Memory with id {memory_id} not found. "
                                 "Please provide a valid 'memory_id'")
         return rec
+
+
+class AsyncMemory:
+    """mem0's ``AsyncMemory``: the verbs of ``Memory`` as coroutines with the same arguments
+    and return shapes. Each runs the engine call in a worker thread (``asyncio.to_thread``,
+    as ``EngramStore.abatch`` does), so the event loop never waits on the store."""
+
+    def __init__(self, config: dict[str, Any] | None = None, *,
+                 memory: Engine | None = None) -> None:
+        self.sync = Memory(config, memory=memory)
+
+    @classmethod
+    def from_config(cls, config_dict: dict[str, Any]) -> AsyncMemory:
+        if not isinstance(config_dict, dict):
+            raise Mem0Error("config must be a dict")
+        return cls(config_dict)
+
+    @property
+    def engine(self) -> Engine:
+        return self.sync.engine
+
+    async def __aenter__(self) -> AsyncMemory:
+        return self
+
+    async def __aexit__(self, *exc: object) -> bool:
+        self.close()
+        return False
+
+    def close(self) -> None:
+        self.sync.close()
+
+    async def add(self, messages: Any, **kwargs: Any) -> dict[str, Any]:
+        return await asyncio.to_thread(self.sync.add, messages, **kwargs)
+
+    async def get(self, memory_id: str) -> dict[str, Any] | None:
+        return await asyncio.to_thread(self.sync.get, memory_id)
+
+    async def get_all(self, **kwargs: Any) -> dict[str, Any]:
+        return await asyncio.to_thread(self.sync.get_all, **kwargs)
+
+    async def search(self, query: str, **kwargs: Any) -> dict[str, Any]:
+        return await asyncio.to_thread(self.sync.search, query, **kwargs)
+
+    async def update(self, memory_id: str, text: str | None = None,
+                     metadata: dict[str, Any] | None = None,
+                     data: str | None = None) -> dict[str, str]:
+        return await asyncio.to_thread(self.sync.update, memory_id, text, metadata, data)
+
+    async def delete(self, memory_id: str) -> dict[str, str]:
+        return await asyncio.to_thread(self.sync.delete, memory_id)
+
+    async def delete_all(self, user_id: Any = None, agent_id: Any = None,
+                         run_id: Any = None) -> dict[str, str]:
+        return await asyncio.to_thread(self.sync.delete_all, user_id, agent_id, run_id)
+
+    async def history(self, memory_id: str) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.sync.history, memory_id)
+
+    async def reset(self) -> None:
+        await asyncio.to_thread(self.sync.reset)
 
 
 class _as_mem0:  # noqa: N801 - used as a context manager, reads as a phrase
@@ -368,4 +431,4 @@ def _hit(hit: Hit, explain: bool) -> dict[str, Any]:
     return out
 
 
-__all__ = ["EngramError", "Mem0Error", "Memory", "NotFoundError"]
+__all__ = ["AsyncMemory", "EngramError", "Mem0Error", "Memory", "NotFoundError"]

@@ -93,21 +93,31 @@ def payload(rec: Record) -> dict[str, Any]:
     return {**rec.metadata, "user_id": rec.user, "agent_id": rec.agent}
 
 
-def item(rec: Record, score: float | None = None) -> dict[str, Any]:
-    """A memory in mem0's result shape; what only engramdb knows goes under ``engramdb``."""
-    meta = payload(rec)
-    out: dict[str, Any] = {
-        "id": rec.id, "memory": rec.content, "hash": rec.content_hash,
-        "metadata": None, "created_at": rec.recorded_at.isoformat(),
-        "updated_at": rec.updated_at.isoformat(),
-    }
-    if score is not None:
+def item(rec: Record, score: float | None = None, *, scored: bool = False) -> dict[str, Any]:
+    """A memory in mem0's result shape (with ``score`` when given or ``scored``); what only
+    engramdb knows goes under ``engramdb``."""
+    created = rec.recorded_at.isoformat()  # most memories never change: format once
+    updated = created if rec.updated_at == rec.recorded_at else rec.updated_at.isoformat()
+    out: dict[str, Any] = {"id": rec.id, "memory": rec.content, "hash": rec.content_hash,
+                           "metadata": None, "created_at": created, "updated_at": updated}
+    if score is not None or scored:
         out["score"] = score
-    out.update({k: meta[k] for k in PROMOTED if k in meta})
-    rest = {k: v for k, v in meta.items() if k not in PROMOTED}
-    if rest:
-        out["metadata"] = rest
-    own = {k: v for k, v in rec.metadata.items() if k != "mem0"} if "mem0" in rec.metadata else {}
+    meta = rec.metadata
+    mine = meta.get("mem0")
+    if isinstance(mine, dict):
+        given, own = mine.get("metadata"), {k: v for k, v in meta.items() if k != "mem0"}
+        for k in PROMOTED:
+            if k in mine:
+                out[k] = mine[k]
+    else:
+        given, own = meta, {}
+        for k in ("actor_id", "role"):
+            if k in meta:
+                out[k] = meta[k]
+        out["user_id"], out["agent_id"] = rec.user, rec.agent
+    if given:
+        rest = {k: v for k, v in given.items() if k not in PROMOTED}
+        out["metadata"] = rest or None
     out["engramdb"] = {"kind": rec.kind.value, "uri": rec.uri, "version": rec.version,
                        "superseded_by": rec.superseded_by, "layer": rec.layer.value,
                        "metadata": own}

@@ -48,7 +48,10 @@ class EngramSession:
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 0):
             raise Invalid(f"limit must be a non-negative integer, got {limit!r}")
-        items = [_as_input(m) for m in self._wm.messages()]
+        items = self._wm.messages()  # fresh dicts of role and content: input items already
+        for m in items:
+            if m["role"] not in ROLES:  # a tool turn reads as the assistant's
+                m["role"] = "assistant"
         return items if limit is None else items[len(items) - limit:] if limit else []
 
     async def add_items(self, items: list[Any]) -> None:

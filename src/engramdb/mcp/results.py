@@ -240,6 +240,7 @@ class IngestOut(Out):
     counts: dict[str, int]
     repeated_turns: int
     skipped_turns: int = 0
+    offloaded_turns: int = 0
     events: list[str]
     extracted: list[WriteOut]
 

@@ -16,6 +16,7 @@ from ..text import tokenize
 from ..tracing import traced
 from .associate import associate, merge
 from .collapse import collapse
+from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .explain import below_floor, why_empty
 from .fuse import rrf
@@ -34,7 +35,8 @@ class Recaller:
 
     def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
-                 preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0) -> None:
+                 preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
+                 aligned: Aligned | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -42,6 +44,8 @@ class Recaller:
         self.relevance_floor = relevance_floor
         self.preset = preset
         self.assoc_slots = assoc_slots
+        self.aligned = aligned  # the embedder's cross-lingual half, if it has one
+        self.languages = LanguageMix(store) if aligned is not None else None
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime) -> Hits:
@@ -52,6 +56,10 @@ class Recaller:
     def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
         place_relative(self.store, scope, plan)
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
+        if self.aligned is not None and self.languages is not None:
+            preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
+                                      preset)
+            ranked.update(cross)
         fused, seen = rrf(ranked, preset)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),

@@ -42,6 +42,7 @@ class QueryPlan:
     associated: list[str] = field(default_factory=list)   # ids brought in by association
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
     vector: np.ndarray | None = None     # the query's embedding, once computed
+    crosslingual: dict[str, object] | None = None   # the cross-lingual leg (crosslingual.py)
 
     @property
     def applied_window(self) -> TimeWindow | None:
@@ -58,6 +59,8 @@ class QueryPlan:
             out["window"] = {**self.window.to_dict(), "applied": self.applied_window is not None}
         if self.asked is not None:
             out["asked_slot"] = self.asked.to_dict()
+        if self.crosslingual is not None:
+            out["crosslingual"] = dict(self.crosslingual)
         return out
 
 

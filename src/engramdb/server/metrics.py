@@ -1,6 +1,8 @@
 """Prometheus metrics at ``/metrics`` (when ``prometheus-client`` is installed): requests and
-their latency per route, recall and write stage latencies, writes by action, and the store's
-size. One registry per app; each `engramdb serve` worker reports its own process."""
+their latency per route, recall and write stage latencies, writes by action, the store's size
+and the memories waiting for a vector. One registry per app; each `engramdb serve` worker
+reports its own process. The figures cover every scope, so ``/metrics`` needs an admin key
+(as naming another scope does) unless ``Config.metrics_public`` opens it."""
 
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
-from fastapi import FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 
 from ..engine import Memory
-from ..model import WriteResult
+from ..model import Role, WriteResult
 from ..tracing import observe
+from .auth import needs
 
 
 def install(app: FastAPI, memory: Memory) -> None:
@@ -55,11 +58,14 @@ def install(app: FastAPI, memory: Memory) -> None:
     def metrics() -> Response:
         return Response(pc.generate_latest(reg), media_type=pc.CONTENT_TYPE_LATEST)
 
-    app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
+    guard = [] if memory.config.metrics_public else [Depends(needs(Role.ADMIN))]
+    app.add_api_route("/metrics", metrics, methods=["GET"], include_in_schema=False,
+                      dependencies=guard)
 
 
 class _StoreSize:
-    """Read at each scrape: memories per layer over every scope, and the SQLite file size."""
+    """Read at each scrape: memories per layer over every scope, the SQLite file size, and
+    the memories waiting for a vector."""
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
@@ -76,6 +82,9 @@ class _StoreSize:
                         for s in self.memory.scopes())
             count.add_metric([layer.value], total)
         yield count
+        yield GaugeMetricFamily(
+            "engramdb_pending_vectors", "Memories stored whose vector is not computed yet; "
+            "always 0 while every write embeds its memory before it returns", value=0)
         path = self.memory.store.location
         if os.path.isfile(path):
             yield GaugeMetricFamily("engramdb_store_bytes", "Size of the SQLite file",

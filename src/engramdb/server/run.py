@@ -12,7 +12,8 @@ MAX_WORKERS = 64
 
 
 def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1",
-          port: int = 8765, workers: int = 1, log_level: str = "info") -> None:
+          port: int = 8765, workers: int = 1, log_level: str = "info",
+          metrics_public: bool = False) -> None:
     import uvicorn
 
     import engramdb
@@ -29,6 +30,8 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
         raise ConfigError("serve needs a database file: its API keys are stored in it")
     os.environ["ENGRAMDB_URL"] = os.path.abspath(location)  # the workers read it
     os.environ["ENGRAMDB_EMBEDDER"] = model
+    if metrics_public:  # else the setting stays as the environment or config file has it
+        os.environ["ENGRAMDB_METRICS_PUBLIC"] = "1"
     uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level=log_level,
                 proxy_headers=False, server_header=False)

@@ -366,3 +366,14 @@ class RecordContract:
         store.insert(make_record(2, BOB), IndexText("x", ""), unit(2))
         store.insert(make_record(1), IndexText("x", ""), unit(1))
         assert store.scopes() == [ALICE, BOB]
+
+    def test_locate_finds_an_id_in_any_scope(self, store):  # type: ignore[no-untyped-def]
+        assert store.locate(make_record(1).id) is None
+        bobs = make_record(2, BOB)
+        store.insert(bobs, IndexText("x", ""), unit(2))
+        store.insert(make_record(1), IndexText("x", ""), unit(1))
+        assert store.locate(bobs.id) == bobs
+        assert store.locate(make_record(1).id) == make_record(1)
+        gone = make_record(1).replace(layer=Layer.DELETED, version=2)
+        store.save(gone, "forget")
+        assert store.locate(gone.id) == gone  # every layer: the caller decides what is live

@@ -124,6 +124,11 @@ class Store(Protocol):
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]: ...
 
+    def locate(self, memory_id: str) -> Record | None:
+        """The memory with this id in whichever scope holds it (ids are unique across a
+        store), every layer: one indexed read, for callers that hold only the id."""
+        ...
+
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
         """The core memories holding ``concept`` (a name from ``anchors.concepts_of``), in id
         order: all of them, or some ``limit`` of them when there are more."""

@@ -18,8 +18,13 @@ token (write/align.py). Rules, ids as in ``WriteResult.rule``, first match wins:
 - "shape_older_value": a value change whose new text happened before the current one: kept
   as history, superseded at once.
 What differs in the subject (a name before the predicate, a possessor: "Li's", 李雷的) or in
-more than one place, or is a plain word without a cue, is another fact: both stay. A plain
-word replaced without a cue is "ambiguous": an LLM judge, when one is configured, decides it.
+more than one place, or is a plain word without a cue, is another fact: both stay. Two cases
+are "ambiguous": a plain word replaced without a cue ("Greta likes coffee" / "... tea"), and a
+subject swapped whole, a short name with no digit and no possessor, predicate and object kept
+("Sara manages the Berlin office" / "Tom manages the Berlin office"). Whether the object holds
+one value at a time (an office has one manager; two people may like one city) is knowledge of
+the predicate that the texts' shape does not hold, so the rules keep both; an LLM judge, when
+one is configured (write/shapejudge.py), decides them.
 The decision's evidence names the rule, the aligned difference and the cosine."""
 
 from __future__ import annotations
@@ -93,6 +98,8 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     start = _subject_end(al)
     for region, rk in zip(al.regions, kinds, strict=True):
         if rk in ("replace", "insert") and _touches_subject(al, region, start):
+            if len(content) == 1 and _subject_swap(al, region, start):
+                return Verdict(None, AMBIGUOUS, [region], "only the subject differs")
             return None
     negated = [r for r in al.regions if _negation_flip(r)]
     replaces = [r for r, k in zip(al.regions, kinds, strict=True) if k == "replace"]
@@ -130,6 +137,21 @@ def _replacement(al: Alignment, region: Region) -> Verdict | None:
     if cued and len(old_c) <= 3 and len(new_c) <= 3:
         return Verdict(Action.SUPERSEDE, "shape_cued_change", al.regions)
     return Verdict(None, AMBIGUOUS, [region])
+
+
+def _subject_swap(al: Alignment, region: Region, start: int) -> bool:
+    """The one difference is the whole subject, a short name on both sides, and a predicate
+    with its object follows ("Sara manages the Berlin office" / "Tom manages ..."): one
+    office's manager changed, or two people's facts? Only a judge can say; the rules keep
+    both. A possessor ("Li's", 李雷的) or a number ("Room 101") names another thing."""
+    old_c, new_c = region.content("old"), region.content("new")
+    first = next((i for i, t in enumerate(al.old) if t.type in (VALUE, WORD)), 0)
+    after = region.old_start + len(region.old)
+    rest = [t for t in al.old[after:] if t.type in (VALUE, WORD)]
+    return (region.old_start <= first and after <= start and len(rest) >= 2
+            and 0 < len(old_c) <= 3 and 0 < len(new_c) <= 3 and not region.has(POSS)
+            and (after >= len(al.old) or al.old[after].type != POSS)
+            and not any(c.isdigit() for t in (*old_c, *new_c) for c in t.surface))
 
 
 def _value_edge(al: Alignment, region: Region) -> bool:
@@ -224,8 +246,11 @@ def _touches_subject(al: Alignment, region: Region, start: int) -> bool:
 def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
                  judge: Judge | None = None) -> tuple[Verdict, Record, float] | None:
     """The decisive verdict against the most similar candidate, or None. Candidates are
-    current stored memories with their cosine to ``rec``."""
+    current stored memories with their cosine to ``rec``. The rules' verdicts come first;
+    only when none is decisive is the judge asked, once, about the most similar ambiguous
+    pair (one LLM call per write at most)."""
     found: list[tuple[int, float, Verdict, Record]] = []
+    unsure: list[tuple[float, str, Verdict, Record]] = []
     for old, cosine in candidates:
         if cosine < SHAPE_MIN_COSINE or not compatible(old.kind, rec.kind):
             continue
@@ -235,11 +260,15 @@ def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
         if verdict is None:
             continue
         if verdict.action is None:
-            verdict = _ask(judge, old, rec, verdict)
-            if verdict is None:
-                continue
+            unsure.append((-cosine, old.id, verdict, old))
+            continue
         rank = {Action.SUPERSEDE: 1, Action.UPDATE: 2}[verdict.action]
         found.append((rank, -cosine, verdict, old))
+    if not found and unsure:
+        neg_cos, _, verdict, old = min(unsure, key=lambda u: (u[0], u[1]))
+        judged = _ask(judge, old, rec, verdict)
+        if judged is not None:
+            found.append((1, neg_cos, judged, old))
     if not found:
         return None
     _, neg_cos, verdict, old = min(found, key=lambda f: (f[0], f[1], f[3].id))
@@ -254,12 +283,15 @@ def _may_align(a: str, b: str) -> bool:
 
 
 def _ask(judge: Judge | None, old: Record, rec: Record, verdict: Verdict) -> Verdict | None:
+    """An ambiguous pair: the judge's word when it gives one (write/shapejudge.py); none, a
+    "no" or no usable answer leaves both memories (the rules' decision)."""
     if judge is None:
         return None
     said = judge(old.content, rec.content)
-    if said is None or not said:
+    if not said:
         return None
-    return Verdict(Action.SUPERSEDE, "shape_judged", verdict.regions, "an LLM judged it")
+    detail = f"an LLM judged it ({verdict.detail})" if verdict.detail else "an LLM judged it"
+    return Verdict(Action.SUPERSEDE, "shape_judged", verdict.regions, detail)
 
 
 def _through_former(rec: Record, candidates: list[tuple[Record, float]],

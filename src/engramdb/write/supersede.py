@@ -150,6 +150,19 @@ def gated_importance(importance: float, surprise_: float) -> float:
 
 
 def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) -> Judgement:
+    """The write decision for ``rec``; what an LLM judge of ambiguous shapes was asked and
+    answered (write/shapejudge.py) goes in the evidence as ``shape_judge``."""
+    begin = getattr(shape_judge, "begin", None)
+    if begin is not None:
+        begin()
+    out = _judge(rec, nearby, shape_judge)
+    notes = getattr(shape_judge, "notes", None)
+    if notes:
+        out.evidence = {**out.evidence, "shape_judge": list(notes)}
+    return out
+
+
+def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judgement:
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
     current = [n for n in nearby.candidates
                if n.record.current and not n.record.erased and n.record.uri is None]

@@ -243,7 +243,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts c USING memories m WHERE m.user_id = c.user_id "
         "AND m.agent_id = c.agent_id AND m.id = c.id AND m.layer <> 'core'",
     )),
-    Migration(12, "pii_values", (
+    Migration(12, "memories_by_id", (
+        # a memory found by its id alone (Store.locate: adapters that hold only the id, as
+        # mem0's get does); SQLite's id column is UNIQUE, so indexed, since its first migration
+        "CREATE INDEX IF NOT EXISTS memories_id ON memories(id)",
+    )),
+    Migration(13, "pii_values", (
         # masked personal data (write/privacy.py), as SQLite keeps it
         """CREATE TABLE IF NOT EXISTS pii_values (
             user_id text COLLATE "C" NOT NULL,

@@ -44,6 +44,12 @@ class Reads:
             (scope.user, scope.agent, memory_id))
         return found[0] if found else None
 
+    def locate(self, memory_id: str) -> Record | None:
+        rows = self._run(lambda c: c.execute(
+            f"SELECT {SELECT} FROM memories WHERE id = %s", (memory_id,)).fetchall(),
+            write=False)
+        return record_from_values(rows[0]) if rows else None
+
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
         found = self._records(scope,
             f"SELECT {SELECT} FROM memories WHERE user_id = %s AND agent_id = %s AND uri = %s "

@@ -209,7 +209,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         "DELETE FROM concepts WHERE mem_rowid IN "
         "(SELECT rowid FROM memories WHERE layer != 'core')",
     )),
-    Migration(12, "pii_values", (
+    Migration(12, "memories_by_id", ()),  # in 1 already: id is UNIQUE (PostgreSQL's 12)
+    Migration(13, "pii_values", (
         # masked personal data (write/privacy.py): each placeholder of a memory's text and the
         # kind and value it stands for; a hard forget deletes the memory's rows
         """CREATE TABLE IF NOT EXISTS pii_values (

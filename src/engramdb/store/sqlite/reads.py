@@ -33,6 +33,9 @@ class Reads:
             (memory_id, scope.user, scope.agent),
         )
 
+    def locate(self, memory_id: str) -> Record | None:
+        return self._one("SELECT * FROM memories WHERE id = ?", (memory_id,))
+
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
         return self._one(
             "SELECT * FROM memories WHERE uri = ? AND user = ? AND agent = ? "

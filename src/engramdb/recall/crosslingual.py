@@ -1,0 +1,145 @@
+"""Cross-lingual recall: a question in one language reaching memories written in the other.
+
+The default embedder (embed/routed.py) stores two models per memory and searches with the one
+the query's script picks: e5 for a question in English (best on English conversation), the
+multilingual USE for one in Chinese. e5's English query ranks Chinese memories poorly, and both
+models rank memories in the query's own language first, so in a mixed store a memory in the
+other language is pushed out of the top hits even when it is the answer.
+
+When the scope holds memories in the other language than the query's (text/lang.py), this
+stage adds one candidate leg, ``crosslingual``: the query embedded by the pair's cross-lingual
+model (USE, whose vectors put a sentence and its translation close together; one more model
+call for an English question, none for a Chinese one, whose vector is reused), its cosines
+turned into how far a memory stands above the other memories *of its own language* (a z-score
+per language). Each language is then ranked on an equal footing, and the leg weighs WEIGHT in
+the fusion. (Summing e5's z-scores too, a stand-in for the BM25 credit a memory in the other
+language cannot earn, and a reserved top-3 place were measured and not kept:
+bench/results/crosslingual_hard.md.)
+A scope in one language never runs it: nothing changes there (LoCoMo, an English-only store).
+
+The language of each memory is kept per scope, brought up to date from the event log
+(``Store.changed_since``) at each recall: a scope is read once, then only what changed."""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..model import Layer, Scope
+from ..store.protocol import Store
+from ..text.lang import EN, ZH, language, other
+from ..tracing import traced
+from .legs import Ranked
+from .plan import QueryPlan
+from .presets import Leg, Preset
+
+LEG = "crosslingual"
+WEIGHT = 1.0          # the leg's RRF weight (the dense leg's is 0.3, BM25's 1.0)
+DEPTH = 100           # candidates the leg contributes
+WIDEN = 4             # each search goes at least this much deeper than DEPTH
+MAX_DEPTH = 5000      # ... and at most this deep (a tiny minority language may fall short)
+_READ = 500           # memories loaded per batch when a scope is first read
+
+Aligned = Callable[[str], np.ndarray]
+
+
+@dataclass
+class ScopeLanguages:
+    """The ids of a scope's memories by language, as of event ``seq``."""
+
+    seq: int = 0
+    ids: dict[str, set[str]] = field(default_factory=lambda: {ZH: set(), EN: set()})
+
+    def count(self, lang: str) -> int:
+        return len(self.ids[lang])
+
+
+class LanguageMix:
+    """Each scope's memories by language, kept in step with the store's event log."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._scopes: dict[Scope, ScopeLanguages] = {}
+        self._lock = threading.Lock()
+
+    def of(self, scope: Scope) -> ScopeLanguages:
+        with self._lock:
+            state = self._scopes.setdefault(scope, ScopeLanguages())
+            newest, changed = self.store.changed_since(scope, state.seq)
+            if newest < state.seq:  # the log was rewritten under us: read the scope again
+                state = self._scopes[scope] = ScopeLanguages()
+                newest, changed = self.store.changed_since(scope, 0)
+            for start in range(0, len(changed), _READ):
+                batch = changed[start : start + _READ]
+                records = self.store.get_many(scope, batch)
+                for mid in batch:
+                    for ids in state.ids.values():
+                        ids.discard(mid)
+                    rec = records.get(mid)
+                    if rec is not None and rec.layer != Layer.DELETED:
+                        state.ids[language(rec.content)].add(mid)
+            state.seq = newest
+            return state
+
+
+@traced("recall.crosslingual")
+def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
+              plan: QueryPlan, preset: Preset) -> tuple[Preset, dict[str, Ranked]]:
+    """The preset with the cross-lingual leg added and its ranked list, when the
+    query's language differs from some of the scope's memories; else the preset unchanged
+    and no list. The plan records what ran and why."""
+    if preset.leg("dense") is None:
+        return preset, {}
+    asked = language(plan.query)
+    langs = mix.of(scope)
+    targets = langs.ids[other(asked)]
+    if not targets:
+        return preset, {}
+    vectors = [aligned(plan.query)]
+    ranked = _search(store, scope, plan, vectors, langs)
+    plan.crosslingual = {"query_language": asked, "other_language": other(asked),
+                         "memories_in_it": len(targets), "found": len(ranked), "weight": WEIGHT}
+    if not ranked:
+        return preset, {}
+    return replace(preset, legs=(*preset.legs, Leg(LEG, WEIGHT, DEPTH))), {LEG: ranked}
+
+
+def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarray],
+            langs: ScopeLanguages) -> Ranked:
+    """Each model's ranking of the scope with each language on an equal footing, summed: a
+    search deep enough to hold DEPTH memories of the smaller language when they are spread
+    evenly (at least WIDEN x DEPTH); each memory's cosine taken as its distance above its own
+    language's background (z-score over that language's candidates); a memory one model did
+    not reach counts that model's lowest z for its language. Best first."""
+    total = langs.count(ZH) + langs.count(EN)
+    fewest = max(1, min(langs.count(ZH), langs.count(EN)))
+    depth = min(DEPTH * max(WIDEN, math.ceil(2 * total / fewest)), MAX_DEPTH)
+    views = [_standouts(store.search_vector(scope, v, depth, plan.layers), langs)
+             for v in vectors]
+    floor = [{lang: min(z for _, z in view.get(lang, [("", 0.0)])) for lang in (ZH, EN)}
+             for view in views]
+    summed = {mid: 0.0 for view in views for members in view.values() for mid, _ in members}
+    for i, view in enumerate(views):
+        got = {mid: z for members in view.values() for mid, z in members}
+        for mid in summed:
+            lang = ZH if mid in langs.ids[ZH] else EN
+            summed[mid] += got.get(mid, floor[i][lang])
+    out = sorted(summed.items(), key=lambda pair: (-pair[1], pair[0]))
+    return out[:DEPTH]
+
+
+def _standouts(found: Ranked, langs: ScopeLanguages) -> dict[str, Ranked]:
+    """The candidates of one search by language, each scored by its z within its language."""
+    groups: dict[str, Ranked] = {}
+    for mid, score in found:
+        groups.setdefault(ZH if mid in langs.ids[ZH] else EN, []).append((mid, score))
+    out: dict[str, Ranked] = {}
+    for lang, members in groups.items():
+        scores = np.array([sc for _, sc in members], dtype=np.float64)
+        mean, spread = float(scores.mean()), float(max(scores.std(), 1e-6))
+        out[lang] = [(mid, (sc - mean) / spread) for mid, sc in members[:DEPTH]]
+    return out

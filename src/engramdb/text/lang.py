@@ -1,0 +1,29 @@
+"""Which language a text is written in, for the two engramdb reads first-class: Chinese or
+English (any text in Latin letters counts as ``en``).
+
+A Chinese character carries about a word, an English word several letters, so the text is
+``zh`` when it holds at least as many CJK characters as Latin words: "我在Google工作" is
+``zh``, "I love 饺子 and noodles" is ``en``. A text with neither is ``en`` (digits, symbols).
+Cheap: one regular-expression pass, no model."""
+
+from __future__ import annotations
+
+import re
+
+ZH = "zh"
+EN = "en"
+
+_CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+
+
+def language(text: str) -> str:
+    """``zh`` or ``en``: the language most of the text's words are in."""
+    cjk = len(_CJK_CHAR.findall(text))
+    if cjk == 0:
+        return EN
+    return ZH if cjk >= len(_LATIN_WORD.findall(text)) else EN
+
+
+def other(lang: str) -> str:
+    return EN if lang == ZH else ZH

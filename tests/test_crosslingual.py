@@ -1,0 +1,134 @@
+"""Cross-lingual recall (recall/crosslingual.py): a question in one language finds a memory
+written in the other in a mixed store, with the real default models; the language rule
+(text/lang.py) and the per-scope language tally it stands on."""
+
+from __future__ import annotations
+
+import pytest
+
+import engramdb
+from engramdb.model import Scope
+from engramdb.recall.crosslingual import LEG, LanguageMix
+from engramdb.registry import make_embedder
+from engramdb.text.lang import EN, ZH, language, other
+
+# ---------------------------------------------------------------- the language rule
+
+
+@pytest.mark.parametrize(("text", "lang"), [
+    ("I moved to Vancouver last summer", EN),
+    ("我去年夏天搬到了温哥华", ZH),
+    ("我在Google工作", ZH),                       # a Latin name inside Chinese
+    ("周末和Tom去Costco买东西", ZH),
+    ("I really love 饺子 and noodles", EN),       # a Chinese word inside English
+    ("Meeting with 王磊 at 3pm about the budget", EN),
+    ("2024-05-08 12:00", EN),                     # neither script
+    ("", EN),
+    ("好", ZH),
+    ("Café crème, très bon", EN),                 # Latin letters with accents
+])
+def test_language_of_a_text(text: str, lang: str) -> None:
+    assert language(text) == lang
+
+
+def test_other_language() -> None:
+    assert other(EN) == ZH and other(ZH) == EN
+
+
+# ---------------------------------------------------------------- the scope's tally
+
+
+def test_language_mix_follows_writes_and_forgets(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "m.db", embedder="hashing") as mem:
+        scope = mem.default_scope
+        mix = LanguageMix(mem.store)
+        assert mix.of(scope).count(EN) == 0 and mix.of(scope).count(ZH) == 0
+        en = mem.remember("I play tennis on Tuesdays").memory
+        zh = mem.remember("我每周三去游泳").memory
+        state = mix.of(scope)
+        assert state.ids[EN] == {en.id} and state.ids[ZH] == {zh.id}
+        mem.remember("My sister lives in Oslo")
+        assert mix.of(scope).count(EN) == 2
+        mem.forget(zh.id)                                   # soft: out of every search
+        assert mix.of(scope).count(ZH) == 0 and mix.of(scope).count(EN) == 2
+        mem.restore(zh.id)
+        assert mix.of(scope).ids[ZH] == {zh.id}
+        mem.forget(zh.id, hard=True)
+        assert mix.of(scope).count(ZH) == 0 and mix.of(scope).count(EN) == 2
+        other_scope = mem.scope(user="someone-else")
+        other_scope.remember("他喜欢喝绿茶")
+        assert mix.of(scope).count(ZH) == 0
+        assert mix.of(Scope("someone-else", scope.agent)).count(ZH) == 1
+
+
+def test_an_embedder_without_a_cross_lingual_half_adds_no_stage() -> None:
+    with engramdb.open(":memory:", embedder="hashing") as mem:
+        mem.remember("I play tennis on Tuesdays")
+        mem.remember("我每周三去游泳")
+        hits = mem.recall("tennis", k=3, track=False)
+        assert "crosslingual" not in hits.plan
+        assert all(LEG not in h.explanation.legs for h in hits)
+
+
+# ---------------------------------------------------------------- real models, mixed store
+
+FACTS = [  # (stored text, question in English, question in Chinese)
+    ("My brother Kevin is getting married in Hawaii in June.",
+     "Where is Kevin's wedding taking place?", "Kevin的婚礼在哪里举行？"),
+    ("I'm allergic to penicillin, so doctors must not prescribe it.",
+     "Which medicine must the user avoid?", "用户不能用哪种药？"),
+    ("我爸爸退休以后每天都去水库钓鱼。",
+     "What does the user's father do now that he is retired?", "用户的父亲退休后做什么？"),
+    ("我女儿今年九月开始上小学。",
+     "When does the user's daughter start school?", "用户的女儿什么时候开始上学？"),
+]
+DISTRACTORS = [
+    "The printer on the third floor is out of toner.",
+    "Our team standup moved to 10 am.",
+    "I bought a new raincoat last week.",
+    "我昨天看了一部很长的电影。",
+    "周末天气不错，适合散步。",
+    "我们小区的物业费又涨了。",
+]
+
+
+@pytest.fixture(scope="module")
+def mixed():  # type: ignore[no-untyped-def]
+    mem = engramdb.open(":memory:", embedder=make_embedder("default"))
+    ids = [r.memory.id for r in mem.remember_many([engramdb.Draft(t) for t, _, _ in FACTS])]
+    mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS])
+    yield mem, ids
+    mem.close()
+
+
+@pytest.mark.parametrize("n", range(len(FACTS)))
+def test_a_question_in_the_other_language_finds_the_memory(mixed, n: int) -> None:  # type: ignore[no-untyped-def]
+    mem, ids = mixed
+    text, q_en, q_zh = FACTS[n]
+    question = q_zh if language(text) == EN else q_en   # always the other language
+    hits = mem.recall(question, k=3, track=False)
+    assert ids[n] in [h.memory.id for h in hits], (question, text)
+    stage = hits.plan["crosslingual"]
+    assert stage["query_language"] == language(question)
+    assert stage["other_language"] == language(text)
+    assert stage["memories_in_it"] >= 2
+    gold = next(h for h in hits if h.memory.id == ids[n])
+    assert LEG in gold.explanation.legs
+    assert LEG in gold.explanation.to_dict()["legs"]
+
+
+def test_both_directions_are_exercised() -> None:
+    langs = {language(t) for t, _, _ in FACTS}
+    assert langs == {EN, ZH}
+
+
+def test_a_store_in_one_language_runs_no_cross_lingual_stage() -> None:
+    with engramdb.open(":memory:", embedder=make_embedder("default")) as mem:
+        mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS[:3]])
+        mem.remember("My brother Kevin is getting married in Hawaii in June.")
+        hits = mem.recall("Where is Kevin's wedding taking place?", k=3, track=False)
+        assert "crosslingual" not in hits.plan
+        assert all(LEG not in h.explanation.legs for h in hits)
+        # the same store asked in Chinese: the English memories are the other language
+        hits = mem.recall("Kevin的婚礼在哪里举行？", k=3, track=False)
+        assert hits.plan["crosslingual"]["other_language"] == EN
