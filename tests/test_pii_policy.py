@@ -171,3 +171,18 @@ def test_a_snapshot_restore_keeps_the_masked_values(pmem, tmp_path):  # type: ig
     assert me.get(r.memory.id, reveal=True).content == \
         f"pay to GB82 WEST 1234 5698 7654 32, mail {EMAIL}"
     assert me.get(r.memory.id).content == "pay to [iban#1], mail [email#1]"
+
+
+@pytest.mark.sqlite_only
+def test_a_long_ingested_message_keeps_no_value_in_its_blob(tmp_path, clock):  # type: ignore[no-untyped-def]
+    path = tmp_path / "m.db"
+    long = ("Server log line with nothing personal in it. " * 40 + "\n") * 40
+    with engramdb.open(path, embedder="hashing", clock=clock, pii="mask",
+                       max_content_bytes=4096) as m:
+        report = m.ingest([{"role": "user", "content": f"{long} contact {EMAIL} {long}"}],
+                          session="s1")
+        assert report.offloaded_turns == 1
+        event = report.events[0].memory
+        whole = m.session("s1", create=False).fetch(event.metadata["offloaded"])
+        assert EMAIL not in str(whole) and "[email#1]" in str(whole)
+        assert EMAIL not in all_text(m, "default")

@@ -89,7 +89,7 @@ class SessionVerbs(Core):
         a later value in the batch supersedes an earlier one."""
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
         from ..write.offload import blob_session, offload_long, with_blobs
-        from ..write.privacy import refuse_texts, scope_policy
+        from ..write.privacy import mask_blobs, refuse_texts, scope_policy
 
         scope = self._scope(user, agent)
         if extractor not in ("auto", "rules", "llm"):   # checked before anything is read
@@ -103,6 +103,7 @@ class SessionVerbs(Core):
         report = IngestReport(session=session, turns=len(turns))
         turns, offloaded = offload_long(turns, self.config.max_content_bytes,
                                         blob_session(session, self._now()), self._now())
+        mask_blobs(policy, offloaded)
         drafts = extract_drafts(self.config, turns, session, extractor, report)
         with self.store.transaction():
             if offloaded:

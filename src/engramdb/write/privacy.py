@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..errors import ConfigError, Invalid
 from ..model import Action, Draft, Hit, Record, Scope, WriteResult
@@ -207,3 +208,15 @@ def mask_update(store: Store, policy: str, old: Record, content: str) -> tuple[s
     if policy == "keep":
         return content, masked
     return mask_text(content, masked), masked
+
+
+def mask_blobs(policy: str, offloaded: Sequence[Any]) -> None:
+    """Under "mask", the whole text of each long message kept in a blob (``Offloaded`` of
+    write/offload.py, not imported: it would close an import circle through config.py)
+    loses its values too: a blob has placeholders only (the turn event's stand-in text is
+    masked, with its values kept, by ``Screen`` as any draft)."""
+    if policy != "mask":
+        return
+    for o in offloaded:
+        o.blob = replace(o.blob, content=mask_text(o.blob.content, Masked()))
+
