@@ -45,6 +45,7 @@ reliability: $(STAMP)
 	PYTHONPATH=src $(BIN)/python bench/reliability/concurrency.py
 	PYTHONPATH=src $(BIN)/python bench/reliability/crash.py --kills 100
 	PYTHONPATH=src $(BIN)/python bench/reliability/fuzz.py --cases 10000
+	PYTHONPATH=src $(BIN)/python bench/reliability/scope_probes.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache

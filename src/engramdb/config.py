@@ -80,6 +80,8 @@ class Config:
     # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.88 for
     # -0.01 to -0.02, and both cost Chinese questions over English memories 0.13-0.5 of their
     # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
+    pii: str = "keep"                  # personal data in a write: keep, mask or refuse
+    pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -107,6 +109,7 @@ class Config:
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
         self._check_working()
+        self._check_pii()
         value = self.relevance_floor
         if not _number(value) or not 0 <= value <= 1:
             raise ConfigError(f"relevance_floor must be a number from 0 to 1 (0 keeps every "
@@ -138,6 +141,14 @@ class Config:
             raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
         if self.shape_judge == "llm" and not self.llm_url:
             raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
+
+    def _check_pii(self) -> None:
+        from .write.privacy import check_policy, parse_scopes
+
+        check_policy("pii", self.pii)
+        if not isinstance(self.pii_scopes, str):
+            raise ConfigError(f"pii_scopes must be text, got {self.pii_scopes!r}")
+        parse_scopes(self.pii_scopes)
 
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:

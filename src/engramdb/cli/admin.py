@@ -1,5 +1,5 @@
 """Looking after the memory file: init, status, sleep (and its alias reflect), migrate,
-index-scope, and the API keys (`engramdb keys ...`)."""
+index-scope, check-uris, and the API keys (`engramdb keys ...`)."""
 
 from __future__ import annotations
 
@@ -156,6 +156,31 @@ def index_scope(
         out().print("dropped" if done["dropped"] else "this scope had no index of its own")
     else:
         out().print(f"built in {done['built_in_s']:.1f} s")
+
+
+@command(commands, "check-uris")
+def check_uris(
+    d: Door,
+    all_scopes: Annotated[bool, typer.Option(
+        "--all-scopes", help="Every user and agent, not only the current scope.")] = False,
+) -> None:
+    """List stored memories whose URI today's rules refuse ('.' or '..' segments, empty
+    segments, control characters), from files an older engramdb wrote; exit 1 when any is
+    found. Fix one with `update ID --uri NEW` or `forget ID`."""
+    with guarded(d), open_memory(d) as mem:
+        bad = mem.check_uris(all_scopes=all_scopes)
+    if d.json:
+        emit({"bad": [b.to_dict() for b in bad], "count": len(bad)})
+    elif bad:
+        table = Table("user", "agent", "uri", "layer", "problem")
+        table.add_column("id", no_wrap=True)
+        for b in bad:
+            table.add_row(b.user, b.agent, repr(b.uri)[1:-1], b.layer, b.problem, b.id)
+        out().print(table)
+    else:
+        out().print("every stored URI is valid")
+    if bad:
+        raise typer.Exit(1)
 
 
 @command(keys_app, "create")

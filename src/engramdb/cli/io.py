@@ -39,6 +39,8 @@ def export(
         "or agents-md (the rules, AGENTS.md style).")] = "jsonl",
     uris: Annotated[bool, typer.Option(
         "--uris", help="memory-md: add each memory's URI as a comment.")] = False,
+    reveal: Annotated[bool, typer.Option(
+        "--reveal", help="jsonl: the values the PII policy masked ([email#1]...).")] = False,
 ) -> None:
     """Export memories, their vectors and event logs as JSONL (lossless; `import` reads it)."""
     to_stdout = file is None or file == "-"
@@ -47,10 +49,10 @@ def export(
         return
     with guarded(d), open_memory(d) as mem:
         if to_stdout:
-            n = mem.export(sys.stdout, all_scopes=all_scopes)
+            n = mem.export(sys.stdout, all_scopes=all_scopes, reveal=reveal)
             sys.stdout.flush()
         else:
-            n = export_to_file(mem, str(file), all_scopes)
+            n = export_to_file(mem, str(file), all_scopes, reveal)
         if d.json and not to_stdout:
             emit({"exported": n, "path": file})
         else:
@@ -78,14 +80,15 @@ def export_markdown(d: Door, fmt: str, file: str | None, uris: bool, all_scopes:
             err().print(Text(f"wrote {fmt} ({len(text):,} characters) to {file}"))
 
 
-def export_to_file(mem: engramdb.Memory, file: str, all_scopes: bool) -> int:
+def export_to_file(mem: engramdb.Memory, file: str, all_scopes: bool,
+                   reveal: bool = False) -> int:
     try:
         fp = open(file, "w", encoding="utf-8")
     except OSError as exc:
         raise typer.BadParameter(f"cannot write {file}: {exc.strerror}",
                                  param_hint="FILE") from None
     with fp:
-        return mem.export(fp, all_scopes=all_scopes)
+        return mem.export(fp, all_scopes=all_scopes, reveal=reveal)
 
 
 @command(commands, "import")

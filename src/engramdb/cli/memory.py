@@ -162,10 +162,12 @@ RECALL_FORMATS = ("table", "json", "text")
 def get(
     d: Door,
     id_or_uri: IdOrUri,
+    reveal: Annotated[bool, typer.Option(
+        "--reveal", help="Show the values the PII policy masked ([email#1]...).")] = False,
 ) -> None:
     """Show one memory, every field."""
     with guarded(d), open_memory(d) as mem:
-        rec = mem.get(id_or_uri)
+        rec = mem.get(id_or_uri, reveal=reveal)
         if d.json:
             emit(rec.to_dict())
         else:

@@ -105,9 +105,18 @@ class Core:
 
     def _embed_query(self, text: str) -> np.ndarray:
         return self.embedder.embed_batch([text], query=True)[0]
-    def get(self, id_or_uri: str, *, user: str | None = None,
-            agent: str | None = None) -> Record:
-        return self._get(self._scope(user, agent), id_or_uri)
+    def get(self, id_or_uri: str, *, user: str | None = None, agent: str | None = None,
+            reveal: bool = False) -> Record:
+        """One memory by id or URI. ``reveal=True``: the values its text masks (the PII
+        policy, write/privacy.py) in place of their placeholders; doors allow it to admin keys
+        only."""
+        scope = self._scope(user, agent)
+        found = self._get(scope, id_or_uri)
+        if reveal is not True:
+            return found
+        from ..write.privacy import reveal_all
+
+        return reveal_all(self.store, scope, [found])[0]
 
     def _get(self, scope: Scope, id_or_uri: str) -> Record:
         if not isinstance(id_or_uri, str) or not id_or_uri:

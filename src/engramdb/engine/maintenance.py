@@ -76,11 +76,13 @@ class MaintenanceVerbs(Core):
                     "dropped": drop_index(scope)}
         return {"user": scope.user, "agent": scope.agent, "built_in_s": round(build(scope), 3)}
     def export(self, fp: IO[str], *, user: str | None = None, agent: str | None = None,
-               all_scopes: bool = False) -> int:
+               all_scopes: bool = False, reveal: bool = False) -> int:
+        """Write the scope (or every scope) as JSON lines. ``reveal=True``: each memory's
+        masked values in place of their placeholders (the PII policy, write/privacy.py)."""
         from ..io.jsonl import export_jsonl
 
         scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
-        return export_jsonl(self, fp, scopes)
+        return export_jsonl(self, fp, scopes, reveal=reveal is True)
 
     def import_(self, fp: IO[str], *, progress: Progress | None = None) -> dict[str, int]:
         from ..io.jsonl import import_jsonl

@@ -40,7 +40,9 @@ class ReadVerbs(Core):
     @traced("recall")
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: Sequence[str] | None = None, user: str | None = None,
-               agent: str | None = None) -> Hits:
+               agent: str | None = None, reveal: bool = False) -> Hits:
+        """The ``k`` memories that best answer ``query``. ``reveal=True``: masked values in
+        place of their placeholders (as ``get``)."""
         scope = self._scope(user, agent)
         if not isinstance(query, str) or not query.strip():
             raise Invalid("query is empty")
@@ -58,6 +60,10 @@ class ReadVerbs(Core):
                 self.store.record_uses(scope, [h.memory.id for h in hits], now, USE_DEBOUNCE_S)
                 self.store.strengthen_links(scope, hebbian_pairs(hits), "associated", HEBB_STEP,
                                             HEBB_CAP, now, HEBB_DEBOUNCE_S)
+        if reveal is True and hits:
+            from ..write.privacy import reveal_hits
+
+            reveal_hits(self.store, scope, hits)
         return hits
 
     def explain(self, id_or_uri: str, *, user: str | None = None,

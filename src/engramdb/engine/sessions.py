@@ -89,6 +89,7 @@ class SessionVerbs(Core):
         a later value in the batch supersedes an earlier one."""
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
         from ..write.offload import blob_session, offload_long, with_blobs
+        from ..write.privacy import mask_blobs, refuse_texts, scope_policy
 
         scope = self._scope(user, agent)
         if extractor not in ("auto", "rules", "llm"):   # checked before anything is read
@@ -96,10 +97,13 @@ class SessionVerbs(Core):
         if session is not None and (not isinstance(session, str) or not session.strip()):
             raise Invalid("session must be a non-empty string")
         turns = check_messages(messages, aware(at, "at") if at is not None else self._now())
+        policy = scope_policy(self.config.pii, self.config.pii_scopes, scope)
+        refuse_texts(policy, scope, [t.message.content for t in turns])
         session = session or new_id(self._now())
         report = IngestReport(session=session, turns=len(turns))
         turns, offloaded = offload_long(turns, self.config.max_content_bytes,
                                         blob_session(session, self._now()), self._now())
+        mask_blobs(policy, offloaded)
         drafts = extract_drafts(self.config, turns, session, extractor, report)
         with self.store.transaction():
             if offloaded:

@@ -36,6 +36,7 @@ from ..write.prepare import (
     index_text,
     parse_kind,
 )
+from ..write.privacy import Screen, keep_masked, mask_update, scope_policy
 from ..write.shape import OLDER_VALUE_RULES
 from ..write.shapejudge import LLMShapeJudge, choose_judge
 from ..write.supersede import (
@@ -87,9 +88,11 @@ class WriteVerbs(Core):
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
+        screen = Screen(self._pii_policy(scope), scope)
         records, rejected = build_records(drafts, scope, lambda: new_id(now), now,
                                           self.config.max_content_bytes,
-                                          check_on_error(on_error))
+                                          check_on_error(on_error), screen)
+        kept = [i for i in range(len(drafts)) if i not in rejected]
         if rejected:
             drafts = [d for i, d in enumerate(drafts) if i not in rejected]
         records = with_turn_context(self.store, scope, records)  # write/turncontext.py
@@ -104,6 +107,7 @@ class WriteVerbs(Core):
                 vec = None if vectors is None else vectors[i]
                 result = self._write(rec, vec, draft.kind is not None,
                                      draft.importance is not None, near, i)
+                keep_masked(self.store, screen, kept[i], rec, result)
                 if near is not None and vec is not None and result.action in WRITES_VECTOR:
                     near.written(result.memory.id, vec)
                 results.append(result)
@@ -229,7 +233,6 @@ class WriteVerbs(Core):
         intensity = check_number("intensity", intensity, 0.0, 1.0)
         if content is not None:
             changes["content"] = check_content(content, self.config.max_content_bytes)
-            changes["content_hash"] = content_hash(changes["content"])
         if kind is not None:
             changes["kind"] = parse_kind(kind)
         if uri is not None:
@@ -251,11 +254,20 @@ class WriteVerbs(Core):
                 raise Conflict(f"memory {memory_id} was erased (hard forget): it cannot change")
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
+            if "content" in changes:
+                changes["content"], masked = mask_update(self.store, self._pii_policy(scope),
+                                                         old, changes["content"])
+                changes["content_hash"] = content_hash(changes["content"])
+                self.store.put_pii(scope, old.id, masked.values)
             changes |= _emotion(old, changes.get("content"), valence, intensity)
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
             vector = self._embed([embed_text(new)])[0] if "content" in changes else None
             self.store.save(new, "update", index_text(new), vector, actor=ACTOR)
         return new
+
+    def _pii_policy(self, scope: Scope) -> str:
+        """The scope's PII policy: Config.pii, or its entry in Config.pii_scopes."""
+        return scope_policy(self.config.pii, self.config.pii_scopes, scope)
 
     def _count_importance(self, scope: Scope, results: list[WriteResult]) -> float:
         """Add what this write stored to the importance written since the last sleep."""

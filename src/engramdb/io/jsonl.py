@@ -26,6 +26,7 @@ from ..recall.graph import check_relation, check_weight
 from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
+from ..write.privacy import PLACEHOLDER, kind_of, reveal_all
 
 if TYPE_CHECKING:
     from ..facade import Facade
@@ -39,7 +40,11 @@ def _vec(v: np.ndarray) -> str:
 
 
 def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
-                 header_extra: dict[str, Any] | None = None) -> int:
+                 header_extra: dict[str, Any] | None = None, reveal: bool = False,
+                 masked: bool = False) -> int:
+    """``reveal``: masked values in place of their placeholders (write/privacy.py);
+    ``masked`` (snapshots): the placeholders kept, and a "pii" line per memory with values, so
+    that a restore gives them back."""
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
               "dimensions": emb.dimensions, **(header_extra or {})}
@@ -47,7 +52,10 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     n = 0
     for scope in scopes:
         records = list(mem.store.list(scope, ALL_LAYERS))
+        if reveal:
+            records = reveal_all(mem.store, scope, records)
         vectors = mem.store.vectors(scope, [r.id for r in records])
+        values = mem.store.pii_values(scope, [r.id for r in records]) if masked else {}
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}
             if rec.id in vectors:
@@ -55,6 +63,9 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
+            if rec.id in values:
+                fp.write(json.dumps({"type": "pii", "memory_id": rec.id,
+                                     "values": values[rec.id]}, ensure_ascii=False) + "\n")
             n += 1
         for link in mem.store.list_links(scope):
             fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
@@ -94,6 +105,7 @@ class Export:
     events: list[list[Event]]
     links: list[Link] = field(default_factory=list)
     goals: list[Goal] = field(default_factory=list)
+    pii: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def read_export(mem: Facade, fp: IO[str]) -> Export:
@@ -123,7 +135,20 @@ def read_export(mem: Facade, fp: IO[str]) -> Export:
              if item.get("type") == "link"]
     goals = [_goal(item, number) for number, item in enumerate(items[1:], start=2)
              if item.get("type") == "goal"]
-    return Export(header, records, vectors, [events for _, _, events in groups], links, goals)
+    pii = dict(_pii(item, number) for number, item in enumerate(items[1:], start=2)
+               if item.get("type") == "pii")
+    return Export(header, records, vectors, [events for _, _, events in groups], links, goals,
+                  pii)
+
+
+def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
+    """A line of masked values (a snapshot's), checked before anything is written."""
+    values = item.get("values")
+    if not isinstance(item.get("memory_id"), str) or not isinstance(values, dict) or not all(
+            isinstance(v, str) and isinstance(k, str) and PLACEHOLDER.fullmatch(k)
+            for k, v in values.items()):
+        raise Invalid(f"line {number}: bad pii line")
+    return item["memory_id"], values
 
 
 def _link(item: dict[str, Any], number: int) -> Link:
@@ -190,6 +215,9 @@ def write_export(mem: Facade, export: Export,
         else:
             text = None if rec.erased else index_text(rec)
             mem.store.import_record(rec, text, vector, events)
+            if rec.id in export.pii and not rec.erased:
+                mem.store.put_pii(rec.scope, rec.id, {ph: (kind_of(ph), value) for ph, value
+                                                      in export.pii[rec.id].items()})
             counts["imported"] += 1
         if progress:
             progress(i, total)
@@ -235,7 +263,7 @@ def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[
                     actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason"))))
             except (KeyError, ValueError, TypeError, AttributeError) as exc:
                 raise Invalid(f"line {number}: bad event line: {exc!r}") from None
-        elif kind in ("link", "goal"):
+        elif kind in ("link", "goal", "pii"):
             continue  # read by read_export
         else:
             raise Invalid(f"line {number}: unexpected line of type {kind!r}")

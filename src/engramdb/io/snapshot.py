@@ -35,7 +35,7 @@ def write_snapshot(mem: Facade, target: Target, scope: Scope, at: datetime) -> i
     an open text stream. Returns the number of memories written."""
     buf = io.StringIO()
     extra = {"snapshot": {"user": scope.user, "agent": scope.agent, "at": at.isoformat()}}
-    n = export_jsonl(mem, buf, [scope], header_extra=extra)
+    n = export_jsonl(mem, buf, [scope], header_extra=extra, masked=True)
     if not isinstance(target, str | os.PathLike):
         target.write(buf.getvalue())
         return n

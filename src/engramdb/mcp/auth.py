@@ -5,7 +5,8 @@ one as ``Authorization: Bearer <key>``. The MCP SDK's bearer middleware asks ``K
 and answers 401 without a live key, before any tool runs. A tool call then acts on the key's
 scope, with the role its tool needs, as on the HTTP door: reading tools need read (recall,
 context and focus too: a tracked one records uses, as ``POST /v1/recall`` does for a read key),
-the snapshot tool (which can replace a scope) admin, every other tool write (goal, session
+the snapshot tool (which can replace a scope) admin, as does ``reveal=true`` on get and
+recall (the values the PII policy masked), every other tool write (goal, session
 and procedure write as well as list). A key that is not an admin key cannot name
 another scope (``--scope-per-call``): the call is a tool error ("forbidden"), like a read key
 calling a writing tool. stdio has no keys: whoever starts the process owns it."""
@@ -44,7 +45,10 @@ ADMIN_TOOLS = ("snapshot",)
 READ_TOOLS = ("recall", "context", "focus")
 
 
-def role_of(verb: Verb) -> Role:
+def role_of(verb: Verb, args: Any = None) -> Role:
+    """The role a call needs: admin to see masked values (``reveal``), else by the tool."""
+    if getattr(args, "reveal", False) is True:
+        return Role.ADMIN
     if verb.read_only or verb.name in READ_TOOLS:
         return Role.READ
     return Role.ADMIN if verb.name in ADMIN_TOOLS else Role.WRITE

@@ -80,16 +80,25 @@ class RememberManyArgs(Args):
                                    "item rejects them all")
 
 
+REVEAL = ("True: the values the PII policy masked in place of their placeholders "
+          "([email#1]...); needs an admin key when the server checks keys")
+
+
 class RecallArgs(Args):
     query: Text
     k: int = Field(5, ge=1, le=MAX_K)
     kinds: list[KindName] | None = Field(None, description="Only these kinds")
     preset: Text | None = Field(None, description="Recall preset name")
     track: bool = Field(True, description="False: a pure read that changes no strength")
+    reveal: bool = Field(False, description=REVEAL)
 
 
 class RefArgs(Args):
     id: Ref
+
+
+class GetArgs(RefArgs):
+    reveal: bool = Field(False, description=REVEAL)
 
 
 class ListArgs(Args):

@@ -51,7 +51,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def invoke(door: Door, verb: Verb, args: Any) -> CallToolResult:
     try:
         with door.lock:
-            data = verb.run(Call(door.scoped(args, auth.role_of(verb)), door), args)
+            data = verb.run(Call(door.scoped(args, auth.role_of(verb, args)), door), args)
     except EngramError as exc:
         log.info("tool %s: %s: %s", verb.name, exc.code, exc)
         return error_result(exc)

@@ -89,7 +89,7 @@ class Verb:
 
 
 def _one(c: Call, a: Any) -> dict[str, Any]:
-    return c.me.get(a.id).to_dict()
+    return c.me.get(a.id, reveal=a.reveal).to_dict()
 
 
 VERBS: list[Verb] = [
@@ -114,9 +114,9 @@ VERBS: list[Verb] = [
          "with a note when nothing fits. Found memories get stronger.",
          s.RecallArgs, o.RecallOut,
          lambda c, a: c.me.recall(a.query, a.k, track=a.track, preset=a.preset,
-                                  kinds=a.kinds).to_dict(), recall_text),
+                                  kinds=a.kinds, reveal=a.reveal).to_dict(), recall_text),
     Verb("get", "Read one memory in full, by the id a recall returned or by its URI "
-         "(core://user/name).", s.RefArgs, o.MemoryOut, _one,
+         "(core://user/name).", s.GetArgs, o.MemoryOut, _one,
          line, read_only=True),
     Verb("list", "List memories with filters (kind, URI prefix, time, layer), oldest first "
          "unless newest_first, a page at a time (limit, offset); total counts every page.",

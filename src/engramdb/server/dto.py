@@ -84,6 +84,8 @@ class RecallIn(BaseModel):
     preset: str | None = None
     track: bool = Field(True, description="Count the hits as used (write keys only; a read "
                         "key's recall never changes anything).")
+    reveal: bool = Field(False, description="Admin keys only: the values the PII policy "
+                         "masked in place of their placeholders.")
 
 
 class SleepIn(BaseModel):

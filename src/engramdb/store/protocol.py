@@ -305,6 +305,16 @@ class Store(Protocol):
         """Remember when each memory next needs a sleep's attention (None: never)."""
         ...
 
+    def put_pii(self, scope: Scope, memory_id: str,
+                values: Mapping[str, tuple[str, str]]) -> None:
+        """Replace the memory's masked values (placeholder -> (kind, value); empty: none);
+        ``erase`` and ``drop_scope`` delete them (write/privacy.py)."""
+        ...
+
+    def pii_values(self, scope: Scope, ids: Sequence[str]) -> dict[str, dict[str, str]]:
+        """Per memory id, its placeholders and the values they stand for."""
+        ...
+
     def due(self, scope: Scope, until: datetime) -> list[str]:
         """The memories whose due time is at or before ``until``."""
         ...

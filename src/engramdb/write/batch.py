@@ -22,15 +22,20 @@ def check_on_error(value: object) -> str:
 
 
 def build_records(drafts: list[object], scope: Scope, new_id: Callable[[], str], now: datetime,
-                  max_bytes: int, on_error: str) -> tuple[list[Record], dict[int, WriteResult]]:
+                  max_bytes: int, on_error: str,
+                  screen: Callable[[int, Draft], Draft] | None = None,
+                  ) -> tuple[list[Record], dict[int, WriteResult]]:
     """The records of the good drafts, in order, and the REJECT result of each bad one by its
-    index (only with ``on_error="skip"``; otherwise the first bad draft raises Invalid)."""
+    index (only with ``on_error="skip"``; otherwise the first bad draft raises Invalid).
+    ``screen`` (the PII policy, write/privacy.py) may rewrite a draft or refuse it (Invalid)."""
     records: list[Record] = []
     rejected: dict[int, WriteResult] = {}
     for i, draft in enumerate(drafts):
         try:
             if not isinstance(draft, Draft):
                 raise Invalid(f"expected a Draft, got {type(draft).__name__}")
+            if screen is not None:
+                draft = screen(i, draft)
             records.append(build_record(draft, scope, new_id(), now, max_bytes))
         except Invalid as exc:
             if on_error == "raise":

@@ -15,6 +15,7 @@ from ...io import snapshots
 from ..dto import (
     SleepIn,
 )
+from ..reveal import RevealQuery, may_reveal
 from .common import Admin, Read, Write, ok
 
 router = APIRouter(prefix="/v1")
@@ -51,9 +52,9 @@ def stats(c: Read) -> JSONResponse:
 
 @router.get("/export", summary="The scope as JSONL (the `engramdb export` format)",
             response_class=Response)
-def export(c: Read) -> Response:
+def export(c: Read, reveal: RevealQuery = False) -> Response:
     buffer = io.StringIO()
-    c.mem.export(buffer)
+    c.mem.export(buffer, reveal=may_reveal(c, reveal))
     return Response(buffer.getvalue(), media_type="application/x-ndjson; charset=utf-8")
 
 

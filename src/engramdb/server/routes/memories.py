@@ -16,6 +16,7 @@ from ..dto import (
     RollbackIn,
     UpdateIn,
 )
+from ..reveal import RevealQuery, may_reveal
 from .common import Read, Write, ok
 
 router = APIRouter(prefix="/v1")
@@ -78,13 +79,13 @@ def count(
 
 
 @router.get("/memories/by-uri", summary="The memory at a URI")
-def get_by_uri(uri: str, c: Read) -> JSONResponse:
-    return ok(c.mem.get(validate_uri(uri)).to_dict())
+def get_by_uri(uri: str, c: Read, reveal: RevealQuery = False) -> JSONResponse:
+    return ok(c.mem.get(validate_uri(uri), reveal=may_reveal(c, reveal)).to_dict())
 
 
 @router.get("/memories/{memory_id}", summary="One memory")
-def get(memory_id: str, c: Read) -> JSONResponse:
-    return ok(c.mem.get(memory_id).to_dict())
+def get(memory_id: str, c: Read, reveal: RevealQuery = False) -> JSONResponse:
+    return ok(c.mem.get(memory_id, reveal=may_reveal(c, reveal)).to_dict())
 
 
 @router.patch("/memories/{memory_id}", summary="Change a memory (a new version)")

@@ -15,6 +15,7 @@ from ..dto import (
     LinkIn,
     RecallIn,
 )
+from ..reveal import may_reveal
 from .common import Hops, Read, Write, ok
 
 router = APIRouter(prefix="/v1")
@@ -24,7 +25,8 @@ router = APIRouter(prefix="/v1")
 def recall(body: RecallIn, c: Read) -> JSONResponse:
     c.limits.check_k(body.k)
     hits = c.mem.recall(body.query, body.k, kinds=body.kinds, preset=body.preset,
-                        track=body.track and c.can(Role.WRITE))
+                        track=body.track and c.can(Role.WRITE),
+                        reveal=may_reveal(c, body.reveal))
     return ok(hits.to_dict())
 
 

@@ -263,4 +263,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS pending_vectors_scope "
         "ON pending_vectors(user_id, agent_id, seq)",
     )),
+    Migration(14, "pii_values", (
+        # masked personal data (write/privacy.py), as SQLite keeps it
+        """CREATE TABLE IF NOT EXISTS pii_values (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            placeholder text COLLATE "C" NOT NULL,
+            kind text NOT NULL,
+            value text NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id, placeholder)
+        )""",
+    )),
 )

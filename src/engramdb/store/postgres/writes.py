@@ -22,13 +22,14 @@ from ..protocol import SCOPE_EVENT, Event, IndexText
 from . import concepts
 from .codec import COLUMNS, COPY_TYPES, data_json, register_vector_dumper, row_values, vector_text
 from .links import LinkTable
+from .pii import PiiTable
 from .reads import Reads
 from .sessions import SessionTables
 from .sleep import SleepTables
 from .text import document
 
 
-class Writes(Reads, LinkTable, SessionTables, SleepTables):
+class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
     def _lock(self, conn: psycopg.Connection[Any], scope: Scope) -> None:
         raise NotImplementedError  # PostgresStore's
 
@@ -162,6 +163,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables):
             self._update_row(conn, record, None, None, clear_index=True)
             self._log(conn, record, "erase", actor=actor, reason=reason)
             self._drop_links(conn, record.scope, record.id)
+            self._drop_pii(conn, record.scope, record.id)
         self._run(write, record.scope)
 
     def rewrite_log(self, scope: Scope, memory_id: str,
@@ -183,6 +185,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables):
             self._drop_sessions(conn, scope)
             self._drop_links(conn, scope)
             self._drop_sleep(conn, scope)
+            self._drop_pii(conn, scope)
             conn.execute(
                 "INSERT INTO events(user_id, agent_id, memory_id, op, version, at, snapshot, "
                 "actor, reason) VALUES (%s, %s, %s, %s, 0, %s, NULL, %s, %s)",

@@ -223,4 +223,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX IF NOT EXISTS pending_vectors_scope ON pending_vectors(user, agent, seq)",
     )),
+    Migration(14, "pii_values", (
+        # masked personal data (write/privacy.py): each placeholder of a memory's text and the
+        # kind and value it stands for; a hard forget deletes the memory's rows
+        """CREATE TABLE IF NOT EXISTS pii_values (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            placeholder TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (user, agent, memory_id, placeholder)
+        ) WITHOUT ROWID""",
+    )),
 )

@@ -21,12 +21,13 @@ from ..protocol import SCOPE_EVENT, Event, IndexText
 from ..textindex import TextIndex
 from ..vectors import VectorCache
 from .links import LinkTable
+from .pii import PiiTable
 from .reads import Reads
 from .search import scope_token
 from .sessions import SessionTables
 
 
-class Writes(Reads, LinkTable, SessionTables):
+class Writes(Reads, LinkTable, SessionTables, PiiTable):
     _vectors: VectorCache
     _id_order: IdOrder
     _text: TextIndex
@@ -109,6 +110,7 @@ class Writes(Reads, LinkTable, SessionTables):
             self._db.execute("INSERT INTO memories_fts(memories_fts) VALUES ('optimize')")
             self._vectors.remove(record.scope, rowid)
             self._drop_links(record.scope, record.id)
+            self._drop_pii(record.scope, record.id)
 
     def rewrite_log(self, scope: Scope, memory_id: str,
                     rewrite: Callable[[Record], Record]) -> int:
@@ -143,6 +145,7 @@ class Writes(Reads, LinkTable, SessionTables):
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
             self._db.execute(f"DELETE FROM pending_vectors WHERE {where}", args)
+            self._drop_pii(scope)
             self._db.execute(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, 0, ?, NULL, ?, ?)",

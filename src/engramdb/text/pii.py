@@ -1,0 +1,162 @@
+"""Personal data in text: e-mail addresses, phone numbers, payment cards, IBANs, Chinese
+resident ID numbers and Chinese mobile numbers (the write path's PII policy: write/privacy.py).
+
+Each detector checks what a pattern found before it counts: a card's digits pass the Luhn check
+and start like a card network's, an IBAN's mod-97 check is 1 and its length is its country's,
+a Chinese ID's birth date is a real date and its ISO 7064 MOD 11-2 check character matches, a
+phone number is one ``phonenumbers`` calls valid. Digits written next to an order, invoice or
+tracking word ("订单号", "order #") are not taken for phone or card numbers.
+
+``find_pii`` returns the spans, left to right, never overlapping (the first detector in
+``KINDS`` wins a contested span)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+import phonenumbers
+
+KINDS = ("email", "iban", "card", "cn_id", "cn_mobile", "phone")
+LABELS = {"email": "an e-mail address", "iban": "an IBAN", "card": "a payment card number",
+          "cn_id": "a Chinese resident ID number", "cn_mobile": "a Chinese mobile number",
+          "phone": "a phone number"}
+
+_EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@"
+                    r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}"
+                    r"(?![A-Za-z0-9-])")
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}")
+_CARD = re.compile(r"(?<![0-9.,/:-])[0-9](?:[ -]?[0-9]){12,18}(?![0-9]|[.,/:-][0-9])")
+_CN_ID = re.compile(r"(?<![0-9A-Za-z])[1-8][0-9]{16}[0-9Xx](?![0-9A-Za-z])")
+_CN_MOBILE = re.compile(r"(?<![0-9+])(?:(?:\+|00)?86[ -]?)?1[3-9][0-9](?:[ -]?[0-9]{4}){2}"
+                        r"(?![0-9])")
+# a number said to be an order, invoice, tracking or reference number is not a phone or card
+_NOT_PHONE = re.compile(r"(order|invoice|tracking|ticket|ref(?:erence)?|serial|account|"
+                        r"no\.|#|订单|单号|编号|流水|快递|运单|发票|工单|序列号)\W{0,3}$",
+                        re.IGNORECASE)
+_PHONE_REGIONS = ("US", "CN", "GB")
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22,
+    "BR": 29, "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28,
+    "EE": 20, "EG": 29, "ES": 24, "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23,
+    "GL": 18, "GR": 27, "GT": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26,
+    "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20,
+    "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30, "NL": 18,
+    "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SC": 31, "SE": 24, "SI": 19, "SK": 24, "SM": 27, "ST": 25, "SV": 28, "TL": 23, "TN": 24,
+    "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+}
+_CARD_PREFIXES = (re.compile(r"4|5[1-5]|2(?:2[2-9]|[3-6][0-9]|7[01]|720)|3[47]|3[0689]|35|"
+                             r"6(?:011|4[4-9]|5|2)"))
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+
+
+@dataclass(frozen=True)
+class Found:
+    kind: str
+    start: int
+    end: int
+    value: str
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        n = int(ch)
+        if i % 2:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def iban_ok(text: str) -> bool:
+    iban = text.replace(" ", "")
+    if _IBAN_LENGTHS.get(iban[:2]) != len(iban):
+        return False
+    moved = iban[4:] + iban[:4]
+    return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
+
+
+def cn_id_ok(text: str) -> bool:
+    try:
+        born = date(int(text[6:10]), int(text[10:12]), int(text[12:14]))
+    except ValueError:
+        return False
+    if not 1900 <= born.year <= 2100:
+        return False
+    total = sum(int(d) * w for d, w in zip(text[:17], _ID_WEIGHTS, strict=True))
+    return _ID_CHECK[total % 11] == text[17].upper()
+
+
+def _ibans(text: str) -> list[Found]:
+    """IBANs: a country code and check digits, then the country's length of letters and digits
+    (single spaces allowed between them), passing the mod-97 check."""
+    found = []
+    for m in _IBAN_START.finditer(text):
+        want = _IBAN_LENGTHS.get(m.group()[:2])
+        if want is None:
+            continue
+        end, size = m.end(), 4
+        while size < want and end < len(text):
+            step = 2 if text[end] == " " and end + 1 < len(text) else 1
+            ch = text[end + step - 1]
+            if not (ch.isascii() and ch.isalnum()) or (step == 1 and ch == " "):
+                break
+            end, size = end + step, size + 1
+        after = text[end:end + 1]
+        if size == want and not (after.isascii() and after.isalnum()) \
+                and iban_ok(text[m.start():end]):
+            found.append(Found("iban", m.start(), end, text[m.start():end]))
+    return found
+
+
+def _card_ok(text: str) -> bool:
+    digits = re.sub(r"[ -]", "", text)
+    separators = set(re.findall(r"[ -]", text))
+    if len(separators) > 1 or not 13 <= len(digits) <= 19:
+        return False
+    return bool(_CARD_PREFIXES.match(digits)) and luhn_ok(digits)
+
+
+def _not_a_reference(text: str, start: int) -> bool:
+    return _NOT_PHONE.search(text[max(0, start - 16):start]) is None
+
+
+def _regex_finds(text: str) -> list[Found]:
+    found = [Found("email", m.start(), m.end(), m.group()) for m in _EMAIL.finditer(text)]
+    found += _ibans(text)
+    found += [Found("card", m.start(), m.end(), m.group()) for m in _CARD.finditer(text)
+              if _card_ok(m.group()) and _not_a_reference(text, m.start())]
+    found += [Found("cn_id", m.start(), m.end(), m.group()) for m in _CN_ID.finditer(text)
+              if cn_id_ok(m.group())]
+    found += [Found("cn_mobile", m.start(), m.end(), m.group())
+              for m in _CN_MOBILE.finditer(text) if _not_a_reference(text, m.start())]
+    return found
+
+
+def _phones(text: str) -> list[Found]:
+    found = []
+    for region in _PHONE_REGIONS:
+        for m in phonenumbers.PhoneNumberMatcher(text, region,
+                                                 leniency=phonenumbers.Leniency.VALID):
+            if _not_a_reference(text, m.start):
+                found.append(Found("phone", m.start, m.end, m.raw_string))
+    return found
+
+
+def find_pii(text: str) -> list[Found]:
+    """The personal data in ``text``, left to right, no two spans overlapping."""
+    if not text or not any(ch.isdigit() or ch == "@" for ch in text):
+        return []
+    candidates = _regex_finds(text)
+    if sum(ch.isdigit() for ch in text) >= 7:
+        candidates += _phones(text)
+    candidates.sort(key=lambda f: (KINDS.index(f.kind), f.start))
+    kept: list[Found] = []
+    for f in candidates:
+        if all(f.end <= k.start or f.start >= k.end for k in kept):
+            kept.append(f)
+    return sorted(kept, key=lambda f: f.start)
