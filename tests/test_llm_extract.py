@@ -186,3 +186,22 @@ def test_the_endpoint_is_read_from_the_environment(monkeypatch, server):  # type
     monkeypatch.setenv("ENGRAMDB_LLM_TIMEOUT", "2.5")
     config = Config.load()
     assert (config.llm_url, config.llm_model, config.llm_timeout) == (server, "env-model", 2.5)
+
+
+def test_under_mask_the_llm_sees_placeholders_and_the_memory_keeps_the_value(
+        tmp_path, clock, server):  # type: ignore[no-untyped-def]
+    """PII policy "mask": the remote model is sent placeholders, never the values; what it
+    extracts gets the values back, and the write masks them again with each memory."""
+    email = "li.wei@example.com"
+    Handler.answer = {"memories": [
+        {"category": "fact", "content": "My e-mail is [email#1]", "slot": None, "turns": [0]}]}
+    config = Config(llm_url=server, llm_model="extractor-1", llm_timeout=0.5, pii="mask")
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
+                       config=config) as m:
+        report = m.ingest([{"role": "user", "content": f"My e-mail is {email}"}], user="u")
+        assert report.extractor == "llm"
+        sent = json.dumps(Handler.seen[0]["body"], ensure_ascii=False)
+        assert email not in sent and "[email#1]" in sent
+        fact = report.extracted[0].memory
+        assert fact.content == "My e-mail is [email#1]"
+        assert m.get(fact.id, user="u", reveal=True).content == f"My e-mail is {email}"

@@ -186,3 +186,82 @@ def test_a_long_ingested_message_keeps_no_value_in_its_blob(tmp_path, clock):  #
         whole = m.session("s1", create=False).fetch(event.metadata["offloaded"])
         assert EMAIL not in str(whole) and "[email#1]" in str(whole)
         assert EMAIL not in all_text(m, "default")
+
+
+def raw_export(tmp_path, clock, user: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """An export made where the policy was "keep" (the default): values as written, in the
+    memory and in the earlier version its log holds. Returns (the file's text, the id)."""
+    with engramdb.open(tmp_path / f"keep-{user}.db", embedder="hashing", clock=clock) as keep:
+        r = keep.remember(f"Write to Olek at {EMAIL}", user=user)
+        keep.update(r.memory.id, content=f"Write to Olek at {EMAIL} or call {MOBILE}",
+                    user=user)
+        buf = io.StringIO()
+        keep.export(buf, user=user)
+    assert EMAIL in buf.getvalue()
+    return buf.getvalue(), r.memory.id
+
+
+def test_an_import_is_masked_in_the_memory_and_its_log(pmem, tmp_path, clock):  # type: ignore[no-untyped-def]
+    text, mid = raw_export(tmp_path, clock, "alice")
+    assert pmem.import_(io.StringIO(text))["imported"] == 1
+    scope = Scope("alice", "default")
+    got = pmem.get(mid, user="alice")
+    assert got.content == "Write to Olek at [email#1] or call [cn_mobile#1]"
+    stored = all_text(pmem, "alice")
+    assert EMAIL not in stored and MOBILE not in stored  # nor in the earlier version's snapshot
+    assert pmem.get(mid, user="alice", reveal=True).content == \
+        f"Write to Olek at {EMAIL} or call {MOBILE}"
+    assert [h.memory.id for h in pmem.recall("Olek", user="alice")] == [mid]
+    for word in ("wang.fang", "example.cn", "13987654321"):   # not in the text index
+        assert pmem.store.search_text(scope, [word], {"body": 1.0, "context": 1.0}, 10,
+                                      [Layer.CORE]) == []
+    pmem.forget(mid, user="alice", hard=True)
+    assert pmem.store.pii_values(scope, [mid]) == {}
+
+
+def test_an_import_under_refuse_is_refused_whole(pmem, tmp_path, clock):  # type: ignore[no-untyped-def]
+    text, _ = raw_export(tmp_path, clock, "bob")
+    with pytest.raises(Invalid) as err:
+        pmem.import_(io.StringIO(text))
+    assert "e-mail" in str(err.value) or "email" in str(err.value)
+    assert EMAIL not in str(err.value) and MOBILE not in str(err.value)
+    assert pmem.count(user="bob") == 0
+
+
+def test_a_snapshot_restore_under_refuse_changes_nothing(pmem, tmp_path, clock):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "keep.db", embedder="hashing", clock=clock) as keep:
+        keep.remember(f"mail {EMAIL}", user="bob")
+        keep.snapshot(str(tmp_path / "bob.jsonl"), user="bob")
+    before = pmem.remember("Bob plays the cello", user="bob").memory
+    with pytest.raises(Invalid):
+        pmem.restore_snapshot(str(tmp_path / "bob.jsonl"), user="bob")
+    assert [r.id for r in pmem.list(user="bob")] == [before.id]
+
+
+def test_a_working_session_masks_its_turns_and_hands_the_values_over(pmem):  # type: ignore[no-untyped-def]
+    s = pmem.session("call-1", user="alice")
+    s.add("user", f"My e-mail is {EMAIL}")
+    s.add("assistant", "Noted.")
+    s.add("user", f"and again, {EMAIL}; mobile {MOBILE}")
+    scope = Scope("alice", "default")
+    assert [t.content for t in s.turns()][0] == "My e-mail is [email#1]"
+    assert s.turns()[2].content == "and again, [email#1]; mobile [cn_mobile#1]"
+    again = pmem.session("call-1", user="alice", create=False)   # as stored
+    stored = " ".join(t.content for t in again.turns()) + again.to_prompt()
+    assert EMAIL not in stored and MOBILE not in stored
+    handover = s.end()
+    assert handover.ingested is not None and handover.ingested.events
+    assert EMAIL not in all_text(pmem, "alice") and MOBILE not in all_text(pmem, "alice")
+    first = handover.ingested.events[0].memory
+    assert EMAIL in pmem.get(first.id, user="alice", reveal=True).content
+    assert pmem.store.pii_values(scope, ["session:call-1"]) == {}   # kept long-term only
+
+
+def test_a_working_session_under_refuse_refuses_the_turn(pmem):  # type: ignore[no-untyped-def]
+    s = pmem.session("call-2", user="bob")
+    s.add("user", "hello")
+    with pytest.raises(Invalid) as err:
+        s.add("user", f"我的手机是{MOBILE}")
+    assert MOBILE not in str(err.value)
+    assert [t.content for t in pmem.session("call-2", user="bob", create=False).turns()] == \
+        ["hello"]

@@ -104,7 +104,7 @@ class SessionVerbs(Core):
         turns, offloaded = offload_long(turns, self.config.max_content_bytes,
                                         blob_session(session, self._now()), self._now())
         mask_blobs(policy, offloaded)
-        drafts = extract_drafts(self.config, turns, session, extractor, report)
+        drafts = extract_drafts(self.config, turns, session, extractor, report, policy)
         with self.store.transaction():
             if offloaded:
                 self._keep_blobs(scope, offloaded)

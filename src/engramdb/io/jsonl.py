@@ -27,6 +27,7 @@ from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
 from ..write.privacy import PLACEHOLDER, kind_of, reveal_all
+from .screen import screen_records
 
 if TYPE_CHECKING:
     from ..facade import Facade
@@ -88,6 +89,8 @@ def import_jsonl(mem: Facade, fp: IO[str],
     """Import everything or nothing (one transaction). Records whose id is already stored are
     skipped. Vectors are reused when the file's embedder is the store's, else recomputed."""
     export = read_export(mem, fp)
+    screen_records(mem, export.records, export.events, export.vectors, export.pii)
+    # ^ the PII policy (io/screen.py): refused whole, or masked
     reembedded = embed_missing(mem, export, skip_stored=True)
     with mem.store.transaction():
         counts = write_export(mem, export, progress)

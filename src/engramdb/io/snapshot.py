@@ -23,6 +23,7 @@ from ..errors import Invalid
 from ..model import Layer, Scope
 from ..store.protocol import ListFilter
 from .jsonl import Export, embed_missing, export_jsonl, read_export, write_export
+from .screen import screen_records
 
 if TYPE_CHECKING:
     from ..facade import Facade
@@ -62,6 +63,8 @@ def restore_snapshot(mem: Facade, source: Target, scope: Scope, at: datetime,
         source = io.StringIO(text)
     export = read_export(mem, source)
     taken = _check_scope(export.header, [(r.user, r.agent) for r in export.records], scope)
+    screen_records(mem, export.records, export.events, export.vectors, export.pii)
+    # ^ the PII policy (io/screen.py): refused whole, or masked
     reembedded = embed_missing(mem, export, skip_stored=False)
     with mem.store.transaction():
         keep_tombstones(mem, scope, export)

@@ -35,6 +35,8 @@ from ..text.checks import storable
 from ..text.tokens import count_tokens
 from .layers import Layers, layers
 from .llm import ChatSummarizer
+from .privacy import key as pii_key
+from .privacy import revealed, screen_turn
 from .state import Blob, SessionInfo, Settings, Turn
 from .summary import fold, trim
 
@@ -177,6 +179,7 @@ class WorkingMemory:
         """Append a turn; offload it when heavy; fold older turns when over budget."""
         self._check_open()
         role, content = _check_turn(role, content, pin)
+        content, masked = screen_turn(self._memory, self.scope, self.id, content)  # PII policy
         now = self._memory._now()
         enc = self.settings.encoding
         tokens = count_tokens(content, enc)
@@ -193,6 +196,8 @@ class WorkingMemory:
         with store.transaction():
             if blob is not None:
                 store.put_blob(self.scope, blob)
+            if masked is not None:
+                store.put_pii(self.scope, pii_key(self.id), masked.values)
             store.add_turn(self.scope, self.id, turn)
             if folded:
                 store.fold_turns(self.scope, self.id, sorted(folded))
@@ -225,12 +230,15 @@ class WorkingMemory:
         messages = [{"role": t.role, "content": t.content, "at": t.at} for t in self._turns]
         pinned = [t.content for t in self._turns if t.pinned]
         scope = {"user": self.scope.user, "agent": self.scope.agent}
+        said = revealed(self._memory, self.scope, self.id, [m["content"] for m in messages])
         with self._memory.store.transaction():
             self._memory.store.save_session(self.scope, info)
-            report = (self._memory.ingest(messages, session=self.id, **scope)
-                      if messages else None)
+            report = (self._memory.ingest([{**m, "content": text} for m, text
+                                           in zip(messages, said, strict=True)],
+                                          session=self.id, **scope) if messages else None)
             rules = [self._memory.remember(text, kind="rule", session=self.id, at=now, **scope)
-                     for text in pinned]
+                     for text in revealed(self._memory, self.scope, self.id, pinned)]
+            self._memory.store.put_pii(self.scope, pii_key(self.id), {})  # now kept long-term
             pending = pending_at_end(self._memory.store, self.scope, now)
         self._info = info
         return Handover(session=self.id, ended_at=now, messages=messages,

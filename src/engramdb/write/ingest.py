@@ -19,6 +19,7 @@ from ..errors import Invalid
 from ..model import Draft, IngestReport, Kind, Message, WriteResult
 from .extract import Turn, extract
 from .llm_extract import ExtractionFailed, choose_extractor
+from .privacy import masked_turns, revealed_drafts
 
 MAX_CONTEXT_CHARS = 500
 _FIELDS = {"role", "content", "at", "speaker"}
@@ -107,16 +108,22 @@ def link_to_turns(drafts: list[Draft], events: dict[int, WriteResult]) -> list[D
 
 
 def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: str,
-                   report: IngestReport) -> list[Draft]:
+                   report: IngestReport, pii: str = "keep") -> list[Draft]:
     """What the chosen extractor finds in the turns: the configured LLM ("auto" when one is
     configured, or "llm"), falling back to the rules when its answer fails (the report says
-    which ran and why it fell back), or the rules."""
+    which ran and why it fell back), or the rules. Under the PII policy "mask" (``pii``) the
+    LLM is sent the turns with placeholders, and its drafts get the values back (the write
+    path masks them again, keeping them with each memory: write/privacy.py)."""
     if extractor not in ("auto", "rules", "llm"):
         raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
     llm = choose_extractor(config, extractor)
     if llm is not None:
         try:
-            drafts = llm.extract(turns, session=session)
+            if pii == "mask":
+                sent, values = masked_turns(turns)
+                drafts = revealed_drafts(llm.extract(sent, session=session), values)
+            else:
+                drafts = llm.extract(turns, session=session)
             report.extractor = "llm"
             return drafts
         except ExtractionFailed as exc:

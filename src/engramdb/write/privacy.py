@@ -24,6 +24,7 @@ from ..errors import ConfigError, Invalid
 from ..model import Action, Draft, Hit, Record, Scope, WriteResult
 from ..store.protocol import Store
 from ..text.pii import KINDS, LABELS, Found, find_pii
+from .extract import Turn
 
 POLICIES = ("keep", "mask", "refuse")
 PLACEHOLDER = re.compile(r"\[(" + "|".join(KINDS) + r")#([0-9]+)\]")
@@ -220,3 +221,19 @@ def mask_blobs(policy: str, offloaded: Sequence[Any]) -> None:
     for o in offloaded:
         o.blob = replace(o.blob, content=mask_text(o.blob.content, Masked()))
 
+
+
+def masked_turns(turns: Sequence[Turn]) -> tuple[list[Turn], dict[str, str]]:
+    """The turns as an LLM extractor may see them under "mask": each value a placeholder,
+    numbered across the conversation; and placeholder -> value, to put them back."""
+    masked = Masked()
+    out = [replace(t, message=replace(t.message, content=mask_text(t.message.content, masked)))
+           for t in turns]
+    return out, {ph: value for ph, (_, value) in masked.values.items()}
+
+
+def revealed_drafts(drafts: list[Draft], values: Mapping[str, str]) -> list[Draft]:
+    """The extractor's drafts with the conversation's values back in their texts."""
+    return [replace(d, content=reveal_text(d.content, values),
+                    context=reveal_text(d.context, values) if d.context else d.context)
+            for d in drafts]

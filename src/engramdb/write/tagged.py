@@ -15,6 +15,7 @@ from ..ids import new_id
 from ..model import IngestReport, Message
 from .ingest import check_messages, extract_drafts
 from .prepare import check_metadata
+from .privacy import scope_policy
 
 if TYPE_CHECKING:
     from ..facade import Facade
@@ -31,7 +32,9 @@ def extract_tagged(memory: Facade, messages: Iterable[Message | dict[str, Any]],
     turns = check_messages(messages, now)
     session = session or new_id(now)
     report = IngestReport(session=session, turns=len(turns))
-    drafts = extract_drafts(memory.config, turns, session, extractor, report)
+    scope = memory._scope(user, agent)
+    drafts = extract_drafts(memory.config, turns, session, extractor, report,
+                            scope_policy(memory.config.pii, memory.config.pii_scopes, scope))
     for draft in drafts:
         draft.metadata = {**(draft.metadata or {}), **tags}
     report.extracted = memory.remember_many(drafts, user=user, agent=agent)
