@@ -31,12 +31,15 @@ class Lineage:
     gist_sources: list[Record] = field(default_factory=list)   # a gist's episodes
     turns: list[Record] = field(default_factory=list)          # the turns it was extracted from
     sentences: list[dict[str, Any]] = field(default_factory=list)  # a gist's sentence -> source
+    # a gist's sources level by level down to the episodes: [gist_sources, their sources, ...]
+    levels: list[list[Record]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"memory": brief(self.memory), "chain": [brief(r) for r in self.chain],
                 "gists": [brief(r) for r in self.gists],
                 "gist_sources": [brief(r) for r in self.gist_sources],
-                "turns": [brief(r) for r in self.turns], "sentences": self.sentences}
+                "turns": [brief(r) for r in self.turns], "sentences": self.sentences,
+                "levels": [[brief(r) for r in level] for level in self.levels]}
 
 
 def lineage(store: Store, scope: Scope, rec: Record) -> Lineage:
@@ -47,11 +50,26 @@ def lineage(store: Store, scope: Scope, rec: Record) -> Lineage:
     out.gists = _records(store, scope, gist_ids)
     if rec.kind == Kind.GIST:
         out.gist_sources = _records(store, scope, rec.derived_from)
+        out.levels = _levels(store, scope, out.gist_sources)
         sentences = rec.metadata.get("sentences")
         out.sentences = [s for s in sentences if isinstance(s, dict)] if isinstance(
             sentences, list) else []
     turns = rec.metadata.get("source_events")
     out.turns = _records(store, scope, turns if isinstance(turns, list) else [])
+    return out
+
+
+MAX_LEVELS = 4  # a gist of gists goes at most three levels down (dynamics/gist_levels.py)
+
+
+def _levels(store: Store, scope: Scope, sources: list[Record]) -> list[list[Record]]:
+    """``sources`` then the sources of the gists among them, level by level."""
+    out = [sources] if sources else []
+    while out and len(out) < MAX_LEVELS:
+        below = [i for r in out[-1] if r.kind == Kind.GIST for i in r.derived_from]
+        if not below:
+            break
+        out.append(_records(store, scope, below))
     return out
 
 
