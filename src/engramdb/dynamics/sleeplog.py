@@ -17,7 +17,8 @@ from ..errors import Invalid
 from ..model import Scope
 from ..store.protocol import Event, Store
 
-# which phase makes a version with this op (dynamics/decay, lifecycle, lessons, merge, gist, gist_levels)
+# which phase makes a version with this op
+# (dynamics/decay, lifecycle, lessons, merge, gist, gist_levels)
 PHASE_OF_OP = {"archive": "decay", "retire": "tidy", "overdue": "tidy", "promote": "lessons",
                "merge": "consolidate", "merged": "consolidate", "consolidate": "consolidate",
                "reinforce": "consolidate", "create": "consolidate",
