@@ -91,6 +91,7 @@ def test_lineage_chain_gist_sources_and_turns(site):  # type: ignore[no-untyped-
     gist = api.get(f"/v1/memories/{s.gist}/lineage").json()
     assert [m["content"] for m in gist["gist_sources"]][0].startswith("Went to Harbin")
     assert len(gist["gist_sources"]) == 3 and len(gist["sentences"]) == 3
+    assert gist["levels"] == [gist["gist_sources"]]  # a gist of episodes: one level down
     source = gist["gist_sources"][0]["id"]
     assert [g["id"] for g in api.get(f"/v1/memories/{source}/lineage").json()["gists"]] == [
         s.gist]

@@ -52,6 +52,12 @@ function lineageView(lin) {
         { class: m.layer === "archived" ? "archived" : "" }, memoryLink(m),
         ` (${m.kind}, ${m.at.slice(0, 10)}, ${m.layer})`))));
   }
+  (lin.levels || []).slice(1).forEach((level, i) => {
+    parts.push(el("p", {}, `${i + 2} levels down, their sources (${level.length}):`),
+      el("ol", { class: "sources-below" }, ...level.map((m) => el("li",
+        { class: m.layer === "archived" ? "archived" : "" }, memoryLink(m),
+        ` (${m.kind}, ${m.at.slice(0, 10)}, ${m.layer})`))));
+  });
   if (lin.turns.length) {
     parts.push(el("p", {}, "Extracted from the conversation turn(s):"), el("ul", {},
       ...lin.turns.map((m) => el("li", {}, memoryLink(m), ` (${when(m.at)})`))));
