@@ -57,11 +57,12 @@ def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
     if run.embed is None:
         return
     for lower in range(1, MAX_LEVEL):
-        gists = _level_gists(run, lower)
-        free = {r.id: r for r in gists if "higher_gist" not in r.metadata and r.layer == Layer.CORE}
+        gists = _current_gists(run)  # read again: the level below may have made some
+        free = {r.id: r for r in gists if level(r) == lower and r.layer == Layer.CORE
+                and "higher_gist" not in r.metadata}
         if not free:
             continue
-        higher = {r.metadata.get("theme"): r for r in _level_gists(run, lower + 1)}
+        higher = {r.metadata.get("theme"): r for r in gists if level(r) == lower + 1}
         by_theme: dict[str, dict[str, Record]] = defaultdict(dict)
         labels: dict[str, str] = {}
         for rec in free.values():
@@ -82,10 +83,10 @@ def theme_key(at_level: int, key: str) -> str:
     return f"level{at_level}:{key}"
 
 
-def _level_gists(run: Pass, at_level: int) -> list[Record]:
-    """The scope's current gists of one level (core and archived)."""
+def _current_gists(run: Pass) -> list[Record]:
+    """The scope's current gists (core and archived)."""
     flt = ListFilter(kinds=(Kind.GIST.value,), layers=(Layer.CORE, Layer.ARCHIVED))
-    return [r for r in run.store.list(run.scope, flt) if r.current and level(r) == at_level]
+    return [r for r in run.store.list(run.scope, flt) if r.current]
 
 
 def _fold(run: Pass, at_level: int, key: str, label: str, members: list[Record],
