@@ -126,11 +126,13 @@ def made_gist(mem, text, people, topic, at_level):  # type: ignore[no-untyped-de
 ], ids=["en", "zh"])
 def test_no_gist_goes_above_the_depth_cap(mem, clock, texts, topic):  # type: ignore[no-untyped-def]
     assert MAX_LEVEL == 3
+    mem.sleep()  # the next sleep is incremental: it must still see the gists written since
     tops = [made_gist(mem, t, [f"P{i}"], topic, MAX_LEVEL) for i, t in enumerate(texts[:2])]
     mids = [made_gist(mem, t, [f"Q{i}"], topic, 2) for i, t in enumerate(texts[2:])]
     clock.advance(hours=1)
-    phase = mem.sleep().phase("consolidate")
-    (made,) = phase.ids("higher_gist_created")  # the level-2 trio makes one level-3 gist
+    report = mem.sleep()
+    assert report.mode == "incremental"
+    (made,) = report.phase("consolidate").ids("higher_gist_created")  # the level-2 trio
     new = mem.get(made)
     assert new.metadata["gist_level"] == MAX_LEVEL and new.derived_from == [m.id for m in mids]
     # three level-3 gists now share the topic: none of them is ever a source

@@ -20,8 +20,10 @@ higher gist whose sources are those gists.
 - Depth is capped: a gist of level ``MAX_LEVEL`` (3) is never a source, so no gist goes above
   level 3.
 
-Running it again at once changes nothing: every clustered gist is folded, and what is left has
-no theme that reaches ``MIN_CLUSTER`` or has a higher gist."""
+An incremental sleep skips the pass when no gist was made, reinforced or changed since the
+last sleep (nothing can cluster anew). Running it again at once changes nothing: every
+clustered gist is folded, and what is left has no theme that reaches ``MIN_CLUSTER`` or has a
+higher gist."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def level(rec: Record) -> int:
 
 def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
     """Fold clustering gists into higher ones, level by level up to ``MAX_LEVEL``."""
-    if run.embed is None:
+    if run.embed is None or not _worth_a_look(run, report):
         return
     for lower in range(1, MAX_LEVEL):
         gists = _current_gists(run)  # read again: the level below may have made some
@@ -77,6 +79,15 @@ def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
             if not members or (old is None and len(members) < MIN_CLUSTER):
                 continue
             taken.update(_fold(run, lower + 1, key, labels[key], members, old, report))
+
+
+def _worth_a_look(run: Pass, report: PhaseReport) -> bool:
+    """A full run always looks. An incremental one only when a gist was made or reinforced
+    this sleep, or a gist changed since the last one: else the last sleep left every gist
+    as it is, already folded or not clustering."""
+    if run.only is None or report.ids("gist_created") or report.ids("gist_reinforced"):
+        return True
+    return any(r.kind == Kind.GIST for r in run.core())
 
 
 def theme_key(at_level: int, key: str) -> str:
