@@ -141,3 +141,22 @@ def test_no_gist_goes_above_the_depth_cap(mem, clock, texts, topic):  # type: ig
     assert max(g.metadata.get("gist_level", 1) for g in gists(mem)) == MAX_LEVEL
     assert len(mem.lineage(made).levels) == 1
     assert mem.sleep(full=True).changes == 0
+
+
+@pytest.mark.parametrize("lang", [EN, ZH], ids=["en", "zh"])
+def test_a_hard_forget_takes_its_words_out_of_every_level(mem, clock, lang):  # type: ignore[no-untyped-def]
+    for person in lang["people"][:3]:
+        episode_gist(mem, clock, lang, person, lang["topic"])
+    (top,) = [g for g in gists(mem) if g.metadata.get("gist_level") == 2]
+    item = top.metadata["sentences"][0]
+    low = mem.get(item["source"])
+    (origin,) = [s["source"] for s in low.metadata["sentences"] if s["text"] == item["text"]]
+    assert item["text"] in mem.get(origin).content
+    mem.forget(origin, hard=True)
+    for gist_id in (low.id, top.id):  # both levels lose the sentence, in every version
+        versions = mem.history(gist_id)
+        assert versions[-1].op == "redact"
+        assert all(item["text"] not in repr(v.memory) for v in versions)
+    after = mem.get(top.id)
+    assert after.derived_from == top.derived_from and after.content
+    assert {s["source"] for s in after.metadata["sentences"]} <= set(top.derived_from)

@@ -8,7 +8,9 @@ sentence of each, the best ``MAX_SENTENCES``, in time order), saved as a new ver
 one: it may carry the erased source's facts. A gist left with no source is erased too.
 
 The gist's anchor counts (how many sources named each person, place or topic) lose the erased
-source's anchors too, and an anchor no other source names leaves the gist."""
+source's anchors too, and an anchor no other source names leaves the gist. A gist of gists
+(dynamics/gist_levels.py) above a rebuilt gist is rebuilt too, and its log loses the sentences
+copied from the erased memory."""
 
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ def redact(store: Store, gist: Record, source: Record, embed: Embed, now: dateti
     """Rebuild ``gist`` without ``source`` (inside the caller's transaction); returns the
     gist as stored now (a tombstone when no other source is left)."""
     reason = f"source {source.id} was erased"
+    above = gists_of(store, gist)  # gists of gists copy its sentences (dynamics/gist_levels.py)
     remaining = [i for i in gist.derived_from if i != source.id]
     sources = sorted((r for r in store.get_many(gist.scope, remaining).values()
                       if r.content and not r.erased), key=lambda r: (r.at, r.id))
@@ -59,6 +62,7 @@ def redact(store: Store, gist: Record, source: Record, embed: Embed, now: dateti
         tomb = gist.scrubbed().replace(layer=Layer.DELETED, updated_at=now,
                                        version=gist.version + 1)
         store.erase(tomb, actor=actor, reason=reason)
+        _redact_above(store, above, source, embed, now, actor)
         return tomb
     meta, anchors = _less_anchors(gist, source)
     picked = pick_sentences(sources, shared_anchors(anchor_counts(meta)))
@@ -70,7 +74,54 @@ def redact(store: Store, gist: Record, source: Record, embed: Embed, now: dateti
                        **anchors)
     store.save(new, "redact", index_text(new), embed([embed_text(new)])[0], actor=actor,
                reason=reason)
+    _redact_above(store, above, source, embed, now, actor)
     return new
+
+
+def _redact_above(store: Store, above: list[Record], erased: Record, embed: Embed,
+                  now: datetime, actor: str) -> None:
+    """A gist of gists copies its source gists' sentences, so a sentence of the erased memory
+    may sit in it (and in its log): it is rebuilt from its source gists as they are now, and
+    every version in its log loses the sentences copied from the erased memory. It goes on up
+    (three levels at most, dynamics/gist_levels.py)."""
+    reason = f"a source's source {erased.id} was erased"
+    for higher in above:
+        higher = store.get_many(higher.scope, [higher.id]).get(higher.id, higher)
+        further = gists_of(store, higher)
+        store.rewrite_log(higher.scope, higher.id, lambda snap: _without_text(snap, erased))
+        found = store.get_many(higher.scope, higher.derived_from)
+        sources = sorted((r for r in found.values() if r.content and not r.erased),
+                         key=lambda r: (r.at, r.id))
+        if not sources:
+            tomb = higher.scrubbed().replace(layer=Layer.DELETED, updated_at=now,
+                                             version=higher.version + 1)
+            store.erase(tomb, actor=actor, reason=reason)
+        else:
+            kept = {r.id for r in sources}
+            meta = {k: v for k, v in higher.metadata.items() if k not in POLISH_KEYS}
+            picked = pick_sentences(sources, shared_anchors(anchor_counts(meta)))
+            content = join_sentences([text for text, _ in picked])
+            meta["sentences"] = [{"text": t, "source": i} for t, i in picked]
+            new = higher.replace(content=content, content_hash=content_hash(content),
+                                 metadata=meta, updated_at=now, version=higher.version + 1,
+                                 derived_from=[i for i in higher.derived_from if i in kept])
+            store.save(new, "redact", index_text(new), embed([embed_text(new)])[0],
+                       actor=actor, reason=reason)
+        _redact_above(store, further, erased, embed, now, actor)
+
+
+def _without_text(snapshot: Record, erased: Record) -> Record:
+    """An earlier version of a gist of gists, less the sentences copied from ``erased``."""
+    sentences = [s for s in snapshot.metadata.get("sentences", []) if isinstance(s, dict)]
+    kept = [s for s in sentences if not str(s.get("text", "")).strip()
+            or str(s["text"]) not in erased.content]
+    if len(kept) == len(sentences) and not snapshot.metadata.get("polished_from"):
+        return snapshot
+    content = join_sentences([str(s["text"]) for s in kept if s.get("text")]) if kept else ""
+    meta = {k: v for k, v in snapshot.metadata.items() if k not in POLISH_KEYS}
+    meta["sentences"] = kept
+    return snapshot.replace(content=content, content_hash=content_hash(content) if content else "",
+                            metadata=meta)
 
 
 def _without(snapshot: Record, source: Record) -> Record:
