@@ -30,6 +30,7 @@ try:
         SearchOp,
         TTLConfig,
         _ensure_refresh,
+        _validate_namespace_labels,
         validate_op_namespace,
     )
     from langgraph.store.base.embed import get_text_at_path
@@ -38,7 +39,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed by `make
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import Memory as Engine
-from ..engine.lookup import live, readable, set_expiry
+from ..engine.lookup import at_uri, live, readable, set_expiry
 from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,
@@ -76,17 +77,21 @@ class EngramStore(BaseStore):
 
     def get(self, namespace: tuple[str, ...], key: str, *,
             refresh_ttl: bool | None = None) -> Item | None:
-        """``BaseStore.get`` without a batch of one: the same checks, then the lookup."""
-        op = GetOp(tuple(namespace), str(key), _ensure_refresh(self.ttl_config, refresh_ttl))
-        _check(op)
-        return self._get(op)
+        """``BaseStore.get`` without a batch of one: the checks ``_check`` makes of a GetOp
+        (LangGraph's label rules, a non-empty key), then the lookup."""
+        namespace = tuple(namespace)
+        _validate_namespace_labels(namespace)
+        key = str(key)
+        if not key:
+            raise ValueError("a store key is a non-empty string")
+        return self._get(namespace, key, _ensure_refresh(self.ttl_config, refresh_ttl))
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))
 
     def _run(self, op: Op) -> Result:
         if isinstance(op, GetOp):
-            return self._get(op)
+            return self._get(op.namespace, op.key, op.refresh_ttl)
         if isinstance(op, PutOp):
             return self._put(op)
         if isinstance(op, SearchOp):
@@ -97,11 +102,11 @@ class EngramStore(BaseStore):
 
     # ---------------------------------------------------------------- operations
 
-    def _get(self, op: GetOp) -> Item | None:
-        rec = self._live(uri_of(op.namespace, op.key))
+    def _get(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool) -> Item | None:
+        rec = self._live(uri_of(namespace, key))
         if rec is None:
             return None
-        if op.refresh_ttl:
+        if refresh_ttl:
             rec = self._refresh(rec)
         return _item(rec)
 
@@ -160,7 +165,7 @@ class EngramStore(BaseStore):
         return {"user": self.scope.user, "agent": self.scope.agent}
 
     def _live(self, uri: str) -> Record | None:
-        return readable(self.engine, current(self.engine, self.scope, uri))
+        return readable(self.engine, at_uri(self.engine, self.scope, uri))
 
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
         return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),

@@ -95,7 +95,8 @@ def payload(rec: Record) -> dict[str, Any]:
 
 def item(rec: Record, score: float | None = None, *, scored: bool = False) -> dict[str, Any]:
     """A memory in mem0's result shape (with ``score`` when given or ``scored``); what only
-    engramdb knows goes under ``engramdb``."""
+    engramdb knows goes under ``engramdb``. Hot on every read (a get is one indexed lookup),
+    so it builds each dict once and formats a timestamp only when it differs."""
     created = rec.recorded_at.isoformat()  # most memories never change: format once
     updated = created if rec.updated_at == rec.recorded_at else rec.updated_at.isoformat()
     out: dict[str, Any] = {"id": rec.id, "memory": rec.content, "hash": rec.content_hash,
@@ -105,7 +106,8 @@ def item(rec: Record, score: float | None = None, *, scored: bool = False) -> di
     meta = rec.metadata
     mine = meta.get("mem0")
     if isinstance(mine, dict):
-        given, own = mine.get("metadata"), {k: v for k, v in meta.items() if k != "mem0"}
+        given = mine.get("metadata")
+        own = {k: v for k, v in meta.items() if k != "mem0"} if len(meta) > 1 else {}
         for k in PROMOTED:
             if k in mine:
                 out[k] = mine[k]
@@ -116,10 +118,10 @@ def item(rec: Record, score: float | None = None, *, scored: bool = False) -> di
                 out[k] = meta[k]
         out["user_id"], out["agent_id"] = rec.user, rec.agent
     if given:
-        rest = {k: v for k, v in given.items() if k not in PROMOTED}
-        out["metadata"] = rest or None
-    out["engramdb"] = {"kind": rec.kind.value, "uri": rec.uri, "version": rec.version,
-                       "superseded_by": rec.superseded_by, "layer": rec.layer.value,
+        out["metadata"] = {k: v for k, v in given.items() if k not in PROMOTED} or None
+    # ``_value_``: an enum member's value without the ``value`` property's descriptor call
+    out["engramdb"] = {"kind": rec.kind._value_, "uri": rec.uri, "version": rec.version,
+                       "superseded_by": rec.superseded_by, "layer": rec.layer._value_,
                        "metadata": own}
     return out
 
