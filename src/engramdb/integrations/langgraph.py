@@ -103,7 +103,7 @@ class EngramStore(BaseStore):
     # ---------------------------------------------------------------- operations
 
     def _get(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool) -> Item | None:
-        rec = self._live(uri_of(namespace, key))
+        rec = readable(self.engine, at_uri(self.engine, self.scope, uri_of(namespace, key)))
         if rec is None:
             return None
         if refresh_ttl:
@@ -163,9 +163,6 @@ class EngramStore(BaseStore):
 
     def _who(self) -> dict[str, str]:
         return {"user": self.scope.user, "agent": self.scope.agent}
-
-    def _live(self, uri: str) -> Record | None:
-        return readable(self.engine, at_uri(self.engine, self.scope, uri))
 
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
         return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),
