@@ -140,8 +140,9 @@ class EngramStore(BaseStore):
         else:
             out = kept([(r, None) for r in self._listed(prefix)])
         out = out[op.offset:want]
-        if op.refresh_ttl:
-            out = [(self._refresh(r), s) for r, s in out]
+        if op.refresh_ttl and any(_has_ttl(r) for r, _ in out):  # the refreshes: one write
+            with self.engine.store.transaction():
+                out = [(self._refresh(r), s) for r, s in out]
         return [_search_item(r, s) for r, s in out]
 
     def _recall(self, query: str, k: int, track: bool) -> list[tuple[Record, float | None]]:
@@ -181,9 +182,9 @@ class EngramStore(BaseStore):
         return self.engine._now() + timedelta(minutes=ttl)
 
     def _refresh(self, rec: Record) -> Record:
-        ttl = rec.metadata.get("langgraph", {}).get("ttl")
-        if not ttl or rec.expires_at is None:
+        if not _has_ttl(rec):
             return rec
+        ttl = rec.metadata["langgraph"]["ttl"]
         return set_expiry(self.engine, self.scope, rec.id, self._expiry(ttl))
 
 
@@ -209,10 +210,14 @@ def _check(op: Op) -> None:
 
 
 def _single_write(op: Op) -> bool:
-    """Whether the op writes at most once (a get's refresh is one write; a search may
-    refresh many items and a put may write twice: those run in one transaction)."""
-    return isinstance(op, GetOp | ListNamespacesOp) or (
-        isinstance(op, SearchOp) and not op.refresh_ttl)
+    """Whether the op needs no transaction around it (a get's refresh is one write; a search
+    holds its refreshes in one itself; a put may write twice: it runs in one)."""
+    return isinstance(op, GetOp | ListNamespacesOp | SearchOp)
+
+
+def _has_ttl(rec: Record) -> bool:
+    """Whether a read pushes the item's expiry back: it was put with a ttl and expires."""
+    return bool(rec.metadata.get("langgraph", {}).get("ttl")) and rec.expires_at is not None
 
 
 def _in(rec: Record, prefix: tuple[str, ...]) -> bool:
