@@ -53,10 +53,12 @@ def pair(direct: Callable[[int], Any], adapter: Callable[[int], Any],
         y / x for x, y in zip(a, b, strict=True))
 
 
-def report(name: str, direct: float, adapter: float, ratio: float) -> None:
+def report(name: str, direct: float, adapter: float, ratio: float, sides: str = "") -> None:
     over = (adapter - direct) / direct * 100
     print(f"{name:30} engine {direct * 1e3:7.3f} ms  adapter {adapter * 1e3:7.3f} ms  "
           f"overhead {over:+6.1f} % (paired {(ratio - 1) * 100:+6.1f} %)")
+    if sides:
+        print(f"    {sides}")
 
 
 def bench_mem0(root: Path, n: int, rounds: int) -> None:
@@ -79,7 +81,11 @@ def bench_mem0(root: Path, n: int, rounds: int) -> None:
     ids2 = [r.id for r in m0.engine.list(user="u", limit=50)]
     # mem0's get holds only the id: the engine's answer to that is the lookup by id alone
     report("mem0 get (by id, any scope)", *pair(lambda i: find_by_id(mem, ids[i % 50]),
-                                                lambda i: m0.get(ids2[i % 50]), rounds))
+                                                lambda i: m0.get(ids2[i % 50]), rounds),
+           "engine: find_by_id (Store.locate: one indexed read, the row decoded to a Record); "
+           "adapter: Memory.get = id check + the same find_by_id + expiry check + mem0's item "
+           "dict (50 memories read in turn: their timestamps' text is remembered after the "
+           "first read)")
     mem.close()
     m0.close()
 
@@ -108,7 +114,10 @@ def bench_langgraph(root: Path, n: int, rounds: int) -> None:
     uris = [uri_of(("notes", "u"), f"k{i}") for i in range(n)]
     report("langgraph get (exact URI)", *pair(
         lambda i: at_uri(mem, scope, uris[i % n]),
-        lambda i: store.get(("notes", "u"), f"k{i % n}", refresh_ttl=False), rounds))
+        lambda i: store.get(("notes", "u"), f"k{i % n}", refresh_ttl=False), rounds),
+           "engine: at_uri with a URI built beforehand (Store.get_by_uri: one indexed read, "
+           "decoded); adapter: EngramStore.get = LangGraph's namespace/key checks + the URI "
+           "from (namespace, key) + the same at_uri + expiry check + LangGraph's Item")
     mem.close()
     store.engine.close()
 

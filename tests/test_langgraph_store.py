@@ -119,6 +119,20 @@ def test_ttl_is_engramdb_expiry(store, clock, mem):  # type: ignore[no-untyped-d
     assert [i.key for i in store.search(("t",), query="temporary note")] == ["long"]
 
 
+def test_a_search_refreshes_the_ttl_of_what_it_returns(store, clock, mem):  # type: ignore[no-untyped-def]
+    store.put(("t",), "暂时", {"text": "一条临时的笔记 a temporary note"}, ttl=10)
+    store.put(("t",), "kept", {"text": "a lasting note"})
+    clock.advance(minutes=8)
+    assert {i.key for i in store.search(("t",))} == {"暂时", "kept"}  # refreshes "暂时"
+    rec = mem.get(uri_of(("t",), "暂时"), user="alice", agent="graph")
+    assert rec.expires_at == clock.now() + timedelta(minutes=10)
+    assert mem.get(uri_of(("t",), "kept"), user="alice", agent="graph").expires_at is None
+    clock.advance(minutes=8)
+    assert "暂时" in [i.key for i in store.search(("t",), query="临时的笔记", refresh_ttl=False)]
+    clock.advance(minutes=3)
+    assert store.get(("t",), "暂时", refresh_ttl=False) is None
+
+
 @pytest.mark.parametrize("call,error", [
     (lambda s: s.put((), "k", {"v": 1}), InvalidNamespaceError),
     (lambda s: s.put(("a.b",), "k", {"v": 1}), InvalidNamespaceError),

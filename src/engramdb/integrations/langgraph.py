@@ -30,6 +30,7 @@ try:
         SearchOp,
         TTLConfig,
         _ensure_refresh,
+        _validate_namespace_labels,
         validate_op_namespace,
     )
     from langgraph.store.base.embed import get_text_at_path
@@ -38,7 +39,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed by `make
     raise ImportError("EngramStore needs LangGraph: pip install 'engramdb[langgraph]'") from exc
 
 from ..engine import Memory as Engine
-from ..engine.lookup import live, readable, set_expiry
+from ..engine.lookup import at_uri, live, readable, set_expiry
 from ..model import MAX_K, Record
 from .langgraph_shapes import (
     current,
@@ -76,17 +77,21 @@ class EngramStore(BaseStore):
 
     def get(self, namespace: tuple[str, ...], key: str, *,
             refresh_ttl: bool | None = None) -> Item | None:
-        """``BaseStore.get`` without a batch of one: the same checks, then the lookup."""
-        op = GetOp(tuple(namespace), str(key), _ensure_refresh(self.ttl_config, refresh_ttl))
-        _check(op)
-        return self._get(op)
+        """``BaseStore.get`` without a batch of one: the checks ``_check`` makes of a GetOp
+        (LangGraph's label rules, a non-empty key), then the lookup."""
+        namespace = tuple(namespace)
+        _validate_namespace_labels(namespace)
+        key = str(key)
+        if not key:
+            raise ValueError("a store key is a non-empty string")
+        return self._get(namespace, key, _ensure_refresh(self.ttl_config, refresh_ttl))
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))
 
     def _run(self, op: Op) -> Result:
         if isinstance(op, GetOp):
-            return self._get(op)
+            return self._get(op.namespace, op.key, op.refresh_ttl)
         if isinstance(op, PutOp):
             return self._put(op)
         if isinstance(op, SearchOp):
@@ -97,11 +102,11 @@ class EngramStore(BaseStore):
 
     # ---------------------------------------------------------------- operations
 
-    def _get(self, op: GetOp) -> Item | None:
-        rec = self._live(uri_of(op.namespace, op.key))
+    def _get(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool) -> Item | None:
+        rec = readable(self.engine, at_uri(self.engine, self.scope, uri_of(namespace, key)))
         if rec is None:
             return None
-        if op.refresh_ttl:
+        if refresh_ttl:
             rec = self._refresh(rec)
         return _item(rec)
 
@@ -135,8 +140,9 @@ class EngramStore(BaseStore):
         else:
             out = kept([(r, None) for r in self._listed(prefix)])
         out = out[op.offset:want]
-        if op.refresh_ttl:
-            out = [(self._refresh(r), s) for r, s in out]
+        if op.refresh_ttl and any(_has_ttl(r) for r, _ in out):  # the refreshes: one write
+            with self.engine.store.transaction():
+                out = [(self._refresh(r), s) for r, s in out]
         return [_search_item(r, s) for r, s in out]
 
     def _recall(self, query: str, k: int, track: bool) -> list[tuple[Record, float | None]]:
@@ -159,9 +165,6 @@ class EngramStore(BaseStore):
     def _who(self) -> dict[str, str]:
         return {"user": self.scope.user, "agent": self.scope.agent}
 
-    def _live(self, uri: str) -> Record | None:
-        return readable(self.engine, current(self.engine, self.scope, uri))
-
     def _listed(self, prefix: tuple[str, ...]) -> Iterator[Record]:
         return self.engine.list(uri_prefix=prefix_of(prefix), layer=("core", "archived"),
                                 **self._who())
@@ -179,9 +182,9 @@ class EngramStore(BaseStore):
         return self.engine._now() + timedelta(minutes=ttl)
 
     def _refresh(self, rec: Record) -> Record:
-        ttl = rec.metadata.get("langgraph", {}).get("ttl")
-        if not ttl or rec.expires_at is None:
+        if not _has_ttl(rec):
             return rec
+        ttl = rec.metadata["langgraph"]["ttl"]
         return set_expiry(self.engine, self.scope, rec.id, self._expiry(ttl))
 
 
@@ -207,10 +210,14 @@ def _check(op: Op) -> None:
 
 
 def _single_write(op: Op) -> bool:
-    """Whether the op writes at most once (a get's refresh is one write; a search may
-    refresh many items and a put may write twice: those run in one transaction)."""
-    return isinstance(op, GetOp | ListNamespacesOp) or (
-        isinstance(op, SearchOp) and not op.refresh_ttl)
+    """Whether the op needs no transaction around it (a get's refresh is one write; a search
+    holds its refreshes in one itself; a put may write twice: it runs in one)."""
+    return isinstance(op, GetOp | ListNamespacesOp | SearchOp)
+
+
+def _has_ttl(rec: Record) -> bool:
+    """Whether a read pushes the item's expiry back: it was put with a ttl and expires."""
+    return bool(rec.metadata.get("langgraph", {}).get("ttl")) and rec.expires_at is not None
 
 
 def _in(rec: Record, prefix: tuple[str, ...]) -> bool:

@@ -37,9 +37,11 @@ def segment(label: str) -> str:
 
 
 def uri_of(namespace: tuple[str, ...], key: str) -> str:
-    labels = "/".join(map(segment, namespace))
-    return f"{ROOT}{labels}/{KEY_MARK}/{segment(key)}" if labels else \
-        f"{ROOT}{KEY_MARK}/{segment(key)}"
+    if PLAIN.fullmatch("".join(namespace) + key):  # every label and the key stay as they are
+        labels = "/".join(namespace)
+    else:
+        labels, key = "/".join(map(segment, namespace)), segment(key)
+    return f"{ROOT}{labels}/{KEY_MARK}/{key}" if labels else f"{ROOT}{KEY_MARK}/{key}"
 
 
 def prefix_of(namespace: tuple[str, ...]) -> str:

@@ -155,7 +155,9 @@ class Memory:
     # ---------------------------------------------------------------- reads
 
     def get(self, memory_id: str) -> dict[str, Any] | None:
-        rec = readable(self.engine, self._find(memory_id))
+        if not isinstance(memory_id, str) or not memory_id.strip():  # _find, inlined: hot
+            raise Mem0Error("memory_id must be a non-empty string")
+        rec = readable(self.engine, find_by_id(self.engine, memory_id))
         return item(rec, None, scored=True) if rec is not None else None  # score: None, as mem0
 
     def get_all(self, *, filters: dict[str, Any] | None = None, top_k: int = 20,

@@ -8,6 +8,7 @@ of user_id / agent_id / run_id scopes every call, and a result item carries ``id
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import Invalid
@@ -93,11 +94,31 @@ def payload(rec: Record) -> dict[str, Any]:
     return {**rec.metadata, "user_id": rec.user, "agent_id": rec.agent}
 
 
+_ISO: dict[datetime, str] = {}
+ISO_KEPT = 4096
+
+
+def iso(at: datetime) -> str:
+    """``at.isoformat()``, remembered for UTC times (what the stores give back): a memory is
+    read far more often than it changes, and formatting costs more than the rest of its
+    item. Only UTC times are kept, since equal instants in other zones format differently;
+    at most ``ISO_KEPT`` of them (then it starts again)."""
+    if at.tzinfo is not UTC:
+        return at.isoformat()
+    text = _ISO.get(at)
+    if text is None:
+        if len(_ISO) >= ISO_KEPT:
+            _ISO.clear()
+        text = _ISO[at] = at.isoformat()
+    return text
+
+
 def item(rec: Record, score: float | None = None, *, scored: bool = False) -> dict[str, Any]:
     """A memory in mem0's result shape (with ``score`` when given or ``scored``); what only
-    engramdb knows goes under ``engramdb``."""
-    created = rec.recorded_at.isoformat()  # most memories never change: format once
-    updated = created if rec.updated_at == rec.recorded_at else rec.updated_at.isoformat()
+    engramdb knows goes under ``engramdb``. Hot on every read (a get is one indexed lookup),
+    so it builds each dict once and formats a timestamp only when it differs."""
+    created = iso(rec.recorded_at)  # most memories never change: format once
+    updated = created if rec.updated_at == rec.recorded_at else iso(rec.updated_at)
     out: dict[str, Any] = {"id": rec.id, "memory": rec.content, "hash": rec.content_hash,
                            "metadata": None, "created_at": created, "updated_at": updated}
     if score is not None or scored:
@@ -105,7 +126,8 @@ def item(rec: Record, score: float | None = None, *, scored: bool = False) -> di
     meta = rec.metadata
     mine = meta.get("mem0")
     if isinstance(mine, dict):
-        given, own = mine.get("metadata"), {k: v for k, v in meta.items() if k != "mem0"}
+        given = mine.get("metadata")
+        own = {k: v for k, v in meta.items() if k != "mem0"} if len(meta) > 1 else {}
         for k in PROMOTED:
             if k in mine:
                 out[k] = mine[k]
@@ -116,10 +138,10 @@ def item(rec: Record, score: float | None = None, *, scored: bool = False) -> di
                 out[k] = meta[k]
         out["user_id"], out["agent_id"] = rec.user, rec.agent
     if given:
-        rest = {k: v for k, v in given.items() if k not in PROMOTED}
-        out["metadata"] = rest or None
-    out["engramdb"] = {"kind": rec.kind.value, "uri": rec.uri, "version": rec.version,
-                       "superseded_by": rec.superseded_by, "layer": rec.layer.value,
+        out["metadata"] = {k: v for k, v in given.items() if k not in PROMOTED} or None
+    # ``_value_``: an enum member's value without the ``value`` property's descriptor call
+    out["engramdb"] = {"kind": rec.kind._value_, "uri": rec.uri, "version": rec.version,
+                       "superseded_by": rec.superseded_by, "layer": rec.layer._value_,
                        "metadata": own}
     return out
 
