@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..ids import new_id
@@ -65,6 +66,24 @@ def themes(rec: Record) -> list[tuple[str, str]]:
             for kind, attr in THEME_KINDS for a in getattr(rec, attr) if normalize(a)]
 
 
+def theme_groups(records: Iterable[Record],
+                 taken: set[str]) -> Iterator[tuple[str, str, list[Record]]]:
+    """(theme key, label, members oldest first) for each theme the records share, the largest
+    theme first; a record in ``taken`` (which the caller fills as it goes) joins no later
+    theme."""
+    by_theme: dict[str, dict[str, Record]] = defaultdict(dict)
+    labels: dict[str, str] = {}
+    for rec in records:
+        for key, label in themes(rec):
+            by_theme[key][rec.id] = rec
+            labels.setdefault(key, label)
+    for key in sorted(by_theme, key=lambda k: (-len(by_theme[k]), k)):
+        members = sorted((r for r in by_theme[key].values() if r.id not in taken),
+                         key=lambda r: (r.at, r.id))
+        if members:
+            yield key, labels[key], members
+
+
 def gist_pass(run: Pass, report: PhaseReport) -> None:
     looked = [*run.core(), *run.decayed.values()]
     episodes = {r.id: r for r in looked if settled(r, run)}
@@ -73,21 +92,12 @@ def gist_pass(run: Pass, report: PhaseReport) -> None:
     gists = _gists(run)
     if run.only is not None:  # a theme with a gist takes any new episode: no partner needed
         episodes.update(_partners(run, list(episodes.values()), set(gists)))
-    by_theme: dict[str, dict[str, Record]] = defaultdict(dict)
-    labels: dict[str, str] = {}
-    for rec in episodes.values():
-        for key, label in themes(rec):
-            by_theme[key][rec.id] = rec
-            labels.setdefault(key, label)
     taken: set[str] = set()
-    for key in sorted(by_theme, key=lambda k: (-len(by_theme[k]), k)):
-        members = sorted((r for r in by_theme[key].values() if r.id not in taken),
-                         key=lambda r: (r.at, r.id))
+    for key, label, members in theme_groups(episodes.values(), taken):
         old = gists.get(key)
-        if not members or (old is None and len(members) < MIN_CLUSTER):
+        if old is None and len(members) < MIN_CLUSTER:
             continue
-        done = _consolidate(run, key, labels[key], members, old, report)
-        taken.update(done)
+        taken.update(_consolidate(run, key, label, members, old, report))
 
 
 def _partners(run: Pass, episodes: list[Record], skip: set[str]) -> dict[str, Record]:

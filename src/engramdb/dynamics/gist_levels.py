@@ -27,8 +27,6 @@ higher gist."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ..ids import new_id
 from ..model import Kind, Layer, Link, Record
 from ..store.protocol import ListFilter
@@ -42,7 +40,7 @@ from .gist import (
     join_sentences,
     pick_sentences,
     shared_anchors,
-    themes,
+    theme_groups,
 )
 from .passes import Pass, PhaseReport
 
@@ -65,20 +63,12 @@ def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
         if not free:
             continue
         higher = {r.metadata.get("theme"): r for r in gists if level(r) == lower + 1}
-        by_theme: dict[str, dict[str, Record]] = defaultdict(dict)
-        labels: dict[str, str] = {}
-        for rec in free.values():
-            for key, label in themes(rec):
-                by_theme[key][rec.id] = rec
-                labels.setdefault(key, label)
         taken: set[str] = set()
-        for key in sorted(by_theme, key=lambda k: (-len(by_theme[k]), k)):
-            members = sorted((r for r in by_theme[key].values() if r.id not in taken),
-                             key=lambda r: (r.at, r.id))
+        for key, label, members in theme_groups(free.values(), taken):
             old = higher.get(theme_key(lower + 1, key))
-            if not members or (old is None and len(members) < MIN_CLUSTER):
+            if old is None and len(members) < MIN_CLUSTER:
                 continue
-            taken.update(_fold(run, lower + 1, key, labels[key], members, old, report))
+            taken.update(_fold(run, lower + 1, key, label, members, old, report))
 
 
 def _worth_a_look(run: Pass, report: PhaseReport) -> bool:
