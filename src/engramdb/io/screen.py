@@ -19,8 +19,7 @@ from ..facade import Facade
 from ..model import Record
 from ..store.protocol import Event
 from ..text.checks import content_hash
-from ..text.pii import find_pii
-from ..write.privacy import Masked, kind_of, mask_text, refusal, scope_policy
+from ..write.privacy import Masked, kind_of, mask_text, refuse_texts, scope_policy
 
 
 def screen_records(mem: Facade, records: list[Record], events: list[list[Event]],
@@ -37,9 +36,7 @@ def screen_records(mem: Facade, records: list[Record], events: list[list[Event]]
             continue
         versions = [rec, *(ev.snapshot for ev in events[i] if ev.snapshot is not None)]
         if policy == "refuse":
-            found = [f for r in versions for text in _texts(r) for f in find_pii(text)]
-            if found:
-                raise refusal(found, rec.scope)
+            refuse_texts(policy, rec.scope, [text for r in versions for text in _texts(r)])
             continue
         masked = Masked({ph: (kind_of(ph), value)
                          for ph, value in pii.get(rec.id, {}).items()})
