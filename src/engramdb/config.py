@@ -82,6 +82,7 @@ class Config:
     # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
     pii: str = "keep"                  # personal data in a write: keep, mask or refuse
     pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
+    query_cache: int = 512             # query vectors kept by their text (embed/querycache); 0: off
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
@@ -101,6 +102,10 @@ class Config:
                 or self.profile_budget < 0:
             raise ConfigError(f"profile_budget must be a number of tokens from 0 (off) up, got "
                               f"{self.profile_budget!r}")
+        if isinstance(self.query_cache, bool) or not isinstance(self.query_cache, int) or \
+                not 0 <= self.query_cache <= 1_000_000:
+            raise ConfigError(f"query_cache must be a number of query vectors from 0 (off) to "
+                              f"1000000, got {self.query_cache!r}")
         if isinstance(self.review_due, bool) or not isinstance(self.review_due, int) or \
                 not 0 <= self.review_due <= 100:
             raise ConfigError(f"review_due must be an integer from 0 (off) to 100, got "

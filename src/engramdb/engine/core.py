@@ -16,6 +16,7 @@ from ..dynamics.merge import NearHints
 from ..dynamics.sleep import SleepReport
 from ..dynamics.strength import params_from
 from ..embed.base import Embedder
+from ..embed.querycache import QueryCache
 from ..errors import Invalid, NotFound
 from ..model import (
     Action,
@@ -50,6 +51,7 @@ class Core:
         self.decay_params = params_from(self.config)
         self.last_auto_sleep: SleepReport | None = None
         self._near = NearHints()   # what writes found near them, for the next sleep's merge
+        self._query_vectors = QueryCache(self._embed_uncached, self.config.query_cache)
         self._recaller = Recaller(store, self._embed_query, self.decay_params,
                                   getattr(embedder, "relevance_floor", None),
                                   self.config.preset, self.config.assoc_slots,
@@ -104,7 +106,11 @@ class Core:
         return self.embedder.embed_batch(list(texts))
 
     def _embed_query(self, text: str) -> np.ndarray:
+        return self._query_vectors(text)
+
+    def _embed_uncached(self, text: str) -> np.ndarray:
         return self.embedder.embed_batch([text], query=True)[0]
+
     def get(self, id_or_uri: str, *, user: str | None = None, agent: str | None = None,
             reveal: bool = False) -> Record:
         """One memory by id or URI. ``reveal=True``: the values its text masks (the PII
