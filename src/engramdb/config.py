@@ -148,7 +148,7 @@ class Config:
             raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
 
     def _check_pii(self) -> None:
-        from .write.privacy import check_policy, parse_scopes
+        from .text.piipolicy import check_policy, parse_scopes
 
         check_policy("pii", self.pii)
         if not isinstance(self.pii_scopes, str):

@@ -87,9 +87,10 @@ class SessionVerbs(Core):
         (the LLM when one is configured). A failed LLM answer falls back to the rules and the
         report says why. Everything is written in one transaction, in conversation order, so
         a later value in the batch supersedes an earlier one."""
+        from ..text.piipolicy import scope_policy
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
         from ..write.offload import blob_session, offload_long, with_blobs
-        from ..write.privacy import mask_blobs, refuse_texts, scope_policy
+        from ..write.privacy import mask_blobs, refuse_texts
 
         scope = self._scope(user, agent)
         if extractor not in ("auto", "rules", "llm"):   # checked before anything is read

@@ -24,6 +24,7 @@ from ..model import (
 )
 from ..text.checks import check_content, content_hash
 from ..text.emotion import check_number, emotion_for
+from ..text.piipolicy import scope_policy
 from ..tracing import traced
 from ..uri import validate_uri
 from ..write.batch import build_records, check_on_error, with_rejected
@@ -36,7 +37,7 @@ from ..write.prepare import (
     index_text,
     parse_kind,
 )
-from ..write.privacy import Screen, keep_masked, mask_update, scope_policy
+from ..write.privacy import Screen, keep_masked, mask_update
 from ..write.shape import OLDER_VALUE_RULES
 from ..write.shapejudge import LLMShapeJudge, choose_judge
 from ..write.supersede import (

@@ -19,7 +19,8 @@ from ..facade import Facade
 from ..model import Record
 from ..store.protocol import Event
 from ..text.checks import content_hash
-from ..write.privacy import Masked, kind_of, mask_text, refuse_texts, scope_policy
+from ..text.piipolicy import scope_policy
+from ..write.privacy import Masked, kind_of, mask_text, refuse_texts
 
 
 def screen_records(mem: Facade, records: list[Record], events: list[list[Event]],

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ..facade import Facade
 from ..model import Scope
-from ..write.privacy import Masked, kind_of, mask_text, refuse_texts, reveal_text, scope_policy
+from ..text.piipolicy import scope_policy
+from ..write.privacy import Masked, kind_of, mask_text, refuse_texts, reveal_text
 
 
 def key(session_id: str) -> str:

@@ -20,44 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ConfigError, Invalid
+from ..errors import Invalid
 from ..model import Action, Draft, Hit, Record, Scope, WriteResult
 from ..store.protocol import Store
 from ..text.pii import KINDS, LABELS, Found, find_pii
 from .extract import Turn
 
-POLICIES = ("keep", "mask", "refuse")
 PLACEHOLDER = re.compile(r"\[(" + "|".join(KINDS) + r")#([0-9]+)\]")
-
-
-def parse_scopes(spec: str) -> dict[str, str]:
-    """``"alice=mask, alice/helper=refuse"`` -> {"alice": "mask", "alice/helper": "refuse"}."""
-    out: dict[str, str] = {}
-    for part in re.split(r"[,;\n]", spec or ""):
-        if not part.strip():
-            continue
-        name, sep, policy = part.partition("=")
-        name, policy = name.strip(), policy.strip()
-        if not sep or not name or name.count("/") > 1 or policy not in POLICIES:
-            raise ConfigError(f"pii_scopes: expected user[/agent]=keep|mask|refuse, got "
-                              f"{part.strip()!r}")
-        out[name] = policy
-    return out
-
-
-def check_policy(name: str, value: object) -> None:
-    if value not in POLICIES:
-        raise ConfigError(f"{name} must be keep, mask or refuse, got {value!r}")
-
-
-def policy_for(default: str, scopes: Mapping[str, str], scope: Scope) -> str:
-    """The scope's policy: its user/agent entry, else its user entry, else the default."""
-    return scopes.get(f"{scope.user}/{scope.agent}") or scopes.get(scope.user) or default
-
-
-def scope_policy(pii: str, pii_scopes: str, scope: Scope) -> str:
-    """The scope's policy from ``Config.pii`` and ``Config.pii_scopes``."""
-    return policy_for(pii, parse_scopes(pii_scopes), scope)
 
 
 def refuse_texts(policy: str, scope: Scope, texts: Sequence[object]) -> None:

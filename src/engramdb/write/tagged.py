@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..ids import new_id
 from ..model import IngestReport, Message
+from ..text.piipolicy import scope_policy
 from .ingest import check_messages, extract_drafts
 from .prepare import check_metadata
-from .privacy import scope_policy
 
 if TYPE_CHECKING:
     from ..facade import Facade
