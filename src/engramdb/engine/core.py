@@ -6,14 +6,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 import numpy as np
 
 from ..clock import Clock, SystemClock, aware
 from ..config import Config
 from ..dynamics.merge import NearHints
-from ..dynamics.sleep import SleepReport
 from ..dynamics.strength import params_from
 from ..embed.base import Embedder
 from ..embed.querycache import QueryCache
@@ -29,6 +28,9 @@ from ..text.checks import storable
 from ..uri import validate_uri
 from .deferred import VectorWorker
 from .scoped import ScopedMemory
+
+if TYPE_CHECKING:
+    from ..dynamics.sleep import SleepReport
 
 log = logging.getLogger("engramdb")
 USE_DEBOUNCE_S = 60.0

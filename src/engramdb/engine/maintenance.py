@@ -4,13 +4,15 @@ snapshots (io/)."""
 from __future__ import annotations
 
 import os
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from ..dynamics.sleep import SleepReport, run_sleep
 from ..errors import Invalid
 from ..model import Scope
 from .core import ACTOR, Core, Progress
 from .uricheck import BadUri, bad_uris
+
+if TYPE_CHECKING:
+    from ..dynamics.sleep import SleepReport
 
 
 class MaintenanceVerbs(Core):
@@ -31,6 +33,8 @@ class MaintenanceVerbs(Core):
         """The sleep itself. The automatic sleep after a write runs it without the catch-up:
         the write's caller does not wait for the model (a memory still without its vector is
         left out of the merge pass; the vector batch checks its near-duplicates)."""
+        from ..dynamics.sleep import run_sleep  # a process that never sleeps never loads it
+
         return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
                          embed=self._embed, polisher=self._polisher(), full=full,
                          near_hints=self._near.take(scope))
