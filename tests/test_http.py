@@ -151,6 +151,16 @@ def test_recall_explains_each_hit_in_both_languages(api):  # type: ignore[no-unt
         assert top["explanation"]["legs"] and top["explanation"]["final"] > 0
 
 
+def test_recall_within_a_uri_prefix(api):  # type: ignore[no-untyped-def]
+    add(api, "The billing deploy failed on Friday", uri="project://billing/d1")
+    add(api, "搜索服务的部署失败了", uri="project://search/d1")
+    body = api.post("/v1/recall", json={"query": "deploy 部署", "k": 3,
+                                        "uri_prefix": "project://search/"}).json()
+    assert [h["memory"]["uri"] for h in body["hits"]] == ["project://search/d1"]
+    error(api.post("/v1/recall", json={"query": "deploy", "uri_prefix": "nowhere"}), 422,
+          "invalid")
+
+
 def test_a_read_keys_recall_changes_nothing(api, url, keys, mem):  # type: ignore[no-untyped-def]
     mid = add(api, BERLIN)["memory"]["id"]
     before = dump(mem.store.location)

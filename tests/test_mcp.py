@@ -107,6 +107,8 @@ async def test_stdio_every_tool_round_trip(tmp_path: Path) -> None:
         zh = await ok(c, "recall", query="火锅", k=2)
         assert zh["hits"][0]["memory"]["content"] == "我周末喜欢去吃火锅"
         assert "我周末喜欢去吃火锅" in zh["_text"]
+        within = await ok(c, "recall", query="火锅 Berlin", k=3, uri_prefix="knowledge://user/")
+        assert [h["memory"]["id"] for h in within["hits"]] == [food["memory"]["id"]]
 
         mid = moved["memory"]["id"]
         assert (await ok(c, "get", id=mid))["content"] == "I moved to Berlin in 2024"
@@ -190,6 +192,7 @@ async def test_stdio_bad_input_is_a_tool_error_and_writes_nothing(tmp_path: Path
             ("recall", {"query": "x", "k": "five"}, "integer"),
             ("recall", {"query": "x", "k": 0}, "greater than"),
             ("recall", {"query": {"q": 1}}, "valid string"),
+            ("recall", {"query": "x", "uri_prefix": "nowhere"}, "uri prefix"),
             ("remember", {"content": "x y z", "user": "bob"}, "Extra inputs"),  # pinned scope
             ("status", {"verbose": True}, "Extra inputs"),
             ("remember", {"content": "a" * 65537}, "at most 65536"),      # oversized (chars)

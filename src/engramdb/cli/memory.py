@@ -122,6 +122,9 @@ def recall(
         = None,
     kind: Annotated[list[str] | None, typer.Option(
         metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
+    uri_prefix: Annotated[str | None, typer.Option(
+        metavar="PREFIX", help="Only memories under this URI prefix (project://billing/).")]
+        = None,
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the hits as used.")] = False,
     explain: Annotated[bool, typer.Option(
@@ -135,7 +138,8 @@ def recall(
     if fmt not in RECALL_FORMATS:
         raise typer.BadParameter(f"one of {', '.join(RECALL_FORMATS)}", param_hint="--format")
     with guarded(d), open_memory(d) as mem:
-        hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None)
+        hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None,
+                          uri_prefix=uri_prefix)
         if d.json or fmt == "json":
             emit(hits.to_dict())
             return

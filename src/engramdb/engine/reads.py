@@ -40,9 +40,11 @@ class ReadVerbs(Core):
     @traced("recall")
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: Sequence[str] | None = None, user: str | None = None,
-               agent: str | None = None, reveal: bool = False) -> Hits:
-        """The ``k`` memories that best answer ``query``. ``reveal=True``: masked values in
-        place of their placeholders (as ``get``)."""
+               agent: str | None = None, reveal: bool = False,
+               uri_prefix: str | None = None) -> Hits:
+        """The ``k`` memories that best answer ``query``. ``kinds``, ``uri_prefix``: only
+        memories of those kinds, under that URI prefix (``"project://billing/"``), fill the k
+        places. ``reveal=True``: masked values in place of their placeholders (as ``get``)."""
         scope = self._scope(user, agent)
         if not isinstance(query, str) or not query.strip():
             raise Invalid("query is empty")
@@ -52,8 +54,9 @@ class ReadVerbs(Core):
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
         kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
+        within = validate_prefix(uri_prefix) if uri_prefix is not None else None
         now = self._now()
-        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now)
+        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)

@@ -131,12 +131,12 @@ class EngramStore(BaseStore):
             return [(r, s) for r, s in found if _in(r, prefix) and live(r, now) is not None
                     and _filtered(r, op.filter)]
 
-        if op.query:
-            k = min(MAX_K, 2 * want + 5)
-            found = self._recall(op.query, k, True)
+        if op.query:  # the recall keeps to the namespace; a filter may leave places empty
+            k = min(MAX_K, 2 * want + 5 if op.filter else want)
+            found = self._recall(op.query, k, True, prefix)
             out = kept(found)
             if len(out) < want and len(found) == k:  # others took the places: look deeper
-                out = kept(self._recall(op.query, MAX_K, False))
+                out = kept(self._recall(op.query, MAX_K, False, prefix))
         else:
             out = kept([(r, None) for r in self._listed(prefix)])
         out = out[op.offset:want]
@@ -145,9 +145,10 @@ class EngramStore(BaseStore):
                 out = [(self._refresh(r), s) for r, s in out]
         return [_search_item(r, s) for r, s in out]
 
-    def _recall(self, query: str, k: int, track: bool) -> list[tuple[Record, float | None]]:
-        return [(h.memory, h.score) for h in self.engine.recall(query, k=k, track=track,
-                                                                  **self._who())]
+    def _recall(self, query: str, k: int, track: bool,
+                prefix: tuple[str, ...]) -> list[tuple[Record, float | None]]:
+        return [(h.memory, h.score) for h in self.engine.recall(
+            query, k=k, track=track, uri_prefix=prefix_of(prefix), **self._who())]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         now = self.engine._now()

@@ -88,6 +88,7 @@ class RecallArgs(Args):
     query: Text
     k: int = Field(5, ge=1, le=MAX_K)
     kinds: list[KindName] | None = Field(None, description="Only these kinds")
+    uri_prefix: Text | None = Field(None, description="Only memories under this URI prefix")
     preset: Text | None = Field(None, description="Recall preset name")
     track: bool = Field(True, description="False: a pure read that changes no strength")
     reveal: bool = Field(False, description=REVEAL)

@@ -50,8 +50,9 @@ class Recaller:
         self.languages = LanguageMix(store) if aligned is not None else None
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
-               k: int, now: datetime) -> Hits:
+               k: int, now: datetime, within: str | None = None) -> Hits:
         plan = plan_query(query, kinds, now)
+        plan.within = within
         chosen = choose_preset(plan, preset, self.preset, self.assoc_slots)
         return self.run(scope, plan, chosen, k, now)
 

@@ -31,6 +31,7 @@ class QueryPlan:
     tokens: list[str]
     uri_prefix: str | None
     kinds: tuple[str, ...] = ()
+    within: str | None = None            # the caller's URI prefix: only memories under it
     layers: tuple[Layer, ...] = (Layer.CORE,)
     notes: list[str] = field(default_factory=list)
     window: TimeWindow | None = None     # the time the query names (applied when routed so)
@@ -64,6 +65,8 @@ class QueryPlan:
             out["crosslingual"] = dict(self.crosslingual)
         if self.stages:
             out["stages"] = dict(self.stages)
+        if self.within is not None:
+            out["within"] = self.within
         return out
 
 

@@ -55,6 +55,8 @@ def allowed(record: Record, plan: QueryPlan, now: datetime,
         return False
     if plan.kinds and record.kind.value not in plan.kinds:
         return False
+    if plan.within is not None and not (record.uri or "").startswith(plan.within):
+        return False
     window = plan.applied_window
     if window is not None and not in_window(record, window):
         _count(plan, "outside_window", why_out(record, window))

@@ -81,6 +81,8 @@ class RecallIn(BaseModel):
     query: str
     k: int = Field(5, description="How many hits, 1 to Config.http_max_k.")
     kinds: list[str] | None = None
+    uri_prefix: str | None = Field(None, description="Only memories under this URI prefix "
+                                   "(project://billing/).")
     preset: str | None = None
     track: bool = Field(True, description="Count the hits as used (write keys only; a read "
                         "key's recall never changes anything).")

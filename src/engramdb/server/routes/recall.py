@@ -25,7 +25,7 @@ router = APIRouter(prefix="/v1")
 def recall(body: RecallIn, c: Read) -> JSONResponse:
     c.limits.check_k(body.k)
     hits = c.mem.recall(body.query, body.k, kinds=body.kinds, preset=body.preset,
-                        track=body.track and c.can(Role.WRITE),
+                        uri_prefix=body.uri_prefix, track=body.track and c.can(Role.WRITE),
                         reveal=may_reveal(c, body.reveal))
     return ok(hits.to_dict())
 
