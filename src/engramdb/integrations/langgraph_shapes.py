@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..errors import Invalid
@@ -36,6 +37,7 @@ def segment(label: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)  # a pure function of the item's address; agents read the same keys
 def uri_of(namespace: tuple[str, ...], key: str) -> str:
     if PLAIN.fullmatch("".join(namespace) + key):  # every label and the key stay as they are
         labels = "/".join(namespace)
