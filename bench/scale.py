@@ -169,11 +169,13 @@ def run_hashing(args: argparse.Namespace, workdir: Path, report: Report) -> None
     path = workdir / "scale.db"
     clock = FrozenClock(NOW)
     n = 0
+    if args.reuse:  # the store a run with --keep built: measure only
+        n = args.noise_scopes * args.noise_size + sum(args.sizes)
     with engramdb.open(path, embedder="hashing", clock=clock) as mem:
-        for s in range(args.noise_scopes):
+        for s in range(0 if args.reuse else args.noise_scopes):
             report.ingest_s += ingest(mem, corpus, f"noise{s:03d}", args.noise_size, n)
             n += args.noise_size
-        for size in args.sizes:
+        for size in [] if args.reuse else args.sizes:
             t = ingest(mem, corpus, f"scope{size}", size, n)
             report.ingest_s += t
             n += size
@@ -289,7 +291,8 @@ def render(args: argparse.Namespace, report: Report) -> str:
         "| metric | value | target |",
         "|---|---:|---:|",
         f"| remember_many throughput | {rate:,.0f} memories/s | >= {TARGET_INGEST_PER_S:g} "
-        f"({verdict(rate >= TARGET_INGEST_PER_S)}) |",
+        f"({verdict(rate >= TARGET_INGEST_PER_S)}) |" if report.ingest_s else
+        "| remember_many throughput | not measured (--reuse) | - |",
         f"| file size per 1,000 memories | {per_k / 1e6:.2f} MB | - |",
         f"| file size total | {report.file_bytes / 1e6:,.1f} MB | - |",
         f"| peak RSS after ingest | {report.rss_after_ingest:,.0f} MB | - |",
@@ -338,6 +341,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--out", default="bench/results/scale.md")
     p.add_argument("--keep", help="build the store in this directory and keep it")
+    p.add_argument("--reuse", help="measure the store a run with --keep built in this "
+                   "directory (same --sizes, --noise-* and --seed), without building it")
     args = p.parse_args(argv)
     if args.quick:
         args.sizes, args.noise_scopes = "2000,10000", 10
@@ -361,9 +366,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     report = Report(load=[os.getloadavg()[0]])
     with tempfile.TemporaryDirectory(prefix="engramdb-scale-") as tmp:
-        workdir = Path(args.keep or tmp)
+        workdir = Path(args.reuse or args.keep or tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        for stale in workdir.glob("*.db*"):
+        for stale in [] if args.reuse else workdir.glob("*.db*"):
             stale.unlink()
         started = time.perf_counter()
         print(f"hashing embedder: sizes {args.sizes}, {args.noise_scopes} noise scopes", flush=True)
