@@ -170,7 +170,11 @@ class _Scope(Postings):
     def holding(self, tid: int, layers: np.ndarray) -> int:
         """How many live documents in the layers of mask ``layers`` hold term ``tid``."""
         docs = self.postings(tid)[0]
-        return len(np.unique(docs[self.alive[docs] & layers[self.layer_code[docs]]]))
+        docs = docs[self.alive[docs] & layers[self.layer_code[docs]]]
+        steps = np.diff(docs)
+        if len(docs) < 2 or (steps >= 0).all():   # in document order (as built): count runs
+            return int(np.count_nonzero(steps)) + 1 if len(docs) else 0
+        return len(np.unique(docs))
 
     def _sizes_ok(self, sizes: list[int]) -> bool:
         if len(sizes) != len(COLUMNS) or sizes[0] != 1:  # one token in "scope"
