@@ -166,3 +166,17 @@ def test_a_query_looks_past_memories_outside_the_namespace(store, mem):  # type:
     store.put(("trips",), "t1", {"text": "a weekend in Lisbon"})
     assert [i.key for i in store.search(("trips",), query="Lisbon trams tiles food",
                                         limit=1)] == ["t1"]
+
+
+def test_get_checks_each_namespace_every_time(store):  # type: ignore[no-untyped-def]
+    """A get remembers the namespaces whose labels passed LangGraph's rules and the URIs it
+    built: a good namespace read again, a bad one, a label that is no string (not even
+    hashable) and one given as a list all answer as LangGraph's own checks do."""
+    store.put(("笔记", "a"), "k", {"v": 1})
+    for _ in range(2):
+        assert store.get(("笔记", "a"), "k").value == {"v": 1}
+        assert store.get(["笔记", "a"], "k").value == {"v": 1}
+        assert store.get(("笔记", "b"), "k") is None
+        for bad in [("a.b",), ("a", ""), ("a", "\x00"), ("a", ["x"]), ("a", 5)]:
+            with pytest.raises(InvalidNamespaceError):
+                store.get(bad, "k")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 try:
@@ -51,6 +52,8 @@ from .langgraph_shapes import (
     value_text,
 )
 
+CHECKED_KEPT = 4096   # namespaces whose labels were checked, URIs built: at most this many
+
 
 class EngramStore(BaseStore):
     """A LangGraph store whose items are engramdb memories of one scope."""
@@ -63,6 +66,7 @@ class EngramStore(BaseStore):
         self.scope = memory._scope(user, agent)
         self.fields: list[str] = list((index or {}).get("fields") or ["$"])
         self.ttl_config = ttl
+        self._checked: set[tuple[str, ...]] = set()   # namespaces whose labels passed
 
     # ---------------------------------------------------------------- BaseStore
 
@@ -80,11 +84,23 @@ class EngramStore(BaseStore):
         """``BaseStore.get`` without a batch of one: the checks ``_check`` makes of a GetOp
         (LangGraph's label rules, a non-empty key), then the lookup."""
         namespace = tuple(namespace)
-        _validate_namespace_labels(namespace)
+        self._check_labels(namespace)
         key = str(key)
         if not key:
             raise ValueError("a store key is a non-empty string")
         return self._get(namespace, key, _ensure_refresh(self.ttl_config, refresh_ttl))
+
+    def _check_labels(self, namespace: tuple[str, ...]) -> None:
+        """LangGraph's label rules, checked once per namespace (it raises for a bad one)."""
+        try:
+            known = namespace in self._checked
+        except TypeError:   # an unhashable label: LangGraph's check names it
+            known = False
+        if not known:
+            _validate_namespace_labels(namespace)
+            if len(self._checked) >= CHECKED_KEPT:
+                self._checked.clear()
+            self._checked.add(namespace)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         return await asyncio.to_thread(self.batch, list(ops))
@@ -103,7 +119,7 @@ class EngramStore(BaseStore):
     # ---------------------------------------------------------------- operations
 
     def _get(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool) -> Item | None:
-        rec = readable(self.engine, at_uri(self.engine, self.scope, uri_of(namespace, key)))
+        rec = readable(self.engine, at_uri(self.engine, self.scope, _uri(tuple(namespace), key)))
         if rec is None:
             return None
         if refresh_ttl:
@@ -229,6 +245,12 @@ def _in(rec: Record, prefix: tuple[str, ...]) -> bool:
 def _filtered(rec: Record, flt: dict[str, Any] | None) -> bool:
     value = rec.metadata["langgraph"]["value"]
     return all(_compare_values(value.get(k), v) for k, v in (flt or {}).items())
+
+
+@lru_cache(maxsize=CHECKED_KEPT)
+def _uri(namespace: tuple[str, ...], key: str) -> str:
+    """``uri_of``, remembered: a get builds the same few URIs again and again."""
+    return uri_of(namespace, key)
 
 
 def _item(rec: Record) -> Item:

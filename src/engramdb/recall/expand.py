@@ -13,6 +13,7 @@ words for English, so both languages expand the same way. The plan lists the wor
 
 from __future__ import annotations
 
+import heapq
 from collections import Counter
 from dataclasses import replace
 
@@ -22,6 +23,7 @@ from ..text import tokenize
 from .legs import Ranked, without_noise
 from .plan import QueryPlan
 from .presets import TEXT, Leg, Preset
+from .relevance import doc_freqs
 
 FEEDBACK_DOCS = 5       # the top fused candidates read for feedback
 MIN_DOCS = 2            # a word must be in this many of them: one hit's own topic is no cue
@@ -56,7 +58,7 @@ def expand_query(store: Store, scope: Scope, plan: QueryPlan, ranked: dict[str, 
 def feedback_terms(store: Store, scope: Scope, plan: QueryPlan,
                    fused: dict[str, float]) -> list[str]:
     """The words to add: shared by the top candidates, weighted RM1-style, rare in the scope."""
-    top = sorted(fused, key=lambda mid: (-fused[mid], mid))[:FEEDBACK_DOCS]
+    top = heapq.nsmallest(FEEDBACK_DOCS, fused, key=lambda mid: (-fused[mid], mid))
     records = store.get_many(scope, top)
     asked = set(plan.tokens)
     weight: Counter[str] = Counter()
@@ -77,7 +79,9 @@ def feedback_terms(store: Store, scope: Scope, plan: QueryPlan,
             docs[word] += 1
     shared = [w for w in weight if docs[w] >= MIN_DOCS]
     shared.sort(key=lambda w: (-weight[w], w))
-    fields = {"body": 1.0, "anchors": 1.0, "context": 1.0}
-    rare = [w for w in shared[:CANDIDATE_TERMS]
-            if len(store.search_text(scope, [w], fields, DF_CAP, plan.layers)) < DF_CAP]
-    return rare[:EXPANSION_TERMS]
+    candidates = shared[:CANDIDATE_TERMS]
+    if not candidates:
+        return []
+    # each word's document frequency up to DF_CAP, in one pass where the store offers it
+    df = doc_freqs(store, scope, candidates, plan.layers, DF_CAP)
+    return [w for w in candidates if df[w] < DF_CAP][:EXPANSION_TERMS]

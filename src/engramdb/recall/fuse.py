@@ -24,3 +24,15 @@ def rrf(ranked: dict[str, Ranked], preset: Preset
                 legs = seen[mid] = {}
             legs[name] = LegScore(rank, score)
     return fused, seen
+
+
+def rrf_scores(ranked: dict[str, Ranked], preset: Preset) -> dict[str, float]:
+    """``rrf``'s fused scores alone (the same sums in the same order), for a caller that
+    needs no explanation of them."""
+    fused: dict[str, float] = {}
+    get, rrf_k = fused.get, preset.rrf_k
+    for leg in preset.legs:
+        weight = leg.weight
+        for rank, (mid, _) in enumerate(ranked.get(leg.name, []), start=1):
+            fused[mid] = get(mid, 0.0) + weight / (rrf_k + rank)
+    return fused

@@ -20,7 +20,7 @@ from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
 from .explain import below_floor, why_empty
-from .fuse import rrf
+from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
@@ -63,7 +63,7 @@ class Recaller:
             preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
                                       preset)
             ranked.update(cross)
-        fused, _ = rrf(ranked, preset)
+        fused = rrf_scores(ranked, preset)   # what the expansion reads from
         ranked, preset = expand_query(self.store, scope, plan, ranked, fused, preset)
         fused, seen = rrf(ranked, preset)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,

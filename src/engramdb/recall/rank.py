@@ -31,13 +31,14 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
                * (1.0 + 1e-9))
     ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
     order = sorted(fused, key=lambda mid: (-fused[mid], mid))
+    wanted = frozenset(plan.tokens)
     hits: list[Hit] = []
     done, step = 0, max(2 * k, 16)
     while done < len(order):
         batch = order[done : done + step]
         done, step = done + len(batch), step * 2
         records = store.get_many(scope, batch)
-        hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params)
+        hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
                  for m in batch
                  if m in records and allowed(records[m], plan, now, left_out)]
         scores = sorted((h.score for h in [*pool, *hits]), reverse=True)
@@ -71,7 +72,8 @@ def allowed(record: Record, plan: QueryPlan, now: datetime,
 
 
 def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
-           preset: Preset, now: datetime, params: DecayParams) -> Hit:
+          preset: Preset, now: datetime, params: DecayParams,
+          wanted: frozenset[str] | None = None) -> Hit:
     strength = weight(record, now, params)
     factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
     terms = {"rrf": fused, "strength_factor": factor}
@@ -79,8 +81,8 @@ def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPl
     window = plan.applied_window
     if window is not None:
         notes.append(f"in the window {window.label()} (at {record.at.date()})")
-    cues = anchor_cues(record, plan)
-    if cues and preset.anchor_boost:
+    cues = anchor_cues(record, plan, wanted) if preset.anchor_boost else []
+    if cues:
         terms["anchor_factor"] = 1.0 + preset.anchor_boost
         notes.append(f"query names its anchor(s): {', '.join(cues)}")
     if preset.recency_weight:
@@ -132,9 +134,14 @@ def _count(plan: QueryPlan, reason: str, example: str) -> None:
         plan.notes.append(f"left out ({reason}), e.g. {example}")
 
 
-def anchor_cues(record: Record, plan: QueryPlan) -> list[str]:
-    """The record's people, places and topics that the query names."""
-    wanted = set(plan.tokens)
+def anchor_cues(record: Record, plan: QueryPlan,
+                wanted: frozenset[str] | None = None) -> list[str]:
+    """The record's people, places and topics that the query names (``wanted``: the
+    query's tokens as a set, when the caller already has it)."""
+    if wanted is None:
+        wanted = frozenset(plan.tokens)
+    if not (record.people or record.places or record.topics):
+        return []
     return [a for a in (*record.people, *record.places, *record.topics)
             if not wanted.isdisjoint(_anchor_tokens(a))]
 

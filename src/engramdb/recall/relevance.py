@@ -61,23 +61,32 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
         return QueryTerms()
     # a small scope counts as MIN_SCOPE memories: the one memory of a new store holds its
     # words, and that makes them rare, not common
-    n = max(store.count(scope, ListFilter(layers=layers)), MIN_SCOPE)
+    n = max(scope_size(store, scope, layers), MIN_SCOPE)
     out = QueryTerms()
     for term, df in doc_freqs(store, scope, terms, layers).items():
         out.idf[term] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     return out
 
 
-def doc_freqs(store: Store, scope: Scope, terms: list[str],
-              layers: tuple[Layer, ...]) -> dict[str, int]:
-    """Each term's document frequency up to DF_CAP: in one pass where the store offers it
+def scope_size(store: Store, scope: Scope, layers: tuple[Layer, ...]) -> int:
+    """The scope's memories in ``layers``: kept between recalls where the store offers it
+    (``layer_count``, the SQLite store), else counted."""
+    counted = getattr(store, "layer_count", None)
+    if counted is not None and layers:
+        return int(counted(scope, layers))
+    return store.count(scope, ListFilter(layers=layers))
+
+
+def doc_freqs(store: Store, scope: Scope, terms: list[str], layers: tuple[Layer, ...],
+              cap: int = DF_CAP) -> dict[str, int]:
+    """Each term's document frequency up to ``cap``: in one pass where the store offers it
     (``term_counts``, the SQLite store's postings), else one text search per term."""
     counts = getattr(store, "term_counts", None)
     if counts is not None:
-        found: dict[str, int] = counts(scope, terms, DF_CAP, layers)
+        found: dict[str, int] = counts(scope, terms, cap, layers)
         return found
     every = {"body": 1.0, "anchors": 1.0, "context": 1.0}
-    return {t: len(store.search_text(scope, [t], every, DF_CAP, layers)) for t in terms}
+    return {t: len(store.search_text(scope, [t], every, cap, layers)) for t in terms}
 
 
 def lexical(hit: Hit, terms: QueryTerms) -> float:

@@ -75,14 +75,32 @@ _LIFECYCLES = {m.value: m for m in Lifecycle}
 _LAYERS = {m.value: m for m in Layer}
 
 
+_scan_json = json.JSONDecoder().scan_once
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """``json.loads`` of the JSON object a row's data column holds, without its wrapper's
+    checks where the text is exactly one object (what ``row_values`` writes); anything
+    else goes through ``json.loads`` and its errors."""
+    value: Any = None
+    try:
+        value, end = _scan_json(text, 0)
+    except (StopIteration, TypeError):   # not one JSON value, or not text
+        end = -1
+    if end != len(text) or type(value) is not dict:
+        value = json.loads(text)
+    return value  # type: ignore[no-any-return]
+
+
 def record_from_values(values: Sequence[Any]) -> Record:
     """A record from its column values in ``ROW_COLUMNS`` order (a plain tuple row: the fast
     path for reads of many rows)."""
     (id_, user, agent, content, content_hash, kind, uri, priority, lifecycle, importance, at,
      recorded_at, updated_at, invalid_at, superseded_by, expires_at, due_at, layer, use_count,
      version, data_json) = values
-    data = json.loads(data_json)
-    data["last_uses"] = [from_ts(t) for t in data.get("last_uses", [])]
+    data = _json_object(data_json)
+    uses = data.get("last_uses")
+    data["last_uses"] = [from_ts(t) for t in uses] if uses else []
     data["overdue_since"] = from_ts(data.get("overdue_since"))
     return Record(
         id=id_, user=user, agent=agent, content=content, content_hash=content_hash,

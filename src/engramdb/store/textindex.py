@@ -36,12 +36,14 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .fts5records import sizes as _sizes
+from .fts5records import varints
 from .postings import Postings
 from .protocol import SCOPE_EVENT
 
@@ -55,29 +57,6 @@ _SELECT = (
 )
 Row = tuple[int, str, str, str, str, str, bytes, str]
 _REBUILD_SHARE = 0.25   # rebuild a scope when more of it than this changed since it was read
-
-
-def varints(blob: bytes) -> list[int]:
-    """SQLite's varints (big-endian 7-bit groups; the ninth byte carries 8 bits)."""
-    out, i, n = [], 0, len(blob)
-    while i < n:
-        value = 0
-        for j in range(9):
-            byte = blob[i]
-            i += 1
-            if j == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if not byte & 0x80:
-                break
-        out.append(value)
-    return out
-
-
-def _sizes(blob: bytes) -> list[int]:
-    """A docsize record: each column's token count (one byte each, unless 128 or more)."""
-    return list(blob) if blob and max(blob) < 0x80 else varints(blob)
 
 
 def _plain(token: str) -> bool:
@@ -191,7 +170,11 @@ class _Scope(Postings):
     def holding(self, tid: int, layers: np.ndarray) -> int:
         """How many live documents in the layers of mask ``layers`` hold term ``tid``."""
         docs = self.postings(tid)[0]
-        return len(np.unique(docs[self.alive[docs] & layers[self.layer_code[docs]]]))
+        docs = docs[self.alive[docs] & layers[self.layer_code[docs]]]
+        steps = np.diff(docs)
+        if len(docs) < 2 or (steps >= 0).all():   # in document order (as built): count runs
+            return int(np.count_nonzero(steps)) + 1 if len(docs) else 0
+        return len(np.unique(docs))
 
     def _sizes_ok(self, sizes: list[int]) -> bool:
         if len(sizes) != len(COLUMNS) or sizes[0] != 1:  # one token in "scope"
@@ -223,10 +206,12 @@ class TextIndex:
         self._usable: bool | None = None
         self._reading = False                           # inside _snapshot
         self._hits_at = (-1, -1)                        # FTS5's (rows, tokens) when _hits read
+        self._counts: dict[tuple[str, ...], int] = {}   # counted(): kept like _hits
 
     def invalidate(self) -> None:
         self._scopes.clear()
         self._hits.clear()
+        self._counts.clear()
         self._marker = (-1, -1)
         self._hits_at = (-1, -1)
         self._top = None
@@ -360,6 +345,18 @@ class TextIndex:
             return None  # in a transaction: FTS5 keeps its totals in memory until commit
         return self._sync(user, agent, token, self._refresh_marker())
 
+    def counted(self, key: tuple[str, ...], count: Callable[[], int]) -> int:
+        """``count()``, a number only a new, changed or removed row can change (as the scope's
+        memories in some layers), kept under ``key`` until the table changes (the marker
+        below); computed afresh while a transaction is open."""
+        if self._db.in_transaction:
+            return count()
+        with self._snapshot():
+            self._refresh_marker()
+            if key not in self._counts:
+                self._counts[key] = count()
+            return self._counts[key]
+
     def _idf(self, colset: str, term: str, rows: int) -> float:
         hits = self._hits.get((colset, term))
         if hits is None:
@@ -407,6 +404,7 @@ class TextIndex:
                 "SELECT 1 FROM events WHERE seq > ? AND seq <= ? AND op != 'use' LIMIT 1",
                 (old_seq, top_seq)).fetchone())):
             self._hits.clear()
+            self._counts.clear()
         self._marker = (top_rowid, top_seq)
         return self._marker
 

@@ -73,6 +73,19 @@ class Search:
                     return found
             return {t: len(self.search_text(scope, [t], every, cap, layers)) for t in terms}
 
+    def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
+        """How many of the scope's memories are in ``layers`` (``count`` with a filter on
+        layers alone), kept from one read to the next until a row is added or changed."""
+        values = sorted({lay.value for lay in layers})
+        sql = (f"SELECT count(*) FROM memories WHERE user = ? AND agent = ? "
+               f"AND layer IN ({', '.join('?' * len(values))})")
+
+        def count() -> int:
+            return int(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone()[0])
+
+        with self._lock:
+            return self._text.counted(("layers", scope.user, scope.agent, *values), count)
+
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
