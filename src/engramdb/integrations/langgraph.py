@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
 try:
@@ -119,7 +118,7 @@ class EngramStore(BaseStore):
     # ---------------------------------------------------------------- operations
 
     def _get(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool) -> Item | None:
-        rec = readable(self.engine, at_uri(self.engine, self.scope, _uri(tuple(namespace), key)))
+        rec = readable(self.engine, at_uri(self.engine, self.scope, uri_of(tuple(namespace), key)))
         if rec is None:
             return None
         if refresh_ttl:
@@ -245,12 +244,6 @@ def _in(rec: Record, prefix: tuple[str, ...]) -> bool:
 def _filtered(rec: Record, flt: dict[str, Any] | None) -> bool:
     value = rec.metadata["langgraph"]["value"]
     return all(_compare_values(value.get(k), v) for k, v in (flt or {}).items())
-
-
-@lru_cache(maxsize=CHECKED_KEPT)
-def _uri(namespace: tuple[str, ...], key: str) -> str:
-    """``uri_of``, remembered: a get builds the same few URIs again and again."""
-    return uri_of(namespace, key)
 
 
 def _item(rec: Record) -> Item:
