@@ -16,6 +16,7 @@ from ..dynamics.merge import NearHints
 from ..dynamics.sleep import SleepReport
 from ..dynamics.strength import params_from
 from ..embed.base import Embedder
+from ..embed.pooled import embed_texts
 from ..errors import Invalid, NotFound
 from ..model import (
     Action,
@@ -101,7 +102,8 @@ class Core:
         return aware(self.clock.now(), "clock.now()")
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed_batch(list(texts))
+        """Memory texts' vectors: a long text's passages pooled (embed/pooled.py)."""
+        return embed_texts(self.embedder, texts)
 
     def _embed_query(self, text: str) -> np.ndarray:
         return self.embedder.embed_batch([text], query=True)[0]

@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..embed.pooled import embed_texts
 from ..errors import Invalid
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
 from ..recall.graph import check_relation, check_weight
@@ -199,7 +200,7 @@ def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
             and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
     for start in range(0, len(todo), 64):
         chunk = todo[start : start + 64]
-        fresh = mem.embedder.embed_batch([embed_text(export.records[i]) for i in chunk])
+        fresh = embed_texts(mem.embedder, [embed_text(export.records[i]) for i in chunk])
         for i, row in zip(chunk, fresh, strict=True):
             export.vectors[i] = row
     return len(todo)
