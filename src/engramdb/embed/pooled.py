@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..text.passages import passages, units
+from ..text.passages import LIMIT, passages, units
 from .base import Embedder
 
 CALL = 64   # passages per model call (a model pads or packs a call: memory grows with it)
+PASSAGE_UNITS = LIMIT   # read at each call (bench/long_turns.py sets it huge for "whole text")
 
 
 @dataclass
@@ -36,7 +37,7 @@ def embed_texts(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 def embed_passages(embedder: Embedder, texts: Sequence[str]) -> Embedded:
     """Each text's vector, with the passages' own vectors of the long ones."""
     texts = list(texts)
-    cut = [passages(t) for t in texts]
+    cut = [passages(t, PASSAGE_UNITS) for t in texts]
     short = [i for i, ps in enumerate(cut) if len(ps) == 1]
     long = [i for i, ps in enumerate(cut) if len(ps) > 1]
     if not long:
