@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -29,9 +30,21 @@ class Embedded:
     pieces: list[list[str] | None]      # per text: its passages, None for one passage
 
 
-def embed_texts(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
-    """One vector per memory text (passages pooled for the long ones)."""
-    return embed_passages(embedder, texts).vectors
+class Memo(Protocol):
+    def add(self, vector: np.ndarray, parts: np.ndarray) -> None: ...
+
+
+def embed_texts(embedder: Embedder, texts: Sequence[str],
+                memo: Memo | None = None) -> np.ndarray:
+    """One vector per memory text (passages pooled for the long ones). ``memo``: where the
+    long ones' passage vectors wait for the write that stores their vector (the store's
+    ``passage_memo``, store/passages.py)."""
+    got = embed_passages(embedder, texts)
+    if memo is not None:
+        for vector, parts in zip(got.vectors, got.parts, strict=True):
+            if parts is not None:
+                memo.add(vector, parts)
+    return got.vectors
 
 
 def embed_passages(embedder: Embedder, texts: Sequence[str]) -> Embedded:

@@ -102,8 +102,10 @@ class Core:
         return aware(self.clock.now(), "clock.now()")
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Memory texts' vectors: a long text's passages pooled (embed/pooled.py)."""
-        return embed_texts(self.embedder, texts)
+        """Memory texts' vectors: a long text's passages pooled (embed/pooled.py). The
+        passages' own vectors wait in the store's memo for the write that stores the pooled
+        vector (store/passages.py), which stores them with it."""
+        return embed_texts(self.embedder, texts, getattr(self.store, "passage_memo", None))
 
     def _embed_query(self, text: str) -> np.ndarray:
         return self.embedder.embed_batch([text], query=True)[0]
