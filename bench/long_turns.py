@@ -2,8 +2,9 @@
 deep inside a long message is still found by meaning. Default embedder, one thread.
 
 Modes: "whole" embeds a memory's whole text at once (before text/passages.py; set here by
-making the passage limit huge), "passages" is today's engine (a long text embedded as its
-passages, pooled: embed/pooled.py).
+making the passage limit huge); "pooled" embeds a long text as its passages and keeps their
+pooled vector alone (embed/pooled.py); "best passage" is today's engine, which also keeps each
+passage's vector and scores a long memory by its best (store/passages.py).
 
 Cost: per language (English, Chinese) and size (200, 1,000, 2,800, 5,000, 10,000 characters),
 --repeat turns of varied generated text (prose, pasted logs, code answers: bench/longtext.py)
@@ -36,6 +37,7 @@ import engramdb
 from engramdb import Draft
 from engramdb.embed import pooled
 from engramdb.registry import make_embedder
+from engramdb.store.passages import PendingPassages
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -45,12 +47,20 @@ from longtext import long_turn, prose  # noqa: E402
 
 SIZES = (200, 1000, 2800, 5000, 10000)
 PROBE_SIZES = (2000, 3000, 4500, 6000, 8000, 10000)
-MODES = ("whole", "passages")
+MODES = ("whole", "pooled", "best passage")
 WHOLE = 10**9
+_ADD = PendingPassages.add
 
 
 def set_mode(mode: str) -> None:
+    """whole: no passages at all; pooled: the memory's vector from its passages, no passage
+    vectors kept (the engine's memo left empty); best passage: today's engine."""
     pooled.PASSAGE_UNITS = WHOLE if mode == "whole" else pooled.LIMIT
+    PendingPassages.add = _ADD if mode == "best passage" else _skip  # type: ignore[method-assign]
+
+
+def _skip(self: PendingPassages, vector: Any, parts: Any) -> None:
+    return None
 
 
 # ---------------------------------------------------------------- cost
@@ -74,7 +84,7 @@ def cost(model: Any, repeat: int) -> list[dict[str, Any]]:
                              "s_call": statistics.median(per), "s_per_1k": per_k,
                              "ratio": per_k / base})
                 print(_cost_line(rows[-1]), flush=True)
-    set_mode("passages")
+    set_mode("best passage")
     return rows
 
 
@@ -145,7 +155,7 @@ def probe(mode: str, parts: list[Any], model: Any) -> dict[str, float]:
                 rank = found.index(ids[index]) + 1 if ids[index] in found else 0
                 for key in ("all", "cross" if cross else "same"):
                     hits.setdefault(f"{preset or 'default'}/{key}", []).append(rank)
-    set_mode("passages")
+    set_mode("best passage")
     out = {}
     for key, ranks in hits.items():
         out[f"{key}/hit@1"] = sum(r == 1 for r in ranks) / len(ranks)
