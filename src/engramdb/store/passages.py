@@ -5,8 +5,9 @@ memory by its best passage.
 The ``passages`` table follows the ``vectors`` table (migration 15): a trigger deletes a
 memory's passages when its vector row is deleted, which every change of that vector does (a new
 text's vector, a pending vector, a forget, a dropped scope), so a passage never outlives the
-vector of the text it was cut from; two more triggers keep ``scope_state.psg_seq`` and
-``psg_count`` current, which the cache here compares to reload a scope's passages."""
+vector of the text it was cut from; two more triggers keep the scope's ``passage_state`` (the
+newest passage's sequence number and the count) current, which the cache here compares to load
+a scope's new passages or reload them."""
 
 from __future__ import annotations
 
@@ -122,7 +123,7 @@ class PassageCache:
 
     def _fresh(self, scope: Scope) -> _Parts:
         row = self._db.execute(
-            "SELECT psg_seq, psg_count FROM scope_state WHERE user = ? AND agent = ?",
+            "SELECT seq, count FROM passage_state WHERE user = ? AND agent = ?",
             (scope.user, scope.agent)).fetchone()
         seq, count = (int(row[0]), int(row[1])) if row else (0, 0)
         parts = self._scopes.get(scope)

@@ -82,6 +82,8 @@ class VectorCache:
                          (scope.user, scope.agent))
         self._db.execute("DELETE FROM scope_state WHERE user = ? AND agent = ?",
                          (scope.user, scope.agent))
+        self._db.execute("DELETE FROM passage_state WHERE user = ? AND agent = ?",
+                         (scope.user, scope.agent))   # its passages went with the vectors
         self._scopes.pop(scope, None)
         self.parts.drop(scope)
 

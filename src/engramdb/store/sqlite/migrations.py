@@ -240,7 +240,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         # a long memory's passages (text/passages.py), each its own vector beside the memory's
         # pooled one: the dense search scores it by its best passage (store/passages.py). The
         # triggers delete a memory's passages with its vector row and keep the scope's
-        # passage sequence and count current for the in-memory cache.
+        # passage sequence and count (passage_state) current for the in-memory cache.
         """CREATE TABLE IF NOT EXISTS passages (
             seq INTEGER PRIMARY KEY AUTOINCREMENT,
             mem_rowid INTEGER NOT NULL REFERENCES memories(rowid) ON DELETE CASCADE,
@@ -251,15 +251,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             UNIQUE (mem_rowid, part)
         )""",
         "CREATE INDEX IF NOT EXISTS passages_scope ON passages(user, agent, seq)",
-        "ALTER TABLE scope_state ADD COLUMN psg_seq INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE scope_state ADD COLUMN psg_count INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE IF NOT EXISTS passage_state (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (user, agent)
+        ) WITHOUT ROWID""",
         """CREATE TRIGGER IF NOT EXISTS passages_follow_vector AFTER DELETE ON vectors
         BEGIN DELETE FROM passages WHERE mem_rowid = old.mem_rowid; END""",
         """CREATE TRIGGER IF NOT EXISTS passages_added AFTER INSERT ON passages
-        BEGIN UPDATE scope_state SET psg_seq = new.seq, psg_count = psg_count + 1
-        WHERE user = new.user AND agent = new.agent; END""",
+        BEGIN INSERT INTO passage_state(user, agent, seq, count)
+        VALUES (new.user, new.agent, new.seq, 1) ON CONFLICT(user, agent)
+        DO UPDATE SET seq = excluded.seq, count = count + 1; END""",
         """CREATE TRIGGER IF NOT EXISTS passages_removed AFTER DELETE ON passages
-        BEGIN UPDATE scope_state SET psg_count = psg_count - 1
+        BEGIN UPDATE passage_state SET count = count - 1
         WHERE user = old.user AND agent = old.agent; END""",
     )),
 )
