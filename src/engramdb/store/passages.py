@@ -21,7 +21,11 @@ import numpy as np
 from ..model import Scope
 
 _CHUNK = 8192
-MEMO_ROWS = 16384   # passage vectors waiting for their memory's write (~59 MB at 896 dims)
+# passage vectors waiting for their memory's write: a synchronous remember_many embeds its
+# whole batch before it writes, so this bounds the passages of one batch that keep their own
+# vectors (~117 MB at 896 dims; ~6,000 memories of 2,800 characters); entries whose write
+# never came (a NOOP, a failed write) stay until pushed out by newer ones
+MEMO_ROWS = 32768
 
 
 class PendingPassages:
