@@ -173,3 +173,17 @@ def test_update_deferred_and_import_pool_alike(tmp_path: Path) -> None:
         vec = mem.store.vectors(Scope(mem.default_scope.user, mem.default_scope.agent),
                                 [found[0].id])[found[0].id]
     assert np.allclose(vec, embed_passages(other, [long_b]).vectors[0], atol=1e-6)
+
+
+def test_memo_of_passages_pops_and_drops_the_oldest_past_its_bound() -> None:
+    from engramdb.store.passages import PendingPassages
+
+    memo = PendingPassages(rows=5)
+    vecs = [np.full(4, i, dtype=np.float32) for i in range(4)]
+    for i, vec in enumerate(vecs):
+        memo.add(vec, np.ones((2, 4), dtype=np.float32) * i)   # 8 rows: the oldest two go
+    assert memo.take(vecs[0]) is None and memo.take(vecs[1]) is None
+    got = memo.take(vecs[3])
+    assert got is not None and got.shape == (2, 4) and float(got[0, 0]) == 3.0
+    assert memo.take(vecs[3]) is None                           # taken once
+    assert memo.take(vecs[2]) is not None
