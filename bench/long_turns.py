@@ -66,25 +66,33 @@ def _skip(self: PendingPassages, vector: Any, parts: Any) -> None:
 # ---------------------------------------------------------------- cost
 
 def cost(model: Any, repeat: int) -> list[dict[str, Any]]:
+    """Each size's turns remembered in every mode in turn (the machine's load drifts less
+    between modes than over a whole run)."""
+    per: dict[tuple[str, str, int], tuple[list[float], list[str]]] = {}
+    for lang in ("en", "zh"):
+        for size in SIZES:
+            rng = random.Random(f"{lang}{size}")
+            texts = [long_turn(rng, lang == "zh", size, ("mixed", "prose", "log")[i % 3])
+                     for i in range(repeat)]
+            for mode in MODES:
+                set_mode(mode)
+                per[mode, lang, size] = (_remember_each(model, texts), texts)
+                print(mode, lang, size, [round(t, 2) for t in per[mode, lang, size][0]],
+                      flush=True)
+    set_mode("best passage")
     rows = []
     for mode in MODES:
-        set_mode(mode)
         for lang in ("en", "zh"):
             base = None
             for size in SIZES:
-                rng = random.Random(f"{lang}{size}")
-                texts = [long_turn(rng, lang == "zh", size, ("mixed", "prose", "log")[i % 3])
-                         for i in range(repeat)]
-                per = _remember_each(model, texts)
-                per_k = statistics.median(t / len(x) * 1000 for t, x in zip(per, texts,
+                seconds, texts = per[mode, lang, size]
+                per_k = statistics.median(t / len(x) * 1000 for t, x in zip(seconds, texts,
                                                                           strict=True))
                 base = per_k if base is None else base
                 rows.append({"mode": mode, "lang": lang, "size": size,
                              "chars": round(statistics.mean(len(t) for t in texts)),
-                             "s_call": statistics.median(per), "s_per_1k": per_k,
+                             "s_call": statistics.median(seconds), "s_per_1k": per_k,
                              "ratio": per_k / base})
-                print(_cost_line(rows[-1]), flush=True)
-    set_mode("best passage")
     return rows
 
 
@@ -201,6 +209,7 @@ def main() -> None:
         model.embed_batch(["warm up both models"])
         print("| mode | lang | size | chars | s / remember | s / 1k chars | / 200-char |")
         rows = cost(model, args.repeat)
+        print("\n".join(map(_cost_line, rows)))
         lines += ["## Cost of one remember (median of the turns)", "",
                   "| mode | lang | size | chars | s / remember | s / 1k chars | / 200-char |",
                   "|---|---|---|---|---|---|---|", *map(_cost_line, rows), ""]
