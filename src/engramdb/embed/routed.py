@@ -15,6 +15,7 @@ import numpy as np
 
 from ..text import is_cjk
 from .base import Embedder
+from .pooled import mean_unit
 
 _HALF = np.float32(1 / np.sqrt(2))
 
@@ -44,6 +45,13 @@ class RoutedEmbedder:
             out[cjk, split:] = self.cjk.embed_batch([texts[i] for i in cjk], query=True)
             self._last_cjk = (texts[cjk[-1]], out[cjk[-1], split:].copy())
         return out
+
+    def pool(self, vectors: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """A long memory's passages as one vector (embed/pooled.py): each model's half
+        pooled and normalised on its own, so either half's cosine stays that model's."""
+        split = self.main.dimensions
+        return np.concatenate([mean_unit(vectors[:, :split], weights) * _HALF,
+                               mean_unit(vectors[:, split:], weights) * _HALF])
 
     def embed_aligned(self, text: str) -> np.ndarray:
         """The query in the cross-lingual model's half alone (recall/crosslingual.py); the

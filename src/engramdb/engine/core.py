@@ -15,6 +15,7 @@ from ..config import Config
 from ..dynamics.merge import NearHints
 from ..dynamics.strength import params_from
 from ..embed.base import Embedder
+from ..embed.pooled import embed_texts
 from ..embed.querycache import QueryCache
 from ..errors import Invalid, NotFound
 from ..model import (
@@ -105,7 +106,10 @@ class Core:
         return aware(self.clock.now(), "clock.now()")
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
-        return self.embedder.embed_batch(list(texts))
+        """Memory texts' vectors: a long text's passages pooled (embed/pooled.py). The
+        passages' own vectors wait in the store's memo for the write that stores the pooled
+        vector (store/passages.py), which stores them with it."""
+        return embed_texts(self.embedder, texts, getattr(self.store, "passage_memo", None))
 
     def _embed_query(self, text: str) -> np.ndarray:
         return self._query_vectors(text)

@@ -20,6 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..embed.pooled import embed_texts
 from ..errors import Invalid
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
 from ..recall.graph import check_relation, check_weight
@@ -56,11 +57,14 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
         if reveal:
             records = reveal_all(mem.store, scope, records)
         vectors = mem.store.vectors(scope, [r.id for r in records])
+        parts = _passages(mem, scope, [r.id for r in records if r.id in vectors])
         values = mem.store.pii_values(scope, [r.id for r in records]) if masked else {}
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}
             if rec.id in vectors:
                 line["vector"] = _vec(vectors[rec.id])
+            if rec.id in parts:   # a long memory's passages (store/passages.py)
+                line["passages"] = [_vec(row) for row in parts[rec.id]]
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
@@ -109,6 +113,7 @@ class Export:
     links: list[Link] = field(default_factory=list)
     goals: list[Goal] = field(default_factory=list)
     pii: dict[str, dict[str, str]] = field(default_factory=dict)
+    passages: dict[str, np.ndarray] = field(default_factory=dict)  # by id, with its vector
 
 
 def read_export(mem: Facade, fp: IO[str]) -> Export:
@@ -126,11 +131,15 @@ def read_export(mem: Facade, fp: IO[str]) -> Export:
     same_model = (header.get("embedder"), header.get("dimensions")) == (
         mem.embedder.model_id, mem.embedder.dimensions)
     groups = _group(items[1:])
+    parts = _passage_lines(items[1:])
     if same_model:
         for row, vector, _ in groups:
             if vector is not None and len(vector) != mem.embedder.dimensions:
                 raise Invalid(f"memory {row['id']}: the vector has {len(vector)} dimensions, "
                               f"the header says {mem.embedder.dimensions}")
+            got = parts.get(row["id"])
+            if got is not None and (vector is None or got.shape[1] != len(vector)):
+                raise Invalid(f"memory {row['id']}: passages without a vector of their size")
     records = [record_from_row(row) for row, _, _ in groups]
     vectors = [vec if same_model and not rec.erased else None
                for rec, (_, vec, _) in zip(records, groups, strict=True)]
@@ -140,8 +149,32 @@ def read_export(mem: Facade, fp: IO[str]) -> Export:
              if item.get("type") == "goal"]
     pii = dict(_pii(item, number) for number, item in enumerate(items[1:], start=2)
                if item.get("type") == "pii")
+    kept = {rec.id: parts[rec.id] for rec, vec in zip(records, vectors, strict=True)
+            if vec is not None and rec.id in parts}
     return Export(header, records, vectors, [events for _, _, events in groups], links, goals,
-                  pii)
+                  pii, kept)
+
+
+def _passages(mem: Facade, scope: Scope, ids: list[str]) -> dict[str, np.ndarray]:
+    read = getattr(mem.store, "passages", None)
+    return read(scope, ids) if read is not None and ids else {}
+
+
+def _passage_lines(items: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The passage vectors of the memory lines that carry them, checked."""
+    out: dict[str, np.ndarray] = {}
+    for number, item in enumerate(items, start=2):
+        rows = item.get("passages") if item.get("type") == "memory" else None
+        if rows is None:
+            continue
+        try:
+            vecs = [np.frombuffer(base64.b64decode(row), dtype=np.float32) for row in rows]
+            if not vecs or len({len(v) for v in vecs}) != 1:
+                raise ValueError("passages must be vectors of one size")
+            out[str(item["memory"]["id"])] = np.vstack(vecs)
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            raise Invalid(f"line {number}: bad passages: {exc!r}") from None
+    return out
 
 
 def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
@@ -199,7 +232,8 @@ def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
             and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
     for start in range(0, len(todo), 64):
         chunk = todo[start : start + 64]
-        fresh = mem.embedder.embed_batch([embed_text(export.records[i]) for i in chunk])
+        fresh = embed_texts(mem.embedder, [embed_text(export.records[i]) for i in chunk],
+                            getattr(mem.store, "passage_memo", None))
         for i, row in zip(chunk, fresh, strict=True):
             export.vectors[i] = row
     return len(todo)
@@ -217,6 +251,9 @@ def write_export(mem: Facade, export: Export,
             counts["skipped"] += 1
         else:
             text = None if rec.erased else index_text(rec)
+            memo = getattr(mem.store, "passage_memo", None)
+            if memo is not None and vector is not None and rec.id in export.passages:
+                memo.add(vector, export.passages[rec.id])   # stored with the vector
             mem.store.import_record(rec, text, vector, events)
             if rec.id in export.pii and not rec.erased:
                 mem.store.put_pii(rec.scope, rec.id, {ph: (kind_of(ph), value) for ph, value

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .contract_kit import ALICE, BOB, T0, make_goal, make_link, make_record, unit
 from .contract_log import LogContract
+from .contract_passages import PassageContract
 from .contract_pending import PendingContract
 from .contract_records import RecordContract
 from .contract_sessions import SessionContract
@@ -17,5 +18,5 @@ __all__ = ["ALICE", "BOB", "T0", "StoreContract", "make_goal", "make_link", "mak
 
 
 class StoreContract(RecordContract, LogContract, TableContract, SessionContract,
-                    PendingContract):
+                    PendingContract, PassageContract):
     """Mix-in of tests; needs a ``store`` fixture."""

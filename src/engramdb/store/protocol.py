@@ -175,6 +175,18 @@ class Store(Protocol):
 
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]: ...
 
+    def put_passages(self, scope: Scope, memory_id: str, vectors: np.ndarray) -> bool:
+        """Store a long memory's passage vectors (rows in order), replacing any it had, if the
+        memory has its vector now; returns whether they were stored. The store drops them
+        whenever that vector changes or goes (a new text, pending, forget, a dropped scope),
+        and ``search_vector`` scores the memory by the best of its vector and its passages."""
+        ...
+
+    def passages(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """The passage vectors (one row per passage, in order) of those of ``ids`` that have
+        them."""
+        ...
+
     def record_uses(self, scope: Scope, ids: Sequence[str], at: datetime, debounce_s: float) -> int:
         """Record one use of each memory, skipping those used within ``debounce_s``."""
         ...

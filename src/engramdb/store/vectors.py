@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import Scope
+from .passages import PassageCache
 
 _CHUNK = 8192  # vectors read per batch while loading
 
@@ -38,12 +39,23 @@ class VectorCache:
         self._db = db
         self._lock = lock
         self._scopes: dict[Scope, _Matrix] = {}
+        self.parts = PassageCache(db, lock)   # long memories' passages (store/passages.py)
 
     def invalidate(self) -> None:
         self._scopes.clear()
+        self.parts.invalidate()
 
     def put(self, scope: Scope, rowid: int, vector: np.ndarray) -> None:
         blob = np.asarray(vector, dtype=np.float32).tobytes()
+        db = self._db
+        parts = self.parts.memo.take(vector)   # computed with it (engine _embed), if long
+        old = db.execute("SELECT vec FROM vectors WHERE mem_rowid = ?", (rowid,)).fetchone()
+        if old is None or old[0] != blob:   # the same vector again keeps its passages
+            self._replace(scope, rowid, blob)
+        if parts is not None:
+            self.parts.put(scope, rowid, parts)
+
+    def _replace(self, scope: Scope, rowid: int, blob: bytes) -> None:
         db = self._db
         existed = db.execute("DELETE FROM vectors WHERE mem_rowid = ?", (rowid,)).rowcount
         cur = db.execute(
@@ -70,7 +82,10 @@ class VectorCache:
                          (scope.user, scope.agent))
         self._db.execute("DELETE FROM scope_state WHERE user = ? AND agent = ?",
                          (scope.user, scope.agent))
+        self._db.execute("DELETE FROM passage_state WHERE user = ? AND agent = ?",
+                         (scope.user, scope.agent))   # its passages went with the vectors
         self._scopes.pop(scope, None)
+        self.parts.drop(scope)
 
     def top(self, scope: Scope, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
         found = self.scan(scope, query)
@@ -86,7 +101,8 @@ class VectorCache:
                 return None
             columns = matrix.view()
             query = np.asarray(query, dtype=np.float32)
-            return Scan(query @ columns, columns, query, matrix.rowids[: matrix.used])
+            scores, extra = self._with_parts(scope, matrix, query, query @ columns)
+            return Scan(scores, columns, query, matrix.rowids[: matrix.used], extra)
 
     def top_many(self, scope: Scope, queries: np.ndarray,
                  limit: int) -> list[list[tuple[int, float]]]:
@@ -97,8 +113,26 @@ class VectorCache:
                 return [[] for _ in range(len(queries))]
             columns = matrix.view()
             queries = np.asarray(queries, dtype=np.float32)
-            return [_best(row, columns, query, matrix.rowids, limit)
-                    for row, query in zip(queries @ columns, queries, strict=True)]
+            out = []
+            for row, query in zip(queries @ columns, queries, strict=True):
+                scores, extra = self._with_parts(scope, matrix, query, row)
+                out.append(_best(scores, columns, query, matrix.rowids, limit, extra))
+            return out
+
+    def _with_parts(self, scope: Scope, matrix: _Matrix, query: np.ndarray,
+                    scores: np.ndarray) -> tuple[np.ndarray, dict[int, float]]:
+        """The scores with each long memory's best passage where it beats its own vector,
+        and those passage scores by rowid."""
+        extra = self.parts.best(scope, query)
+        if not extra:
+            return scores, extra
+        known = [(matrix.position[r], v) for r, v in extra.items() if r in matrix.position]
+        if known:
+            scores = scores.copy()
+            at = np.asarray([p for p, _ in known])
+            scores[at] = np.maximum(scores[at], np.asarray([v for _, v in known],
+                                                           dtype=scores.dtype))
+        return scores, extra
 
     def _fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
@@ -167,9 +201,10 @@ class Scan:
     columns: np.ndarray
     query: np.ndarray
     rowids: list[int]
+    extra: dict[int, float] = field(default_factory=dict)   # rowid -> best passage's cosine
 
     def best(self, limit: int) -> list[tuple[int, float]]:
-        return _best(self.scores, self.columns, self.query, self.rowids, limit)
+        return _best(self.scores, self.columns, self.query, self.rowids, limit, self.extra)
 
     def candidates(self, want: int) -> np.ndarray:
         """Positions of the best ``want`` rows by the product's scores, with every row tied
@@ -181,11 +216,11 @@ class Scan:
 
     def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
         """(rowid, cosine computed one pair at a time) for these positions."""
-        return _exact(self.columns, self.query, self.rowids, positions)
+        return _exact(self.columns, self.query, self.rowids, positions, self.extra)
 
 
 def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: list[int],
-          limit: int) -> list[tuple[int, float]]:
+          limit: int, extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """The best ``limit`` rows, plus every row tied with the last of them (callers break ties),
     best first and by rowid among equals. The scores returned are computed again one pair at a
     time: the same number whether the search ran for one query or a batch of them."""
@@ -195,13 +230,18 @@ def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: li
         idx = np.flatnonzero(scores >= cut)
     else:
         idx = np.arange(len(scores))
-    return sorted(_exact(columns, query, rowids, idx), key=lambda item: (-item[1], item[0]))
+    return sorted(_exact(columns, query, rowids, idx, extra),
+                  key=lambda item: (-item[1], item[0]))
 
 
 def _exact(columns: np.ndarray, query: np.ndarray, rowids: list[int],
-           positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
+           positions: list[int] | np.ndarray,
+           extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """Each cosine on its own (a contiguous copy of the row, one dot product): the same bits
-    however many rows are scored at once."""
+    however many rows are scored at once; a long memory's best passage where it is higher."""
     chosen = np.ascontiguousarray(columns[:, positions].T)
-    return [(rowids[i], float(np.dot(vec, query)))
-            for i, vec in zip(positions, chosen, strict=True)]
+    out = [(rowids[i], float(np.dot(vec, query)))
+           for i, vec in zip(positions, chosen, strict=True)]
+    if extra:
+        out = [(rowid, max(score, extra.get(rowid, score))) for rowid, score in out]
+    return out

@@ -275,4 +275,37 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (user_id, agent_id, memory_id, placeholder)
         )""",
     )),
+    Migration(15, "passages", (
+        # a long memory's passages (text/passages.py), each its own vector beside the memory's
+        # pooled one: the dense search scores it by its best passage (postgres/passages.py);
+        # the triggers delete them when the memory's embedding changes or the row goes
+        """CREATE TABLE IF NOT EXISTS passages (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            part integer NOT NULL,
+            embedding vector NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id, part)
+        )""",
+        """CREATE OR REPLACE FUNCTION engramdb_passages_follow() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM passages WHERE user_id = OLD.user_id AND agent_id = OLD.agent_id
+                AND memory_id = OLD.id;
+            RETURN NULL;
+        END $$""",
+        "CREATE OR REPLACE TRIGGER passages_follow_update AFTER UPDATE OF embedding ON memories "
+        "FOR EACH ROW WHEN (OLD.embedding IS DISTINCT FROM NEW.embedding) "
+        "EXECUTE FUNCTION engramdb_passages_follow()",
+        """CREATE OR REPLACE FUNCTION engramdb_passages_gone() RETURNS trigger
+        LANGUAGE plpgsql AS $$
+        BEGIN
+            DELETE FROM passages p USING gone g WHERE p.user_id = g.user_id
+                AND p.agent_id = g.agent_id AND p.memory_id = g.id;
+            RETURN NULL;
+        END $$""",
+        "CREATE OR REPLACE TRIGGER passages_follow_delete AFTER DELETE ON memories "
+        "REFERENCING OLD TABLE AS gone FOR EACH STATEMENT "
+        "EXECUTE FUNCTION engramdb_passages_gone()",
+    )),
 )

@@ -26,6 +26,10 @@ class PendingTable:
              write: bool = True) -> T:
         raise NotImplementedError  # PostgresStore's
 
+    def _store_memo(self, conn: Conn, scope: Scope, memory_id: str,
+                    vector: np.ndarray | None) -> None:
+        raise NotImplementedError  # postgres/passages.py
+
     def add_pending(self, scope: Scope, items: Mapping[str, bool]) -> None:
         if not items:
             return
@@ -71,5 +75,6 @@ class PendingTable:
                         f"UPDATE memories SET embedding = %s::vector WHERE {_KEY} AND id = %s",
                         (vector_text(vector), scope.user, scope.agent, mid)).rowcount:
                     done.append(mid)
+                    self._store_memo(conn, scope, mid, vector)
             return done
         return self._run(write, scope)

@@ -17,6 +17,7 @@ from ...model import Layer, Record, Scope
 from ..common import record_from_row
 from ..protocol import Event, ListFilter
 from .codec import SELECT, record_from_values, vector_from_text, vector_text
+from .passages import PassageTable
 from .text import BM25_SQL, WEIGHT_LETTER, Candidate, bm25, query_terms, tsquery
 from .textindex import PgTextIndex
 
@@ -25,7 +26,7 @@ Conn = psycopg.Connection[Any]
 _FIELDS = ("body", "anchors", "context")
 
 
-class Reads:
+class Reads(PassageTable):
     _local: threading.local
     _text: PgTextIndex
 
@@ -164,7 +165,10 @@ class Reads:
             f"ORDER BY embedding::vector({dim}) <=> %s::vector({dim}) LIMIT %s",
             (vector_text(vector), scope.user, scope.agent, [lay.value for lay in layers],
              vector_text(vector), want)).fetchall(), scope, write=False)
-        ranked = sorted(((r[0], float(r[1])) for r in rows), key=lambda x: (-x[1], x[0]))
+        best = {r[0]: float(r[1]) for r in rows}
+        for mid, score in self._best_passages(scope, vector, layers, want):
+            best[mid] = max(score, best.get(mid, score))   # a long memory: its best passage
+        ranked = sorted(best.items(), key=lambda x: (-x[1], x[0]))
         return ranked[:limit]
 
     def search_vector_many(self, scope: Scope, vectors: np.ndarray, limit: int,

@@ -51,6 +51,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                     f"INSERT INTO memories ({', '.join(names)}) VALUES ({marks})",
                     [*row_values(record), *values])
                 concepts.write(conn, record, replace=False)
+                self._store_memo(conn, record.scope, record.id, vector)
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot store memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
@@ -96,6 +97,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                         copy.write_row((rec.user, rec.agent, rec.id, "create", rec.version,
                                         rec.updated_at, snapshot_json(rec), actor, reason))
             concepts.copy(conn, [rec for rec, _, _ in items])
+            for rec, _, vector in items:
+                self._store_memo(conn, rec.scope, rec.id, vector)
             return len(items)
         if not items:
             return 0
@@ -142,6 +145,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
         if cur.rowcount != 1:
             raise StoreError(f"memory {record.id} vanished during the update")
         concepts.write(conn, record, replace=True)
+        if not clear_index:
+            self._store_memo(conn, record.scope, record.id, vector)
 
     def _log(self, conn: psycopg.Connection[Any], record: Record, op: str, *,
              actor: str | None, reason: str | None) -> None:

@@ -236,4 +236,36 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRIMARY KEY (user, agent, memory_id, placeholder)
         ) WITHOUT ROWID""",
     )),
+    Migration(15, "passages", (
+        # a long memory's passages (text/passages.py), each its own vector beside the memory's
+        # pooled one: the dense search scores it by its best passage (store/passages.py). The
+        # triggers delete a memory's passages with its vector row and keep the scope's
+        # passage sequence and count (passage_state) current for the in-memory cache.
+        """CREATE TABLE IF NOT EXISTS passages (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            mem_rowid INTEGER NOT NULL REFERENCES memories(rowid) ON DELETE CASCADE,
+            part INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            vec BLOB NOT NULL,
+            UNIQUE (mem_rowid, part)
+        )""",
+        "CREATE INDEX IF NOT EXISTS passages_scope ON passages(user, agent, seq)",
+        """CREATE TABLE IF NOT EXISTS passage_state (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (user, agent)
+        ) WITHOUT ROWID""",
+        """CREATE TRIGGER IF NOT EXISTS passages_follow_vector AFTER DELETE ON vectors
+        BEGIN DELETE FROM passages WHERE mem_rowid = old.mem_rowid; END""",
+        """CREATE TRIGGER IF NOT EXISTS passages_added AFTER INSERT ON passages
+        BEGIN INSERT INTO passage_state(user, agent, seq, count)
+        VALUES (new.user, new.agent, new.seq, 1) ON CONFLICT(user, agent)
+        DO UPDATE SET seq = excluded.seq, count = count + 1; END""",
+        """CREATE TRIGGER IF NOT EXISTS passages_removed AFTER DELETE ON passages
+        BEGIN UPDATE passage_state SET count = count - 1
+        WHERE user = old.user AND agent = old.agent; END""",
+    )),
 )

@@ -137,6 +137,21 @@ class Reads:
                 out.update((r[0], np.frombuffer(r[1], dtype=np.float32).copy()) for r in rows)
         return out
 
+    def passages(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, list[np.ndarray]] = {}
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                rows = self._db.execute(
+                    f"SELECT m.id, p.vec FROM passages p JOIN memories m ON m.rowid = p.mem_rowid "
+                    f"WHERE +m.user = ? AND +m.agent = ? "
+                    f"AND m.id IN ({', '.join('?' * len(chunk))}) ORDER BY m.id, p.part",
+                    (scope.user, scope.agent, *chunk),
+                )
+                for mid, vec in rows:
+                    out.setdefault(mid, []).append(np.frombuffer(vec, dtype=np.float32))
+        return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+
     def events(self, scope: Scope, memory_id: str) -> list[Event]:
         with self._lock:
             rows = self._db.execute(

@@ -17,6 +17,7 @@ from ...model import Record, Scope
 from ...text.anchors import indexed_concepts
 from ..common import ROW_COLUMNS, note_use, record_from_row, row_values, snapshot_json, ts
 from ..idorder import IdOrder
+from ..passages import PendingPassages
 from ..protocol import SCOPE_EVENT, Event, IndexText
 from ..textindex import TextIndex
 from ..vectors import VectorCache
@@ -167,6 +168,23 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             )
         if vector is not None:
             self._vectors.put(scope, rowid, vector)
+
+    @property
+    def passage_memo(self) -> PendingPassages:
+        """Where the engine leaves a long memory's passage vectors for the write that stores
+        its vector (store/passages.py)."""
+        return self._vectors.parts.memo
+
+    def put_passages(self, scope: Scope, memory_id: str, vectors: np.ndarray) -> bool:
+        with self.transaction():
+            row = self._db.execute(
+                "SELECT v.mem_rowid FROM vectors v JOIN memories m ON m.rowid = v.mem_rowid "
+                "WHERE m.id = ? AND m.user = ? AND m.agent = ?",
+                (memory_id, scope.user, scope.agent)).fetchone()
+            if row is None:   # no vector of its text (pending, erased, gone): no passages
+                return False
+            self._vectors.parts.put(scope, int(row[0]), vectors)
+        return True
 
     def _write_concepts(self, rowid: int, record: Record) -> None:
         self._db.executemany(
