@@ -15,6 +15,8 @@ recall (the query's embedding included) on this machine.
     PYTHONPATH=src python bench/crosslingual_hard.py            # with the cross-lingual stage
     PYTHONPATH=src python bench/crosslingual_hard.py --off      # without it (before)
     PYTHONPATH=src python bench/crosslingual_hard.py --weight 0.5
+    PYTHONPATH=src python bench/crosslingual_hard.py --data bench/data/crosslingual_heldout.json
+        # the held-out cases: 30 facts, 50 distractors, other topics
 """
 
 from __future__ import annotations
