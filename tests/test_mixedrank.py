@@ -163,3 +163,17 @@ def test_one_candidate_is_left_as_it_is() -> None:
         plan = plan_query("one", (), hits[0].memory.at)
         assert mixed_rank(hits, plan, QueryTerms(), set())[0].score == 0.03
         assert "mixed_rank" not in plan.stages
+
+
+def test_postgres_ranks_a_mixed_scope_as_sqlite_does(pg_url: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    questions = [q for _, q_en, q_zh in FACTS[:4] for q in (q_en, q_zh)]
+    orders = []
+    for target in (tmp_path / "m.db", pg_url):
+        with engramdb.open(target, embedder=make_embedder("default")) as mem:
+            mem.remember_many([engramdb.Draft(t) for t, _, _ in FACTS[:4]])
+            mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS])
+            orders.append([[h.memory.content for h in mem.recall(q, k=3, track=False)]
+                           for q in questions])
+            stages = mem.recall(questions[0], k=3, track=False).plan["stages"]
+            assert "mixed_rank" in stages
+    assert orders[0] == orders[1]
