@@ -74,11 +74,11 @@ def test_questions_in_the_other_language_find_the_memories(mixed) -> None:  # ty
     for n, (text, q_en, q_zh) in enumerate(FACTS):
         question = q_zh if language(text) == EN else q_en   # always the other language
         hits, rank = _ask(mem, question, ids[n])
-        stage = hits.plan["stages"]["mixed_rank"]
-        assert stage["depth"] >= 2 and stage["other_language_memories"] > 0
         assert hits.plan["crosslingual"]["models"] == 2      # USE and e5, summed
         if rank >= 3:
             continue
+        stage = hits.plan["stages"]["mixed_rank"]
+        assert stage["depth"] >= 2 and stage["other_language_memories"] > 0
         found += 1
         gold = hits[rank].explanation
         assert {"dense_standing", "first_standing", "mixed_score"} <= set(gold.terms)
@@ -95,6 +95,8 @@ def test_a_question_in_the_memorys_own_language_still_finds_it(mixed, n: int) ->
     hits, rank = _ask(mem, question, ids[n])
     assert rank < 3, (question, [h.memory.content for h in hits])
     assert "mixed_rank" in hits.plan["stages"]    # the scope holds the other language too
+    if hits.plan["stages"]["mixed_rank"]["depth"] == 0:   # the gate kept the first order
+        assert "no memory in the other language" in hits.plan["stages"]["mixed_rank"]["note"]
 
 
 def test_a_store_in_one_language_keeps_the_first_stage_order() -> None:
@@ -155,6 +157,25 @@ def test_a_candidate_the_leg_missed_gets_its_lowest_standing() -> None:
         out = mixed_rank(hits, plan, QueryTerms(), {hits[2].memory.id})
         missed = next(h for h in out if h.memory.content == "tennis on tuesdays")
         assert missed.explanation.terms["dense_standing"] == pytest.approx(1.0)
+
+
+def test_no_other_language_memory_standing_out_keeps_the_first_stage_order() -> None:
+    with engramdb.open(":memory:", embedder="hashing") as mem:
+        # a mostly-English scope: the one Chinese memory stands 4th on the dense standing
+        hits = _hits(mem, ["the weekend market opens at nine", "the user walks on weekends",
+                           "the weekend bus is slow", "我家楼下有个超市"],
+                     [0.05, 0.04, 0.03, 0.02], [1.0, 2.5, 2.0, 0.5])
+        plan = plan_query("When does the weekend market open?", (), hits[0].memory.at)
+        out = mixed_rank(hits, plan, QueryTerms(), {hits[3].memory.id})
+        assert [h.score for h in out] == [0.05, 0.04, 0.03, 0.02]
+        assert plan.stages["mixed_rank"]["depth"] == 0
+        assert all("mixed_score" not in h.explanation.terms for h in out)
+        # the same scope where the Chinese memory stands out: the stage runs
+        hits = _hits(mem, ["the weekend market opens at nine", "我每周六早上去菜市场"],
+                     [0.05, 0.02], [0.5, 2.0])
+        out = mixed_rank(hits, plan, QueryTerms(), {hits[1].memory.id})
+        assert out[0].memory.content == "我每周六早上去菜市场"
+        assert plan.stages["mixed_rank"]["depth"] == 2
 
 
 def test_one_candidate_is_left_as_it_is() -> None:
