@@ -15,6 +15,8 @@ recall (the query's embedding included) on this machine.
     PYTHONPATH=src python bench/crosslingual_hard.py            # with the cross-lingual stage
     PYTHONPATH=src python bench/crosslingual_hard.py --off      # without it (before)
     PYTHONPATH=src python bench/crosslingual_hard.py --weight 0.5
+    PYTHONPATH=src python bench/crosslingual_hard.py --data bench/data/crosslingual_heldout.json
+        # the held-out cases: 30 facts, 50 distractors, other topics
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path  # noqa: E402
 import engramdb  # noqa: E402
 from engramdb.recall import crosslingual  # noqa: E402
 
-DATA = Path(__file__).parent / "data" / "crosslingual_hard.json"
+DATA = Path(__file__).parent / "data" / "crosslingual_hard.json"  # --data: another set
 K = 10
 
 
@@ -44,13 +46,13 @@ class Asked:
     ms: float
 
 
-def load() -> tuple[list[dict[str, str]], list[str]]:
-    data = json.loads(DATA.read_text(encoding="utf-8"))
+def load(path: Path | None = None) -> tuple[list[dict[str, str]], list[str]]:
+    data = json.loads((path or DATA).read_text(encoding="utf-8"))
     return data["facts"], data["distractors"]
 
 
-def run(embedder: str, off: bool) -> list[Asked]:
-    facts, distractors = load()
+def run(embedder: str, off: bool, path: Path | None = None) -> list[Asked]:
+    facts, distractors = load(path)
     out: list[Asked] = []
     with engramdb.open(":memory:", embedder=embedder) as mem:
         if off:
@@ -84,8 +86,8 @@ def table(asked: list[Asked]) -> str:
     return "\n".join(lines)
 
 
-def misses(asked: list[Asked]) -> str:
-    facts, _ = load()
+def misses(asked: list[Asked], path: Path | None = None) -> str:
+    facts, _ = load(path)
     rows = []
     for n, a in enumerate(asked):
         if a.rank >= 3:
@@ -101,16 +103,19 @@ def main() -> None:
     parser.add_argument("--off", action="store_true", help="without the cross-lingual stage")
     parser.add_argument("--weight", type=float, default=None,
                         help="the cross-lingual leg's RRF weight (default: the library's)")
+    parser.add_argument("--data", default=str(DATA),
+                        help="the probe's facts and distractors (bench/data/"
+                             "crosslingual_heldout.json: the held-out cases)")
     parser.add_argument("--misses", action="store_true", help="list questions not in the top 3")
     args = parser.parse_args()
     if args.weight is not None:
         crosslingual.WEIGHT = args.weight
-    asked = run(args.embedder, args.off)
+    asked = run(args.embedder, args.off, Path(args.data))
     label = "off" if args.off else f"on, weight {crosslingual.WEIGHT}"
     print(f"embedder={args.embedder}, cross-lingual stage {label}\n")
     print(table(asked))
     if args.misses:
-        print("\n" + misses(asked))
+        print("\n" + misses(asked, Path(args.data)))
 
 
 if __name__ == "__main__":

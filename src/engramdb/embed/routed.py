@@ -63,3 +63,11 @@ class RoutedEmbedder:
         else:
             out[self.main.dimensions :] = self.cjk.embed_batch([text], query=True)[0]
         return out
+
+    def embed_main(self, text: str) -> np.ndarray:
+        """The query in the main model's half alone, whatever its script (a question in
+        Chinese is otherwise searched by the cross-lingual half): recall/crosslingual.py
+        sums both models' standings in a scope that holds both languages."""
+        out = np.zeros(self.dimensions, dtype=np.float32)
+        out[: self.main.dimensions] = self.main.embed_batch([text], query=True)[0]
+        return out

@@ -59,7 +59,8 @@ class Core:
                                   getattr(embedder, "relevance_floor", None),
                                   self.config.preset, self.config.assoc_slots,
                                   self.config.relevance_floor,
-                                  aligned=getattr(embedder, "embed_aligned", None))
+                                  aligned=getattr(embedder, "embed_aligned", None),
+                                  main=getattr(embedder, "embed_main", None))
         self._later = VectorWorker(store, self._embed, self._now, self.decay_params)
         self._catch_up()
 

@@ -9,11 +9,13 @@ other language is pushed out of the top hits even when it is the answer.
 When the scope holds memories in the other language than the query's (text/lang.py), this
 stage adds one candidate leg, ``crosslingual``: the query embedded by the pair's cross-lingual
 model (USE, whose vectors put a sentence and its translation close together; one more model
-call for an English question, none for a Chinese one, whose vector is reused), its cosines
-turned into how far a memory stands above the other memories *of its own language* (a z-score
-per language). Each language is then ranked on an equal footing, and the leg weighs WEIGHT in
-the fusion. (Summing e5's z-scores too, a stand-in for the BM25 credit a memory in the other
-language cannot earn, and a reserved top-3 place were measured and not kept:
+call for an English question, none for a Chinese one, whose vector is reused) and by the main
+model (e5: the dense leg's vector for an English question, one more call for a Chinese one),
+each model's cosines turned into how far a memory stands above the other memories *of its own
+language* (a z-score per language), the two summed. Each language is then ranked on an equal
+footing, and the leg weighs WEIGHT in the fusion; recall/mixedrank.py ranks the final
+candidates on the same sum. (A stand-in for the BM25 credit a memory in the other language
+cannot earn, and a reserved top-3 place were measured and not kept:
 bench/results/crosslingual_hard.md.)
 A scope in one language never runs it: nothing changes there (LoCoMo, an English-only store).
 
@@ -31,6 +33,7 @@ import numpy as np
 
 from ..model import Layer, Scope
 from ..store.protocol import Store
+from ..text import is_cjk
 from ..text.lang import EN, ZH, language, other
 from ..tracing import traced
 from .legs import Ranked
@@ -88,7 +91,9 @@ class LanguageMix:
 
 @traced("recall.crosslingual")
 def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
-              plan: QueryPlan, preset: Preset) -> tuple[Preset, dict[str, Ranked]]:
+              plan: QueryPlan, preset: Preset,
+              main: Callable[[QueryPlan], np.ndarray | None] | None = None,
+              ) -> tuple[Preset, dict[str, Ranked]]:
     """The preset with the cross-lingual leg added and its ranked list, when the
     query's language differs from some of the scope's memories; else the preset unchanged
     and no list. The plan records what ran and why."""
@@ -100,21 +105,30 @@ def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
     if not targets:
         return preset, {}
     vectors = [aligned(plan.query)]
-    ranked = _search(store, scope, plan, vectors, langs)
+    second = main(plan) if main is not None else None
+    if second is not None:
+        vectors.append(second)
+    ranked = _search(store, scope, plan, vectors, langs, main_reads=not is_cjk(plan.query))
     plan.crosslingual = {"query_language": asked, "other_language": other(asked),
-                         "memories_in_it": len(targets), "found": len(ranked), "weight": WEIGHT}
+                         "memories_in_it": len(targets), "found": len(ranked), "weight": WEIGHT,
+                         "models": len(vectors)}
     if not ranked:
         return preset, {}
     return replace(preset, legs=(*preset.legs, Leg(LEG, WEIGHT, DEPTH))), {LEG: ranked}
 
 
 def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarray],
-            langs: ScopeLanguages) -> Ranked:
+            langs: ScopeLanguages, main_reads: bool = True) -> Ranked:
     """Each model's ranking of the scope with each language on an equal footing, summed: a
     search deep enough to hold DEPTH memories of the smaller language when they are spread
     evenly (at least WIDEN x DEPTH); each memory's cosine taken as its distance above its own
     language's background (z-score over that language's candidates); a memory one model did
-    not reach counts that model's lowest z for its language. Best first."""
+    not reach counts that model's lowest z for its language. ``vectors[0]`` is the
+    cross-lingual model's; a second (the main model's) ranks the memories of the other
+    language only when ``main_reads`` (it is the model routing picks for the query's script:
+    e5 ranks Chinese memories for an English question above chance, English memories for a
+    Chinese one at chance, bench/results/crosslingual_hard.md); else the cross-lingual
+    model's z stands in for it there. Best first."""
     total = langs.count(ZH) + langs.count(EN)
     fewest = max(1, min(langs.count(ZH), langs.count(EN)))
     depth = min(DEPTH * max(WIDEN, math.ceil(2 * total / fewest)), MAX_DEPTH)
@@ -123,11 +137,13 @@ def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarra
     floor = [{lang: min(z for _, z in view.get(lang, [("", 0.0)])) for lang in (ZH, EN)}
              for view in views]
     summed = {mid: 0.0 for view in views for members in view.values() for mid, _ in members}
-    for i, view in enumerate(views):
-        got = {mid: z for members in view.values() for mid, z in members}
+    gots = [{mid: z for members in view.values() for mid, z in members} for view in views]
+    asked = language(plan.query)
+    for i in range(len(gots)):
         for mid in summed:
             lang = ZH if mid in langs.ids[ZH] else EN
-            summed[mid] += got.get(mid, floor[i][lang])
+            j = 0 if (not main_reads and i > 0 and lang != asked) else i
+            summed[mid] += gots[j].get(mid, floor[j][lang])
     out = sorted(summed.items(), key=lambda pair: (-pair[1], pair[0]))
     return out[:DEPTH]
 

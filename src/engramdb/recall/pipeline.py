@@ -12,7 +12,7 @@ import numpy as np
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Record, Scope
 from ..store.protocol import Store
-from ..text import tokenize
+from ..text import is_cjk, tokenize
 from ..tracing import traced
 from .associate import associate, merge
 from .collapse import collapse
@@ -22,6 +22,7 @@ from .expand import expand_query
 from .explain import below_floor, why_empty
 from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
+from .mixedrank import mixed_rank, others_of
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
@@ -38,7 +39,7 @@ class Recaller:
     def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
                  preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
-                 aligned: Aligned | None = None) -> None:
+                 aligned: Aligned | None = None, main: Aligned | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -48,6 +49,7 @@ class Recaller:
         self.assoc_slots = assoc_slots
         self.aligned = aligned  # the embedder's cross-lingual half, if it has one
         self.languages = LanguageMix(store) if aligned is not None else None
+        self.main = main  # the embedder's main half, for a question in either script
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None) -> Hits:
@@ -61,7 +63,7 @@ class Recaller:
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
         if self.aligned is not None and self.languages is not None:
             preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
-                                      preset)
+                                      preset, self._main_vector)
             ranked.update(cross)
         fused = rrf_scores(ranked, preset)   # what the expansion reads from
         ranked, preset = expand_query(self.store, scope, plan, ranked, fused, preset)
@@ -76,6 +78,8 @@ class Recaller:
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         terms = self._terms(scope, plan)
         hits = rerank(hits, plan, terms)
+        if plan.crosslingual is not None and self.languages is not None:
+            hits = mixed_rank(hits, plan, terms, others_of(plan, self.languages.of(scope)))
         if preset.assoc_slots > 0 and hits:
             hits = self._associate(scope, plan, preset, k, now, hits)
         if preset.mmr and hits:
@@ -97,6 +101,15 @@ class Recaller:
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
         return Hits(hits[:k], plan=plan.to_dict())
+
+    def _main_vector(self, plan: QueryPlan) -> np.ndarray | None:
+        """The query in the main model's half: the dense leg's vector for a question the main
+        model searches, one more model call for one in Chinese; None without such a model."""
+        if self.main is None:
+            return None
+        if not is_cjk(plan.query):
+            return self._vector(plan)
+        return self.main(plan.query)
 
     @traced("recall.associate")
     def _vector(self, plan: QueryPlan) -> np.ndarray:
