@@ -5,9 +5,12 @@ higher gist whose sources are those gists.
   gist is level 1) not yet folded into a higher gist (no ``metadata["higher_gist"]``).
 - Related: the same rule as episodes (dynamics/gist.py ``themes``): a person or a topic anchor
   the gists share. Themes are taken largest first; a gist joins one theme at most.
-- A theme with no higher gist yields one when at least ``MIN_CLUSTER`` (3) gists of the level
-  share it; a theme that has one takes any new gist of that level into it (a new version, op
-  "reinforce"), as episode gists do.
+- One period: the gists of a theme are split by the time-span rule of their level
+  (dynamics/periods.py: the episode rule's gap and span times 6 per level up, on each gist's
+  span); a theme has one higher gist per period.
+- A period with no higher gist yields one when at least ``MIN_CLUSTER`` (3) gists of the level
+  fall in it; a higher gist takes any new gist of its theme and period into it (a new version,
+  op "reinforce"), as episode gists do.
 - The higher gist is level n + 1, its theme key ``"level{n+1}:{theme}"`` (never the key of an
   episode theme, so episodes never reinforce it), extractive like the episode gists (the best
   sentence of each source gist, at most three, each mapped to its source gist in
@@ -50,6 +53,7 @@ from .gist import (
     theme_groups,
 )
 from .passes import Pass, PhaseReport
+from .periods import assign, window
 
 MAX_LEVEL = 3
 
@@ -70,13 +74,17 @@ def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
         _refresh_above(run, lower, gists, report)
         if not free:
             continue
-        higher = {r.metadata.get("theme"): r for r in gists if level(r) == lower + 1}
+        higher: dict[object, list[Record]] = {}
+        for r in sorted(gists, key=lambda g: (g.recorded_at, g.id), reverse=True):
+            if level(r) == lower + 1:
+                higher.setdefault(r.metadata.get("theme"), []).append(r)
+        rule = window(run.params, lower + 1)
         taken: set[str] = set()
         for key, label, members in theme_groups(free.values(), taken):
-            old = higher.get(theme_key(lower + 1, key))
-            if old is None and len(members) < MIN_CLUSTER:
-                continue
-            taken.update(_fold(run, lower + 1, key, label, members, old, report))
+            for old, group in assign(rule, members, higher.get(theme_key(lower + 1, key), [])):
+                if old is None and len(group) < MIN_CLUSTER:
+                    continue
+                taken.update(_fold(run, lower + 1, key, label, group, old, report))
 
 
 CHANGED = ("gist_reinforced", "higher_gist_reinforced", "higher_gist_refreshed")
