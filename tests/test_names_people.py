@@ -1,6 +1,7 @@
 """People in a turn (write/names.py): roles, holidays, organisations one works or pays for and
 tools one deploys with are no people; jieba's mis-cut Chinese names are mended (a surname cut
-off, a compound surname, a word glued to the name's end, the ``nrfg`` tag)."""
+off, a compound surname, a word glued to the name's end, the ``nrfg`` tag), and a day or a
+language after an English first name is no surname."""
 
 from __future__ import annotations
 
@@ -31,6 +32,9 @@ PEOPLE = [
     ("李强下周去北京出差。", ["李强"]), ("陈静刚从上海回来。", ["陈静"]),
     ("黄丽帮我修好了电脑。", ["黄丽"]), ("我和吴磊约了周六打球。", ["吴磊"]),
     ("徐静说她不吃辣。", ["徐静"]), ("我的同事马涛会帮忙。", ["马涛"]),
+    ("Lunch with Priya Friday.", ["Priya"]), ("Tell Anna English is fine.", ["Anna"]),
+    ("I'm meeting Sarah June 3rd.", ["Sarah"]), ("张伟明天要去广州。", ["张伟"]),
+    ("王建国在银行上班。", ["王建国"]), ("我和李晓明一起跑步。", ["李晓明"]),
 ]
 
 

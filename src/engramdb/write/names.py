@@ -33,7 +33,9 @@ Chinese names jieba cuts wrongly are mended before they are read: every ``nr*`` 
 ("李强" is ``nrfg``); a surname cut off alone before its given name is joined to it ("张" +
 "秀英"), a compound surname too ("欧阳" + "娜"); and a single-character adverb, preposition or
 verb glued to the end of a three-character name is dropped ("陈静刚从上海回来" names 陈静,
-"黄丽帮我" 黄丽).
+"黄丽帮我" 黄丽), as is the first character of a time word after it ("张伟明天" names 张伟). In
+English a day, month, language or holiday after a first name is no surname ("lunch with Priya
+Friday" names Priya).
 """
 
 from __future__ import annotations
@@ -61,8 +63,8 @@ _RELATIONS = (r"sister|brother|wife|husband|son|daughter|mother|father|mom|dad|f
               r"boss|colleague|coworker|partner|girlfriend|boyfriend|cousin|uncle|aunt|nephew|"
               r"niece|grandma|grandpa|grandmother|grandfather|mentor|roommate|neighbou?r")
 _EN_PERSON = re.compile(
-    r"\b(?i:with|met|meet|told|tell|ask|asked|call|(?<!be )called|visit(?:ed)?|for|email|emailed|"
-    r"text|texted|message|ping|thank|thanked|send|invite|invited|remind|reminded|"
+    r"\b(?i:with|met|meet|meeting|told|tell|ask|asked|call|(?<!be )called|visit(?:ed)?|for|"
+    r"email|emailed|text|texted|message|ping|thank|thanked|send|invite|invited|remind|reminded|"
     r"(?:talk|talked|speak|spoke|reply|replied|send|sent|"
     r"write|wrote|say|said|give|gave|show|showed|introduce|introduced)\s+(?:\w+\s+){0,3}?to)"
     r"\s+" + _NAME
@@ -147,7 +149,7 @@ def anchors(sentence: str) -> tuple[list[str], list[str]]:
             places.append(name)
     for m in _EN_PERSON.finditer(sentence):
         name = m[1] or m[2] or m[3]
-        name = name[:-2] if name and name.endswith("'s") else name
+        name = _first_only(name[:-2] if name and name.endswith("'s") else name)
         if (_person(name) and name not in people and name not in places
                 and not _other_object(sentence, m)):
             people.append(name)
@@ -163,6 +165,16 @@ def _person(name: str | None) -> bool:
     return (name not in _NOT_NAMES and name not in _LANGUAGES and name not in _HOLIDAYS
             and name.split()[0] not in _ROLES
             and name.split()[0] not in _HOLIDAYS and name.lower() not in EN_STOP)
+
+
+def _first_only(name: str | None) -> str | None:
+    """"Priya Friday", "Anna English": a day, month, language or holiday after a first name is
+    no surname."""
+    if name and " " in name:
+        first, second = name.split(" ", 1)
+        if second in _NOT_NAMES or second in _LANGUAGES or second in _HOLIDAYS:
+            return first
+    return name
 
 
 def _other_object(sentence: str, m: re.Match[str]) -> bool:
@@ -188,7 +200,7 @@ def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
         if len(word) > 1 and word not in _ZH_NOT_NAMES:
             target = _zh_target(word, flag, previous, after, people, places)
             if target is not None:
-                name = _trim(word) if target is people else word
+                name = _trim(word, after) if target is people else word
                 if name not in target:
                     target.append(name)
         if flag not in ("ul", "uj"):   # "去了故宫": the particle does not break "去 ... 故宫"
@@ -231,6 +243,21 @@ def _mend(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def _trim(name: str) -> str:
-    """jieba sometimes glues a verb to a name ("孙丽回" of "给孙丽回个邮件"): drop it."""
-    return name[:2] if len(name) == 3 and name[-1] in _VERB_TAILS else name
+def _trim(name: str, after: str = "") -> str:
+    """jieba sometimes glues a verb to a name ("孙丽回" of "给孙丽回个邮件"), or the first
+    character of the next word ("张伟明" + "天" of "张伟明天要去"): drop it."""
+    if len(name) != 3:
+        return name
+    return name[:2] if name[-1] in _VERB_TAILS or _time_word(name[-1] + after[:1]) else name
+
+
+def _time_word(word: str) -> bool:
+    """A time word of jieba's dictionary ("明天", "今年"): a name's glued last character that
+    opens one belongs to it (a subject is often followed by when)."""
+    import jieba
+    import jieba.posseg as pseg
+
+    if len(word) != 2 or not jieba.dt.FREQ.get(word):
+        return False
+    cut = list(pseg.cut(word))
+    return len(cut) == 1 and cut[0].flag == "t"
