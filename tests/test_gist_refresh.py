@@ -73,3 +73,36 @@ def test_a_gist_not_folded_refreshes_nothing(mem, clock, lang):  # type: ignore[
     phase = mem.sleep().phase("consolidate")
     assert phase.counts()["gist_reinforced"] == 1
     assert "higher_gist_refreshed" not in phase.counts()
+
+
+def imported_gist(mem, text, person, topic, meta):  # type: ignore[no-untyped-def]
+    """A gist as an import brings it (written past the sleep), with ``meta`` added."""
+    rec = mem.remember(text, kind="gist", people=[person], topics=[topic]).memory
+    new = rec.replace(metadata={**rec.metadata, **meta}, version=rec.version + 1)
+    mem.store.save(new, "update")
+    return new
+
+
+@pytest.mark.parametrize(("texts", "topic"), [
+    (["Ana planned the Q3 budget.", "Bo cut the travel budget by 10%.",
+      "Cy moved the budget review to Friday.", "Dee froze hiring for the budget."], "budget"),
+    (["小安做了第三季度的预算。", "小博把差旅预算削减了10%。", "小曹把预算评审改到周五。",
+      "小邓因预算冻结了招聘。"], "预算"),
+], ids=["en", "zh"])
+def test_the_refresh_climbs_to_level_three(mem, clock, texts, topic):  # type: ignore[no-untyped-def]
+    mem.sleep()
+    theme = {"gist_level": 2, "theme": f"level2:topic:{topic.lower()}"}
+    mids = [imported_gist(mem, t, f"P{i}", topic, theme) for i, t in enumerate(texts[:3])]
+    clock.advance(hours=1)
+    (top,) = mem.sleep().phase("consolidate").ids("higher_gist_created")
+    assert mem.get(top).metadata["gist_level"] == 3
+    assert mem.get(top).derived_from == [m.id for m in mids]
+    imported_gist(mem, texts[3], "Q", topic, {})  # a new level-1 gist of the theme
+    clock.advance(hours=1)
+    phase = mem.sleep().phase("consolidate")
+    (grown,) = phase.ids("higher_gist_reinforced")  # folded into a level-2 gist...
+    assert grown in {m.id for m in mids}
+    assert phase.ids("higher_gist_refreshed") == [top]  # ...which refreshes level 3
+    assert [v.op for v in mem.history(top)] == ["create", "refresh"]
+    assert grown in mem.history(top)[-1].reason
+    assert "higher_gist_refreshed" not in mem.sleep().phase("consolidate").counts()
