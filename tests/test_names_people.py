@@ -51,3 +51,11 @@ def test_people_are_still_found(text: str, people: list[str]) -> None:
 def test_a_mended_name_keeps_its_place() -> None:
     people, places = anchors("陈静刚从上海回来。")
     assert (people, places) == (["陈静"], ["上海"])
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("石家庄的房价涨了。", "石家庄"), ("周庄的日出很美。", "周庄"),
+    ("秦皇岛的日出很美。", "秦皇岛"), ("朱家角的房价涨了。", "朱家角"),
+])
+def test_a_place_jieba_tags_as_a_name_is_a_place(text: str, place: str) -> None:
+    assert anchors(text) == ([], [place])

@@ -29,6 +29,8 @@ Words that name something other than a person in the same places:
   has lunch, plays or talks *with* a person (a verb that takes either, "built it with", is
   left to the person rule);
 
+A Chinese word jieba tags as a name that ends in a place suffix (庄, 州, 岛, 镇, 村, 县, 市, 港,
+浦...) is a place: jieba's dictionary tags "石家庄", "周庄", "秦皇岛" ``nr``.
 Chinese names jieba cuts wrongly are mended before they are read: every ``nr*`` tag is a name
 ("李强" is ``nrfg``); a surname cut off alone before its given name is joined to it ("张" +
 "秀英"), a compound surname too ("欧阳" + "娜"); and a single-character adverb, preposition or
@@ -126,6 +128,8 @@ _SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林
 _GOING = frozenset({"去", "回", "到", "搬到", "住在", "飞到", "来自", "飞往", "前往", "回到", "在",
                     "去了", "飞到了", "搬到了"})
 _NAME_TAGS = frozenset({"nr", "ns", "nrt", "nrfg", "nz"})
+# the last character of a place name that ends no given name: 庄 (village), 州, 岛, 镇, 村...
+_PLACE_SUFFIXES = frozenset("庄州岛角镇村县市港湾浦堡寨屯")
 _COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "诸葛", "上官", "东方", "慕容", "令狐", "皇甫",
                                 "尉迟", "公孙", "夏侯", "长孙", "宇文", "司徒", "端木", "独孤"})
 _PERSON_CUES = frozenset({"叫", "名叫", "和", "跟", "给", "同事", "老板", "朋友", "哥哥", "姐姐",
@@ -216,6 +220,8 @@ def _zh_target(word: str, flag: str, previous: str, after: str, people: list[str
                or (word[:2] in _COMPOUND_SURNAMES and len(word) <= 4))
     if word in _ZH_HOLIDAYS:
         return None
+    if word[-1] in _PLACE_SUFFIXES and flag in _NAME_TAGS:  # "石家庄", "周庄": jieba says nr
+        return places
     if previous in _PERSON_CUES and surname and flag in _NAME_TAGS:
         return people
     if previous == "在" and after in _WORK_VERBS and flag != "ns":
