@@ -1,7 +1,7 @@
 """A gist summarises one period: a theme's episodes join one gist only while each falls within
-``gist_max_gap_days`` of the one before and all within ``gist_max_span_days``; months apart they
-make separate gists, a week of them one, and gists of gists follow the same rule six times
-wider per level."""
+``gist_max_gap_days`` (30) of the one before and all within ``gist_max_span_days`` (92); months
+apart they make separate gists, a week of them one, and gists of gists follow the same rule six
+times wider per level."""
 
 from __future__ import annotations
 
@@ -99,14 +99,15 @@ def test_a_lone_late_pair_joins_no_earlier_gist(tmp_path, clock, lang):  # type:
 @pytest.mark.parametrize("lang", [EN, ZH], ids=["en", "zh"])
 def test_a_steady_habit_is_cut_into_periods_by_the_span(tmp_path, clock, lang):  # type: ignore[no-untyped-def]
     with open_mem(tmp_path, clock) as mem:
-        events = write(mem, lang, range(0, 84, 7))  # weekly, twelve weeks: short gaps
+        clock.set(START + timedelta(days=230))
+        events = write(mem, lang, range(0, 210, 7))  # weekly, thirty weeks: short gaps
         settle_and_sleep(mem, clock)
-        made = sorted(gists(mem, 1), key=lambda g: g.at)  # days 0-28, 35-63; 70, 77 too few
-        assert [len(g.derived_from) for g in made] == [5, 5]
-        assert {mem.get(e.id).layer.value for e in events[10:]} == {"core"}
+        made = sorted(gists(mem, 1), key=lambda g: g.at)  # days 0-91, 98-189; 196, 203 too few
+        assert [len(g.derived_from) for g in made] == [14, 14]
+        assert {mem.get(e.id).layer.value for e in events[28:]} == {"core"}
         for g in made:
             first, last = (datetime.fromisoformat(x) for x in g.metadata["span"])
-            assert last - first <= timedelta(days=31)
+            assert last - first <= timedelta(days=92)
 
 
 @pytest.mark.parametrize("lang", [EN, ZH], ids=["en", "zh"])
@@ -125,11 +126,11 @@ def test_the_rule_is_configurable(tmp_path, clock, lang):  # type: ignore[no-unt
 def test_gists_of_gists_follow_a_wider_period(tmp_path, clock, lang):  # type: ignore[no-untyped-def]
     assert LEVEL_SCALE > 1
     with open_mem(tmp_path, clock) as mem:
-        for start in (0, 30, 60):  # three monthly periods: one season
+        for start in (0, 45, 90):  # three periods six weeks apart: one season
             write(mem, lang, [start, start + 1, start + 2])
-        for start in (400, 430):  # a year on: two more periods, not that season's
+        for start in (400, 445):  # a year on: two more periods, not that season's
             write(mem, lang, [start, start + 1, start + 2])
-        clock.set(START + timedelta(days=460))
+        clock.set(START + timedelta(days=470))
         settle_and_sleep(mem, clock)
         assert len(gists(mem, 1)) == 5
         (season,) = gists(mem, 2)

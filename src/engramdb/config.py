@@ -56,8 +56,8 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
-    gist_max_gap_days: float = 14.0    # a gist's episodes: each within this of the last one
-    gist_max_span_days: float = 31.0   # and all within this span (dynamics/periods.py)
+    gist_max_gap_days: float = 30.0    # a gist's episodes: each within this of the last one
+    gist_max_span_days: float = 92.0   # and all within this span (dynamics/periods.py)
     encoding: str = "cl100k_base"      # token counting: cl100k_base, o200k_base, estimate
     session_budget: int = 4000         # working memory: tokens in a session's window
     session_keep: int = 6              # working memory: recent turns always kept verbatim

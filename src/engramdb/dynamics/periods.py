@@ -8,12 +8,13 @@ A theme's episodes (or gists, one level up) are one cluster only while they stay
 - **span**: and the cluster, with it, spans at most ``span`` days from its first moment to its
   last (a weekly habit kept for a year is many periods, not one gist).
 
-Defaults (``Config.gist_max_gap_days`` 14, ``Config.gist_max_span_days`` 31): a break of two
-weeks on a theme starts a new episode of life, and a gist covers at most about a month, the
-unit people recall periods by ("that week in Kyoto", "the month we moved"). One level up a
-gist of gists summarises a longer period: each level multiplies both by ``LEVEL_SCALE`` (6): a
-level-2 gist covers gists up to about half a year apart (a season), level 3 about three years
-(a stage of life).
+Defaults (``Config.gist_max_gap_days`` 30, ``Config.gist_max_span_days`` 92): a month of
+silence on a theme closes its period (longer than the 14-day half-life after which an episode
+settles, so the follow-ups of one trip or project, told a week or two apart, stay together),
+and a gist covers at most a quarter, a unit people recall periods by ("that spring in Kyoto",
+"the quarter we moved"). One level up a gist of gists summarises a longer period: each level
+multiplies both by ``LEVEL_SCALE`` (6): a level-2 gist takes gists up to half a year apart
+within a year and a half, level 3 about a stage of life.
 
 A member's moments: an episode's ``at``; a gist's ``metadata["span"]`` (its first and last
 source), else its ``at``. An existing gist takes a new member that falls within ``gap`` of its

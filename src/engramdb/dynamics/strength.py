@@ -75,8 +75,8 @@ class DecayParams:
 
     half_lives: Mapping[Priority, float] = field(default_factory=lambda: dict(HALF_LIFE_DAYS))
     archive_below: float = ARCHIVE_BELOW
-    gist_gap_days: float = 14.0    # a gist's members: at most this far apart in turn
-    gist_span_days: float = 31.0   # and all within this span (dynamics/periods.py)
+    gist_gap_days: float = 30.0    # a gist's members: at most this far apart in turn
+    gist_span_days: float = 92.0   # and all within this span (dynamics/periods.py)
 
 
 DEFAULT_PARAMS = DecayParams()
