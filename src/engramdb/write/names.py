@@ -57,10 +57,10 @@ _EN_PLACE = re.compile(r"\b(?:in|from|near|visited|visit|" + _MOTION + r"(?:\s+b
 _TITLE = r"(?:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?|Aunt|Auntie|Uncle|Grandma|Grandpa|Cousin)\s+)?"
 _NAME = _TITLE + r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
 # a name that opens a sentence is its subject: a verb follows, not a preposition, an article or
-# an object ("Went to...", "Spent the...", "Thanks for...", "Reply to..." open no name), and a
-# noun an activity heads ("Lunch with Daniel", "Dinner in Rome") is no name either
+# an object ("Went to...", "Spent the...", "Thanks for...", "Reply to..." open no name), and an
+# activity with someone ("Lunch with Daniel") opens none either
 _NOT_AFTER_SUBJECT = (r"is|to|the|a|an|for|my|your|our|their|me|him|her|us|them|this|that|it|"
-                      r"some|all|up|out|back|off|about|with|at|in|on|of|from|after|before")
+                      r"some|all|up|out|back|off|about|with")
 _RELATIONS = (r"sister|brother|wife|husband|son|daughter|mother|father|mom|dad|friend|manager|"
               r"boss|colleague|coworker|partner|girlfriend|boyfriend|cousin|uncle|aunt|nephew|"
               r"niece|grandma|grandpa|grandmother|grandfather|mentor|roommate|neighbou?r")
