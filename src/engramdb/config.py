@@ -56,6 +56,8 @@ class Config:
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
     archive_below: float = 0.15        # a decay pass archives core memories weaker than this
+    gist_max_gap_days: float = 30.0    # a gist's episodes: each within this of the last one
+    gist_max_span_days: float = 92.0   # and all within this span (dynamics/periods.py)
     encoding: str = "cl100k_base"      # token counting: cl100k_base, o200k_base, estimate
     session_budget: int = 4000         # working memory: tokens in a session's window
     session_keep: int = 6              # working memory: recent turns always kept verbatim
@@ -85,7 +87,8 @@ class Config:
     query_cache: int = 512             # query vectors kept by their text (embed/querycache); 0: off
 
     def __post_init__(self) -> None:
-        for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days"):
+        for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days",
+                     "gist_max_gap_days", "gist_max_span_days"):
             value = getattr(self, name)
             if not _number(value) or not 0 < value <= MAX_HALF_LIFE_DAYS:
                 raise ConfigError(f"{name} must be a number of days above 0 and at most "

@@ -7,11 +7,14 @@
   is never consolidated away, so a recall right after ingesting sees every episode.
 - Related: the same theme, a person or a topic anchor (normalised). Themes are taken largest
   first; an episode joins one theme at most.
-- A theme with no gist yields one when it has at least ``MIN_CLUSTER`` (3) settled episodes; two
-  make nothing. A theme that has a gist reinforces it with any new settled episode: its sources,
-  support count, importance, content, text index and vector are refreshed as a new version
-  (op "reinforce"); a second gist of the same theme is never made. Reinforcing counts as a
-  use of the gist (an archived one comes back to core, strong enough to stay).
+- One period: a theme's episodes are split by the time-span rule (dynamics/periods.py: each
+  within ``Config.gist_max_gap_days`` of the one before, all within
+  ``Config.gist_max_span_days``); a theme has one gist per period.
+- A period with no gist yields one when it has at least ``MIN_CLUSTER`` (3) settled episodes;
+  two make nothing. A gist reinforces itself with any new settled episode of its theme that
+  falls in its period: its sources, support count, importance, content, text index and vector
+  are refreshed as a new version (op "reinforce"). Reinforcing counts as a use of the gist (an
+  archived one comes back to core, strong enough to stay).
 - The gist (kind gist, priority P2, the slow decay of its kind) is extractive: at most
   ``MAX_SENTENCES`` sentences, each copied from one source, the best per source (the one naming
   most of the cluster's shared anchors), in the sources' time order. ``metadata["sentences"]``
@@ -38,6 +41,7 @@ from ..text import is_cjk, normalize, tokenize
 from ..text.checks import content_hash
 from ..write.prepare import LIFECYCLE_BY_PRIORITY, derive_priority, embed_text, index_text
 from .passes import Pass, PhaseReport
+from .periods import assign, moments, window
 from .strength import KEPT_USES, weight
 
 SETTLED = 0.5
@@ -90,21 +94,23 @@ def gist_pass(run: Pass, report: PhaseReport) -> None:
     if not episodes:
         return
     gists = _gists(run)
-    if run.only is not None:  # a theme with a gist takes any new episode: no partner needed
-        episodes.update(_partners(run, list(episodes.values()), set(gists)))
+    rule = window(run.params)
+    if run.only is not None:
+        episodes.update(_partners(run, list(episodes.values())))
     taken: set[str] = set()
     for key, label, members in theme_groups(episodes.values(), taken):
-        old = gists.get(key)
-        if old is None and len(members) < MIN_CLUSTER:
-            continue
-        taken.update(_consolidate(run, key, label, members, old, report))
+        for old, group in assign(rule, members, gists.get(key, [])):
+            if old is None and len(group) < MIN_CLUSTER:
+                continue
+            taken.update(_consolidate(run, key, label, group, old, report))
 
 
-def _partners(run: Pass, episodes: list[Record], skip: set[str]) -> dict[str, Record]:
-    """The settled core episodes sharing a theme with ``episodes`` (an incremental run), for
-    the themes not in ``skip``."""
+def _partners(run: Pass, episodes: list[Record]) -> dict[str, Record]:
+    """The settled core episodes sharing a theme with ``episodes`` (an incremental run): all
+    of them, also for a theme with gists, since a period one of them starts or widens may
+    take some (as a full run, which sees them all, would)."""
     out: dict[str, Record] = {}
-    seen: set[str] = set(skip)
+    seen: set[str] = set()
     for rec in episodes:
         for (key, _), anchor in zip(themes(rec), _anchors(rec), strict=True):
             if key in seen:
@@ -123,14 +129,17 @@ def _anchors(rec: Record) -> list[str]:
     return [a for _, attr in THEME_KINDS for a in getattr(rec, attr) if normalize(a)]
 
 
-def _gists(run: Pass) -> dict[str, Record]:
-    """The scope's gists by theme (core and archived; the newest if ever two)."""
+def _gists(run: Pass) -> dict[str, list[Record]]:
+    """The scope's current gists by theme (core and archived), one per period, the newest
+    first."""
     flt = ListFilter(kinds=(Kind.GIST.value,), layers=(Layer.CORE, Layer.ARCHIVED))
-    out: dict[str, Record] = {}
+    out: dict[str, list[Record]] = defaultdict(list)
     for rec in run.store.list(run.scope, flt):
         key = rec.metadata.get("theme")
-        if isinstance(key, str) and (key not in out or out[key].recorded_at < rec.recorded_at):
-            out[key] = rec
+        if isinstance(key, str) and rec.current:
+            out[key].append(rec)
+    for recs in out.values():
+        recs.sort(key=lambda r: (r.recorded_at, r.id), reverse=True)
     return out
 
 
@@ -191,8 +200,7 @@ def _gist_record(run: Pass, key: str, label: str, earlier: list[Record],
     picked = pick_sentences(candidates, shared)
     content = join_sentences([text for text, _ in picked])
     derived = [*(old.derived_from if old else []), *(m.id for m in members)]
-    first = min([m.at for m in members] + ([old.at] if old else []))
-    start = meta.get("span", [first.isoformat()])[0] if old else first.isoformat()
+    start = min([m.at for m in members] + ([moments(old)[0]] if old else [])).isoformat()
     last = max([m.at for m in members] + ([old.at] if old else []))
     importance = max([m.importance for m in members] + ([old.importance] if old else []))
     for name in POLISH_KEYS:

@@ -5,9 +5,12 @@ higher gist whose sources are those gists.
   gist is level 1) not yet folded into a higher gist (no ``metadata["higher_gist"]``).
 - Related: the same rule as episodes (dynamics/gist.py ``themes``): a person or a topic anchor
   the gists share. Themes are taken largest first; a gist joins one theme at most.
-- A theme with no higher gist yields one when at least ``MIN_CLUSTER`` (3) gists of the level
-  share it; a theme that has one takes any new gist of that level into it (a new version, op
-  "reinforce"), as episode gists do.
+- One period: the gists of a theme are split by the time-span rule of their level
+  (dynamics/periods.py: the episode rule's gap and span times 6 per level up, on each gist's
+  span); a theme has one higher gist per period.
+- A period with no higher gist yields one when at least ``MIN_CLUSTER`` (3) gists of the level
+  fall in it; a higher gist takes any new gist of its theme and period into it (a new version,
+  op "reinforce"), as episode gists do.
 - The higher gist is level n + 1, its theme key ``"level{n+1}:{theme}"`` (never the key of an
   episode theme, so episodes never reinforce it), extractive like the episode gists (the best
   sentence of each source gist, at most three, each mapped to its source gist in
@@ -19,6 +22,13 @@ higher gist whose sources are those gists.
   level up, and only gists of one level cluster together).
 - Depth is capped: a gist of level ``MAX_LEVEL`` (3) is never a source, so no gist goes above
   level 3.
+
+- A source gist that changed in this sleep (an episode gist reinforced by new episodes, a
+  higher gist reinforced or refreshed) refreshes the higher gist it is folded into: its text,
+  sentences, support, span and anchors are rebuilt from its sources as they are now, a new
+  version (op "refresh", the changed sources in the reason), so ``history`` shows the old text
+  and ``rollback`` brings it back. The refresh climbs: a refreshed level-2 gist refreshes its
+  level-3 gist.
 
 An incremental sleep skips the pass when no gist was made, reinforced or changed since the
 last sleep (nothing can cluster anew). Running it again at once changes nothing: every
@@ -43,6 +53,7 @@ from .gist import (
     theme_groups,
 )
 from .passes import Pass, PhaseReport
+from .periods import assign, window
 
 MAX_LEVEL = 3
 
@@ -60,15 +71,59 @@ def higher_gist_pass(run: Pass, report: PhaseReport) -> None:
         gists = _current_gists(run)  # read again: the level below may have made some
         free = {r.id: r for r in gists if level(r) == lower and r.layer == Layer.CORE
                 and "higher_gist" not in r.metadata}
+        _refresh_above(run, lower, gists, report)
         if not free:
             continue
-        higher = {r.metadata.get("theme"): r for r in gists if level(r) == lower + 1}
+        higher: dict[object, list[Record]] = {}
+        for r in sorted(gists, key=lambda g: (g.recorded_at, g.id), reverse=True):
+            if level(r) == lower + 1:
+                higher.setdefault(r.metadata.get("theme"), []).append(r)
+        rule = window(run.params, lower + 1)
         taken: set[str] = set()
         for key, label, members in theme_groups(free.values(), taken):
-            old = higher.get(theme_key(lower + 1, key))
-            if old is None and len(members) < MIN_CLUSTER:
-                continue
-            taken.update(_fold(run, lower + 1, key, label, members, old, report))
+            for old, group in assign(rule, members, higher.get(theme_key(lower + 1, key), [])):
+                if old is None and len(group) < MIN_CLUSTER:
+                    continue
+                taken.update(_fold(run, lower + 1, key, label, group, old, report))
+
+
+CHANGED = ("gist_reinforced", "higher_gist_reinforced", "higher_gist_refreshed")
+_FIELDS = ("content", "content_hash", "importance", "metadata", "people", "places", "topics",
+           "derived_from", "at", "layer")
+
+
+def _refresh_above(run: Pass, lower: int, gists: list[Record], report: PhaseReport) -> None:
+    """Rebuild each higher gist one of whose level-``lower`` sources changed in this sleep."""
+    changed = {i for name in CHANGED for i in report.ids(name)}
+    by_id = {r.id: r for r in gists}
+    stale: dict[str, list[str]] = {}
+    for gid in sorted(changed):
+        rec = by_id.get(gid)
+        up = rec.metadata.get("higher_gist") if rec is not None and level(rec) == lower else None
+        if isinstance(up, str) and up in by_id and gid in by_id[up].derived_from:
+            stale.setdefault(up, []).append(gid)
+    for up, sources in stale.items():
+        _refresh(run, by_id[up], sources, report)
+
+
+def _refresh(run: Pass, old: Record, changed: list[str], report: PhaseReport) -> None:
+    assert run.embed is not None
+    key, label = str(old.metadata.get("theme", "")), str(old.metadata.get("theme_label", ""))
+    with run.store.transaction():
+        old = run.store.get_many(run.scope, [old.id]).get(old.id) or old
+        found = run.store.get_many(run.scope, old.derived_from)
+        sources = [found[i] for i in old.derived_from if i in found and found[i].current]
+        if not sources or not old.current:
+            return
+        gist = _record(run, level(old), key.split(":", 1)[-1], label, sources, [], old)
+        gist = _polished(run, gist, report)
+        if gist.content == old.content and gist.metadata == old.metadata:
+            return
+        vector = run.embed([embed_text(gist)])[0]
+        run.save(old, "refresh", f"level-{level(old)} gist refreshed: its source gist(s) "
+                 f"{', '.join(changed)} changed; {label}", {f: getattr(gist, f) for f in _FIELDS},
+                 index_text(gist), vector)
+        report.add("higher_gist_refreshed", old.id)
 
 
 def _worth_a_look(run: Pass, report: PhaseReport) -> bool:
@@ -110,10 +165,8 @@ def _fold(run: Pass, at_level: int, key: str, label: str, members: list[Record],
             run._track(gist)
             report.add("higher_gist_created", gist.id)
         else:
-            fields = ("content", "content_hash", "importance", "metadata", "people", "places",
-                      "topics", "derived_from", "at", "layer")
             run.save(old, "reinforce", f"level-{at_level} gist reinforced; {why}",
-                     {f: getattr(gist, f) for f in fields}, index_text(gist), vector)
+                     {f: getattr(gist, f) for f in _FIELDS}, index_text(gist), vector)
             report.add("higher_gist_reinforced", old.id)
         gist_id = gist.id if old is None else old.id
         for rec in members:

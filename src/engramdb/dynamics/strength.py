@@ -70,10 +70,13 @@ _DAY = 86400.0
 
 @dataclass(frozen=True)
 class DecayParams:
-    """The knobs a user may set (Config): half-lives by priority and the archive threshold."""
+    """The knobs a user may set (Config): half-lives by priority, the archive threshold and the
+    time-span rule of gists."""
 
     half_lives: Mapping[Priority, float] = field(default_factory=lambda: dict(HALF_LIFE_DAYS))
     archive_below: float = ARCHIVE_BELOW
+    gist_gap_days: float = 30.0    # a gist's members: at most this far apart in turn
+    gist_span_days: float = 92.0   # and all within this span (dynamics/periods.py)
 
 
 DEFAULT_PARAMS = DecayParams()
@@ -285,4 +288,6 @@ def params_from(config: Config) -> DecayParams:
         half_lives={Priority.P1: config.half_life_p1_days, Priority.P2: config.half_life_p2_days,
                     Priority.P3: config.half_life_p3_days},
         archive_below=config.archive_below,
+        gist_gap_days=config.gist_max_gap_days,
+        gist_span_days=config.gist_max_span_days,
     )

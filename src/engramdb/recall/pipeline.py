@@ -15,7 +15,7 @@ from ..store.protocol import Store
 from ..text import is_cjk, tokenize
 from ..tracing import traced
 from .associate import associate, merge
-from .collapse import collapse
+from .collapse import collapse, gists_above
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
@@ -95,7 +95,7 @@ class Recaller:
         if floor:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
-        hits, note = self._relevance(hits, ranked, terms, k)
+        hits, note = self._relevance(scope, hits, ranked, terms, k)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
@@ -125,11 +125,12 @@ class Recaller:
         return query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
                            plan.layers)
 
-    def _relevance(self, hits: list[Hit], ranked: dict[str, Ranked], terms: QueryTerms,
-                   k: int) -> tuple[list[Hit], str]:
+    def _relevance(self, scope: Scope, hits: list[Hit], ranked: dict[str, Ranked],
+                   terms: QueryTerms, k: int) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
         are dropped, and none left is an abstention with its note."""
-        top = collapse(hits[: 3 * k])
+        top = hits[: 3 * k]
+        top = collapse(top, gists_above(self.store, scope, [h.memory for h in top]))
         score_hits(top, terms, ranked.get("dense", []))
         return apply_floor(top, self.hit_floor)
 

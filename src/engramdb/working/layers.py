@@ -15,17 +15,21 @@ A turn is important when it is pinned (marked by the caller), or says that it is
 feeling (text/emotion.py intensity >= ``INTENSE``). Its keyframe summary is its first
 sentences and the last ones of the turn before it (what it answered), each with its source.
 
-Not here (yet): an LLM-written layer (the running window summary has one: working/llm.py)."""
+With an LLM configured (``Config.llm_url``), the level-1 and level-2 summaries are written by
+the model instead, each sentence still naming its turns, checked, and the extractive summary
+kept with the reason in ``note`` when the answer is refused or the call fails
+(working/layers_llm.py); ``writer`` says which wrote each summary."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import Invalid
+from ..errors import EngramError, Invalid
 from ..text.emotion import read_emotion
+from .layers_llm import LayerWriter, turn_items
 from .state import Turn
 from .summary import MAX_LINE_CHARS, marks, sentences, value
 
@@ -56,6 +60,8 @@ class Summary:
     sentences: tuple[Sentence, ...]
     parts: tuple[int, ...] = ()    # a level-2 summary: the indexes of its level-1 summaries
     reason: str | None = None      # a keyframe: why its turn is important
+    writer: str = "extractive"     # or "llm" (working/layers_llm.py)
+    note: str | None = None        # why the LLM's summary was not used
 
     @property
     def text(self) -> str:
@@ -69,6 +75,9 @@ class Summary:
             out["parts"] = list(self.parts)
         if self.reason is not None:
             out["reason"] = self.reason
+        out["writer"] = self.writer
+        if self.note is not None:
+            out["note"] = self.note
         return out
 
 
@@ -94,20 +103,42 @@ def check_steps(every: object, higher: object) -> tuple[int, int]:
     return every, higher  # type: ignore[return-value]
 
 
-def layers(turns: Sequence[Turn], every: int = EVERY, higher: int = HIGHER) -> Layers:
+def layers(turns: Sequence[Turn], every: int = EVERY, higher: int = HIGHER,
+           writer: LayerWriter | None = None) -> Layers:
     """The session's layered summaries (a level-1 summary once ``every`` turns are there; a
-    level-2 one once ``higher`` level-1 summaries are)."""
+    level-2 one once ``higher`` level-1 summaries are); ``writer``: the LLM that words them."""
     every, higher = check_steps(every, higher)
     turns = sorted(turns, key=lambda t: t.seq)
+    said = {t.seq: t.content for t in turns}
+    if writer is not None:
+        writer.down = None  # a new call: the endpoint gets one more chance
     firsts = [turns[i:i + every] for i in range(0, len(turns) - every + 1, every)]
-    level1 = [_summary(1, chunk[0].seq, chunk[-1].seq, _sentences(chunk)) for chunk in firsts]
+    level1 = [_worded(_summary(1, chunk[0].seq, chunk[-1].seq, _sentences(chunk)),
+                      turn_items(chunk), writer, said) for chunk in firsts]
     level2 = []
     for start in range(0, len(level1) - higher + 1, higher):
         group = level1[start:start + higher]
         pool = [s for part in group for s in part.sentences]
-        level2.append(_summary(2, group[0].turns[0], group[-1].turns[1], pool,
-                               tuple(range(start, start + higher))))
+        made = _summary(2, group[0].turns[0], group[-1].turns[1], pool,
+                        tuple(range(start, start + higher)))
+        items = [(f"- (turns {', '.join(map(str, s.sources))}) {s.text}", s.sources)
+                 for s in pool]
+        level2.append(_worded(made, items, writer, said))
     return Layers(every, higher, level1, level2, keyframes(turns))
+
+
+def _worded(extractive: Summary, items: list[tuple[str, tuple[int, ...]]],
+            writer: LayerWriter | None, said: dict[int, str]) -> Summary:
+    """The LLM's wording of a summary, or the extractive one (with the reason when the
+    LLM was asked and its answer was not used)."""
+    if writer is None or not items:
+        return extractive
+    try:
+        pairs = writer.write(items, said)
+    except EngramError as exc:
+        return replace(extractive, note=f"LLM summary not used: {exc}")
+    return replace(extractive, writer="llm",
+                   sentences=tuple(Sentence(text, turns, 0) for text, turns in pairs))
 
 
 def important(turn: Turn) -> str | None:

@@ -34,6 +34,7 @@ from ..model import IngestReport, Record, Scope, WriteResult
 from ..text.checks import storable
 from ..text.tokens import count_tokens
 from .layers import Layers, layers
+from .layers_llm import LayerWriter
 from .llm import ChatSummarizer
 from .privacy import key as pii_key
 from .privacy import revealed, screen_turn
@@ -87,6 +88,8 @@ class WorkingMemory:
         self._info = info
         self._turns = memory.store.turns(scope, info.id)
         self._shown: str | None = None
+        self._layer_writer: LayerWriter | None = None  # the LLM that words the layers
+        self._layer_writer_read = False
 
     # ---------------------------------------------------------------- reading
 
@@ -170,8 +173,11 @@ class WorkingMemory:
         those, and a keyframe around each important turn (working/layers.py)."""
         from .layers import EVERY, HIGHER
 
+        if not self._layer_writer_read:  # the configured LLM words them (working/layers_llm)
+            self._layer_writer = LayerWriter.from_config(self._memory.config)
+            self._layer_writer_read = True
         return layers(self._turns, EVERY if every is None else every,
-                      HIGHER if higher is None else higher)
+                      HIGHER if higher is None else higher, self._layer_writer)
 
     # ---------------------------------------------------------------- writing
 

@@ -14,6 +14,30 @@ word ("Could", "Two", "Yesterday") or an article, an object or "to" follows it (
 "Went to...", "Spent the...", "Thanks for..."); a title is not a name ("Dr. Chen" is Chen); a
 language ("in French", "with Python") is neither a place nor a person; Chinese kinship and role
 words (哥哥, 同事, 老师...) name no one by name.
+
+Words that name something other than a person in the same places:
+- a role instead of a name: kin ("call Mom", "Dad fixed it", as 妈妈 in Chinese; "Uncle Ben"
+  is Ben, a title like "Dr."), a department ("told Marketing"), a voice assistant ("asked
+  Siri");
+- a holiday or festival (a closed class, like months and weekdays): "saving up for Christmas",
+  "a gift for Easter", "为了春节";
+- the object of "for" after a verb of employment, enrolment, voting, paying or saving: what one
+  works for, applies or signs up for, votes, pays or saves for is an organisation, a party, a
+  thing ("I work for Microsoft", "signed up for Coursera", "voting for Labour");
+- the object of an instrumental "with" after a technical verb or paying: one deploys,
+  hosts, implements or pays *with* a tool ("deploy with Docker", "paid with Visa"), while one
+  has lunch, plays or talks *with* a person (a verb that takes either, "built it with", is
+  left to the person rule);
+
+A Chinese word jieba tags as a name that ends in a place suffix (庄, 州, 岛, 镇, 村, 县, 市, 港,
+浦...) is a place: jieba's dictionary tags "石家庄", "周庄", "秦皇岛" ``nr``.
+Chinese names jieba cuts wrongly are mended before they are read: every ``nr*`` tag is a name
+("李强" is ``nrfg``); a surname cut off alone before its given name is joined to it ("张" +
+"秀英"), a compound surname too ("欧阳" + "娜"); and a single-character adverb, preposition or
+verb glued to the end of a three-character name is dropped ("陈静刚从上海回来" names 陈静,
+"黄丽帮我" 黄丽), as is the first character of a time word after it ("张伟明天" names 张伟). In
+English a day, month, language or holiday after a first name is no surname ("lunch with Priya
+Friday" names Priya).
 """
 
 from __future__ import annotations
@@ -29,23 +53,53 @@ _MOTION = (r"(?:go|goes|going|went|gone|fly|flies|flew|flying|move|moves|moved|m
 _EN_PLACE = re.compile(r"\b(?:in|from|near|visited|visit|" + _MOTION + r"(?:\s+back)?\s+to)\s+"
                        r"(?:the\s+)?((?:[A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+){0,2})"
                        r"|\b(?:city|town|country|hometown) is ([A-Z][\w'-]+)")
-_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?"   # "Dr. Chen" is Chen
+# "Dr. Chen" is Chen, "Uncle Ben" Ben
+_TITLE = r"(?:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?|Aunt|Auntie|Uncle|Grandma|Grandpa|Cousin)\s+)?"
 _NAME = _TITLE + r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
 # a name that opens a sentence is its subject: a verb follows, not a preposition, an article or
-# an object ("Went to...", "Spent the...", "Thanks for...", "Reply to..." open no name)
+# an object ("Went to...", "Spent the...", "Thanks for...", "Reply to..." open no name), and an
+# activity with someone ("Lunch with Daniel") opens none either
 _NOT_AFTER_SUBJECT = (r"is|to|the|a|an|for|my|your|our|their|me|him|her|us|them|this|that|it|"
-                      r"some|all|up|out|back|off|about")
+                      r"some|all|up|out|back|off|about|with")
 _RELATIONS = (r"sister|brother|wife|husband|son|daughter|mother|father|mom|dad|friend|manager|"
               r"boss|colleague|coworker|partner|girlfriend|boyfriend|cousin|uncle|aunt|nephew|"
               r"niece|grandma|grandpa|grandmother|grandfather|mentor|roommate|neighbou?r")
 _EN_PERSON = re.compile(
-    r"\b(?:with|met|meet|told|asked|call|(?<!be )called|visit(?:ed)?|for|email|emailed|text|"
-    r"texted|message|ping|thank|thanked|(?:talk|talked|speak|spoke|reply|replied|send|sent|"
+    r"\b(?i:with|met|meet|meeting|told|tell|ask|asked|call|(?<!be )called|visit(?:ed)?|for|"
+    r"email|emailed|text|texted|message|ping|thank|thanked|send|invite|invited|remind|reminded|"
+    r"(?:talk|talked|speak|spoke|reply|replied|send|sent|"
     r"write|wrote|say|said|give|gave|show|showed|introduce|introduced)\s+(?:\w+\s+){0,3}?to)"
     r"\s+" + _NAME
     + r"\b|^" + _TITLE + r"([A-Z][a-z'-]+)(?:'s)?(?=\s+(?!(?:" + _NOT_AFTER_SUBJECT
     + r")\b)[a-z])"
     r"|\b(?:" + _RELATIONS + r")(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?" + _NAME)
+# what one works, applies, signs up, votes, pays or saves for is no person ("work for Microsoft")
+_NOT_A_PERSON_FOR = re.compile(
+    r"\b(?:work|works|worked|working|apply|applies|applied|applying|interned|interning|"
+    r"sign(?:s|ed|ing)?\s+up|enrol(?:l)?(?:s|ed|ing)?|register(?:s|ed|ing)?|vote[sd]?|voting|"
+    r"pay|pays|paid|paying|sav(?:e|es|ed|ing)(?:\s+up)?|budget(?:s|ed|ing)?|shop(?:s|ped|ping)?)"
+    r"(?:\s+\w+){0,2}\s+for\s+$", re.IGNORECASE)
+# one makes or runs things *with* a tool ("built it with React"), not with a companion
+_TOOL_WITH = re.compile(
+    r"\b(?:deploy\w*|automat\w*|host\w*|render\w*|compil\w*|"
+    r"integrat\w*|implement\w*|prototyp\w*|script\w*|containeri[sz]\w*|"
+    r"pay|pays|paid|paying)(?:\s+[\w'-]+){0,4}\s+with\s+$", re.IGNORECASE)
+# who is named by a role, not a name: kin ("call Mom", "Dad fixed the sink"; as 妈妈 in
+# Chinese), a department ("told Marketing"), a voice assistant ("asked Siri")
+_ROLES = frozenset({
+    "Mom", "Mum", "Mommy", "Mummy", "Mama", "Mother", "Dad", "Daddy", "Papa", "Father", "Grandma",
+    "Grandpa", "Granny", "Gran", "Grandad", "Granddad", "Grandmother", "Grandfather", "Nana",
+    "Auntie", "Aunt", "Uncle", "Sis", "Bro", "Honey", "Babe", "Hubby", "Boss", "Teacher",
+    "Doctor", "Coach", "Sir", "Madam", "Marketing", "Sales", "Legal", "Finance", "Support",
+    "Engineering", "HR", "IT", "Accounting", "Procurement", "Security", "Ops", "Operations",
+    "Product", "Design", "Recruiting", "Payroll", "Compliance", "Management", "Admin",
+    "Facilities", "Reception", "Siri", "Alexa", "Cortana", "ChatGPT", "Copilot", "God", "Santa"})
+_HOLIDAYS = frozenset({
+    "Christmas", "Xmas", "Easter", "Halloween", "Thanksgiving", "Ramadan", "Eid", "Diwali",
+    "Hanukkah", "Passover", "Lent", "Holi", "Valentine", "Valentine's", "Boxing", "Advent",
+    "Midsummer", "Oktoberfest", "Carnival", "Mardi", "Pentecost", "Kwanzaa", "Vesak", "Nowruz"})
+_ZH_HOLIDAYS = frozenset({"春节", "元宵", "清明", "端午", "中秋", "重阳", "七夕", "除夕", "国庆",
+                          "元旦", "圣诞", "圣诞节", "中秋节", "端午节", "清明节", "元宵节"})
 # languages, human and programming: "in French", "in Kotlin" name no place
 _LANGUAGES = frozenset({
     "English", "Chinese", "Mandarin", "Cantonese", "Spanish", "French", "German", "Japanese",
@@ -59,7 +113,7 @@ _NOT_NAMES = frozenset({
     "February", "March", "April", "May", "June", "July", "August", "September", "October",
     "November", "December", "Java", "Go", "Postgres", "MySQL", "Fedora", "Tesla", "ThinkPad",
     "README", "PR", "TODO", "UTC", "Never", "Always", "Key", "Takeaway", "Rule", "From", "Make",
-    "Honestly", "Learned"})
+    "Honestly", "Learned", "Let"})
 
 _ZH_NOT_NAMES = frozenset({"过敏", "记得", "下次", "提醒", "城市", "国家", "地方", "家乡", "马拉松",
                            "日志",
@@ -73,12 +127,18 @@ _SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林
                       "万钱严覃武戴莫孔向汤欧司上诸")
 _GOING = frozenset({"去", "回", "到", "搬到", "住在", "飞到", "来自", "飞往", "前往", "回到", "在",
                     "去了", "飞到了", "搬到了"})
-_NAME_TAGS = frozenset({"nr", "ns", "nrt", "nz"})
+_NAME_TAGS = frozenset({"nr", "ns", "nrt", "nrfg", "nz"})
+# the last character of a place name that ends no given name: 庄 (village), 州, 岛, 镇, 村...
+_PLACE_SUFFIXES = frozenset("庄州岛角镇村县市港湾浦堡寨屯")
+_COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "诸葛", "上官", "东方", "慕容", "令狐", "皇甫",
+                                "尉迟", "公孙", "夏侯", "长孙", "宇文", "司徒", "端木", "独孤"})
 _PERSON_CUES = frozenset({"叫", "名叫", "和", "跟", "给", "同事", "老板", "朋友", "哥哥", "姐姐",
                           "妹妹", "弟弟", "表哥", "表姐", "表弟", "表妹", "老婆", "老公", "女朋友",
                           "男朋友", "经理", "见了", "认识", "约"})
 _WORK_VERBS = frozenset({"做", "工作", "上班", "负责", "入职", "实习", "当", "写", "带"})
-_VERB_TAILS = frozenset("回说去来打发问找")
+# what jieba glues to the end of a name: verbs, and adverbs and prepositions that rarely end a
+# given name ("陈静刚从...", "黄丽帮我...")
+_VERB_TAILS = frozenset("回说去来打发问找刚也都又就才还已把被让跟对向从帮要很再没不给在")
 
 
 def anchors(sentence: str) -> tuple[list[str], list[str]]:
@@ -93,17 +153,42 @@ def anchors(sentence: str) -> tuple[list[str], list[str]]:
             places.append(name)
     for m in _EN_PERSON.finditer(sentence):
         name = m[1] or m[2] or m[3]
-        name = name[:-2] if name and name.endswith("'s") else name
-        if _person(name) and name not in people and name not in places:
+        name = _first_only(name[:-2] if name and name.endswith("'s") else name)
+        if (_person(name) and name not in people and name not in places
+                and not _other_object(sentence, m)):
             people.append(name)
     return people, places
 
 
+_CONTRACTION = re.compile(r"^[A-Z][a-z]*'(?:re|ve|ll|d|m|t)$")   # "We're", "They've": no name
+
+
 def _person(name: str | None) -> bool:
-    if not name or name.startswith("I'"):
+    if not name or name.startswith("I'") or _CONTRACTION.match(name):
         return False
-    return (name not in _NOT_NAMES and name not in _LANGUAGES
-            and name.lower() not in EN_STOP)
+    return (name not in _NOT_NAMES and name not in _LANGUAGES and name not in _HOLIDAYS
+            and name.split()[0] not in _ROLES
+            and name.split()[0] not in _HOLIDAYS and name.lower() not in EN_STOP)
+
+
+def _first_only(name: str | None) -> str | None:
+    """"Priya Friday", "Anna English": a day, month, language or holiday after a first name is
+    no surname."""
+    if name and " " in name:
+        first, second = name.split(" ", 1)
+        if second in _NOT_NAMES or second in _LANGUAGES or second in _HOLIDAYS:
+            return first
+    return name
+
+
+def _other_object(sentence: str, m: re.Match[str]) -> bool:
+    """Is a "for X" / "with X" match the object of work, payment... or a tool's "with"?"""
+    if m[1] is None:
+        return False
+    cue = m.group(0).split()[0].lower()
+    before = sentence[:m.start()] + cue + " "
+    return ((cue == "for" and bool(_NOT_A_PERSON_FOR.search(before)))
+            or (cue == "with" and bool(_TOOL_WITH.search(before))))
 
 
 def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
@@ -112,14 +197,14 @@ def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
     from ..text.tokenize import _jieba
 
     _jieba()
-    words = [(w.word, w.flag) for w in pseg.cut(sentence)]
+    words = _mend([(w.word, w.flag) for w in pseg.cut(sentence)])
     previous = ""
     for i, (word, flag) in enumerate(words):
         after = words[i + 1][0] if i + 1 < len(words) else ""
         if len(word) > 1 and word not in _ZH_NOT_NAMES:
             target = _zh_target(word, flag, previous, after, people, places)
             if target is not None:
-                name = _trim(word) if target is people else word
+                name = _trim(word, after) if target is people else word
                 if name not in target:
                     target.append(name)
         if flag not in ("ul", "uj"):   # "去了故宫": the particle does not break "去 ... 故宫"
@@ -131,18 +216,54 @@ def _zh_target(word: str, flag: str, previous: str, after: str, people: list[str
     """Where a Chinese word goes: a name after a person cue ("叫", "和", "同事") is a person
     whatever jieba tagged it; a place after a verb of going; nothing for a workplace ("在华为
     做...", "在美团负责..."); else by its tag."""
-    surname = word[0] in _SURNAMES and len(word) <= 3
+    surname = ((word[0] in _SURNAMES and len(word) <= 3)
+               or (word[:2] in _COMPOUND_SURNAMES and len(word) <= 4))
+    if word in _ZH_HOLIDAYS:
+        return None
+    if word[-1] in _PLACE_SUFFIXES and flag in _NAME_TAGS:  # "石家庄", "周庄": jieba says nr
+        return places
     if previous in _PERSON_CUES and surname and flag in _NAME_TAGS:
         return people
     if previous == "在" and after in _WORK_VERBS and flag != "ns":
         return None
     if (previous in _GOING and flag in _NAME_TAGS) or flag == "ns":
         return places
-    if flag == "nr" and surname:
+    if flag.startswith("nr") and surname:
         return people
     return None
 
 
-def _trim(name: str) -> str:
-    """jieba sometimes glues a verb to a name ("孙丽回" of "给孙丽回个邮件"): drop it."""
-    return name[:2] if len(name) == 3 and name[-1] in _VERB_TAILS else name
+def _mend(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Join a surname jieba cut off to the given name after it ("张" + "秀英", "欧阳" + "娜")."""
+    out: list[tuple[str, str]] = []
+    for word, flag in words:
+        if out:
+            last, _ = out[-1]
+            single = len(last) == 1 and last in _SURNAMES and flag.startswith("nr")
+            compound = (last in _COMPOUND_SURNAMES and 1 <= len(word) <= 2
+                        and all(is_cjk(ch) for ch in word) and not flag.startswith(("v", "u")))
+            if (single and len(word) <= 2) or compound:
+                out[-1] = (last + word, "nr")
+                continue
+        out.append((word, flag))
+    return out
+
+
+def _trim(name: str, after: str = "") -> str:
+    """jieba sometimes glues a verb to a name ("孙丽回" of "给孙丽回个邮件"), or the first
+    character of the next word ("张伟明" + "天" of "张伟明天要去"): drop it."""
+    if len(name) != 3:
+        return name
+    return name[:2] if name[-1] in _VERB_TAILS or _time_word(name[-1] + after[:1]) else name
+
+
+def _time_word(word: str) -> bool:
+    """A time word of jieba's dictionary ("明天", "今年"): a name's glued last character that
+    opens one belongs to it (a subject is often followed by when)."""
+    import jieba
+    import jieba.posseg as pseg
+
+    if len(word) != 2 or not jieba.dt.FREQ.get(word):
+        return False
+    cut = list(pseg.cut(word))
+    return len(cut) == 1 and cut[0].flag == "t"

@@ -1,0 +1,61 @@
+"""People in a turn (write/names.py): roles, holidays, organisations one works or pays for and
+tools one deploys with are no people; jieba's mis-cut Chinese names are mended (a surname cut
+off, a compound surname, a word glued to the name's end, the ``nrfg`` tag), and a day or a
+language after an English first name is no surname."""
+
+from __future__ import annotations
+
+import pytest
+
+from engramdb.write.names import anchors
+
+NOT_PEOPLE = [
+    "Remind me to call Mom on Sunday.", "I had dinner with Dad last night.",
+    "Grandma turns ninety in May.", "I asked Siri to set an alarm.",
+    "I told Marketing the launch date.", "I thanked Support for the quick fix.",
+    "I'm saving up for Christmas presents.", "Cooking for Thanksgiving took all day.",
+    "I worked for Deloitte for three years.", "My brother works for Siemens in Munich.",
+    "I signed up for Coursera last week.", "I voted for Greens last time.",
+    "We deploy with Docker on every merge.", "We host the wiki with Confluence.",
+    "I paid with Revolut at the airport.", "Lunch with Engineering on Thursday.",
+    "We're saving for Diwali gifts.", "Let's continue with the next step.",
+    "春节我要回老家。", "中秋节和家人一起吃月饼。",
+]
+PEOPLE = [
+    ("I baked a cake for Lucia.", ["Lucia"]), ("I went hiking with Mateo.", ["Mateo"]),
+    ("Coffee with Yara tomorrow at nine.", ["Yara"]),
+    ("Uncle Ben gave me his old guitar.", ["Ben"]), ("Send Nadia the invoice.", ["Nadia"]),
+    ("Tell Jonas the meeting moved.", ["Jonas"]), ("Meet Dr. Okafor at 3pm.", ["Okafor"]),
+    ("I'm working with Hamid on the migration.", ["Hamid"]),
+    ("My neighbour Arjun has a new puppy.", ["Arjun"]),
+    ("我妈妈叫张秀英。", ["张秀英"]), ("欧阳娜说会议推迟了。", ["欧阳娜"]),
+    ("李强下周去北京出差。", ["李强"]), ("陈静刚从上海回来。", ["陈静"]),
+    ("黄丽帮我修好了电脑。", ["黄丽"]), ("我和吴磊约了周六打球。", ["吴磊"]),
+    ("徐静说她不吃辣。", ["徐静"]), ("我的同事马涛会帮忙。", ["马涛"]),
+    ("Lunch with Priya Friday.", ["Priya"]), ("Tell Anna English is fine.", ["Anna"]),
+    ("I'm meeting Sarah June 3rd.", ["Sarah"]), ("张伟明天要去广州。", ["张伟"]),
+    ("王建国在银行上班。", ["王建国"]), ("我和李晓明一起跑步。", ["李晓明"]),
+]
+
+
+@pytest.mark.parametrize("text", NOT_PEOPLE)
+def test_roles_holidays_organisations_and_tools_are_no_people(text: str) -> None:
+    assert anchors(text)[0] == []
+
+
+@pytest.mark.parametrize(("text", "people"), PEOPLE)
+def test_people_are_still_found(text: str, people: list[str]) -> None:
+    assert anchors(text)[0] == people
+
+
+def test_a_mended_name_keeps_its_place() -> None:
+    people, places = anchors("陈静刚从上海回来。")
+    assert (people, places) == (["陈静"], ["上海"])
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("石家庄的房价涨了。", "石家庄"), ("周庄的日出很美。", "周庄"),
+    ("秦皇岛的日出很美。", "秦皇岛"), ("朱家角的房价涨了。", "朱家角"),
+])
+def test_a_place_jieba_tags_as_a_name_is_a_place(text: str, place: str) -> None:
+    assert anchors(text) == ([], [place])
