@@ -124,33 +124,30 @@ class Reads:
                        .fetchone()[0])
 
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        with self._lock:
-            for start in range(0, len(ids), 500):
-                chunk = list(ids[start : start + 500])
-                rows = self._db.execute(
-                    f"SELECT m.id, v.vec FROM vectors v JOIN memories m ON m.rowid = v.mem_rowid "
-                    f"WHERE +m.user = ? AND +m.agent = ? "
-                    f"AND m.id IN ({', '.join('?' * len(chunk))})",
-                    (scope.user, scope.agent, *chunk),
-                )
-                out.update((r[0], np.frombuffer(r[1], dtype=np.float32).copy()) for r in rows)
-        return out
+        return {mid: np.frombuffer(vec, dtype=np.float32).copy()
+                for mid, vec in self._vector_rows("vectors", scope, ids)}
 
     def passages(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, list[np.ndarray]] = {}
+        for mid, vec in self._vector_rows("passages", scope, ids, "ORDER BY m.id, p.part"):
+            out.setdefault(mid, []).append(np.frombuffer(vec, dtype=np.float32))
+        return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+
+    def _vector_rows(self, table: str, scope: Scope, ids: Sequence[str],
+                     order: str = "") -> list[tuple[str, bytes]]:
+        """(memory id, vector blob) rows of ``table`` (vectors or passages, joined to their
+        memory as ``p``) for these ids, read 500 ids a query."""
+        rows: list[tuple[str, bytes]] = []
         with self._lock:
             for start in range(0, len(ids), 500):
                 chunk = list(ids[start : start + 500])
-                rows = self._db.execute(
-                    f"SELECT m.id, p.vec FROM passages p JOIN memories m ON m.rowid = p.mem_rowid "
+                rows += self._db.execute(
+                    f"SELECT m.id, p.vec FROM {table} p JOIN memories m ON m.rowid = p.mem_rowid "
                     f"WHERE +m.user = ? AND +m.agent = ? "
-                    f"AND m.id IN ({', '.join('?' * len(chunk))}) ORDER BY m.id, p.part",
+                    f"AND m.id IN ({', '.join('?' * len(chunk))}) {order}",
                     (scope.user, scope.agent, *chunk),
-                )
-                for mid, vec in rows:
-                    out.setdefault(mid, []).append(np.frombuffer(vec, dtype=np.float32))
-        return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+                ).fetchall()
+        return rows
 
     def events(self, scope: Scope, memory_id: str) -> list[Event]:
         with self._lock:
