@@ -59,3 +59,58 @@ def test_a_mended_name_keeps_its_place() -> None:
 ])
 def test_a_place_jieba_tags_as_a_name_is_a_place(text: str, place: str) -> None:
     assert anchors(text) == ([], [place])
+
+
+# jieba's dictionary tags many words as names: a thing, a brand or a place it holds is no
+# person unless a person stands there (a cue before it, a time word or a person's verb after)
+@pytest.mark.parametrize("text", [
+    "我买了两斤杨梅。", "胡萝卜汁很好喝。", "这次的龙虾太贵了。", "他寄了张贺卡给我。",
+    "我的新鞋是李宁的。", "我点了一杯苏打水。",
+])
+def test_a_dictionary_thing_jieba_tags_as_a_name_is_no_person(text: str) -> None:
+    assert anchors(text)[0] == []
+
+
+@pytest.mark.parametrize(("text", "people"), [
+    ("李娜已经到公司了。", ["李娜"]), ("马超说他晚点到。", ["马超"]),
+    ("我把照片发给王平了。", ["王平"]), ("我的导师姚明很严格。", ["姚明"]),
+    ("孙悦今年三十岁。", ["孙悦"]),
+])
+def test_a_dictionary_name_where_a_person_stands_is_a_person(text: str,
+                                                             people: list[str]) -> None:
+    assert anchors(text)[0] == people
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("我在许昌读的高中。", "许昌"), ("叶城的葡萄很甜。", "叶城"), ("杨浦的房子涨了。", "杨浦"),
+])
+def test_a_place_jieba_knows_as_a_city_or_county_is_a_place(text: str, place: str) -> None:
+    people, places = anchors(text)
+    assert people == [] and place in places
+
+
+@pytest.mark.parametrize("text", [
+    "Zoom froze twice this morning.", "Netflix cancelled my favourite show.",
+    "Slack reminders keep pinging me.", "Kubernetes upgrades broke staging.",
+    "My dog Max hates the vet.", "I prefer to be called Sam.", "Dinner for Valentine's Day.",
+])
+def test_a_product_or_pet_opening_a_sentence_is_no_person(text: str) -> None:
+    assert anchors(text)[0] == []
+
+
+@pytest.mark.parametrize(("text", "people"), [
+    ("Natasha moved into the flat upstairs.", ["Natasha"]), ("I owe Marcus a coffee.", ["Marcus"]),
+    ("I sent Hiroshi the contract.", ["Hiroshi"]), ("We hired Kwame last month.", ["Kwame"]),
+    ("Lunch with Jonas and Petra.", ["Jonas", "Petra"]),
+])
+def test_a_known_first_name_as_subject_or_object_is_a_person(text: str,
+                                                              people: list[str]) -> None:
+    assert anchors(text)[0] == people
+
+
+def test_the_first_names_ship_with_the_package() -> None:
+    from engramdb.write.names import first_names
+
+    names = first_names()
+    assert len(names) > 50_000 and {"Ravi", "Hiroshi", "Chidi"} <= names
+    assert not {"Netflix", "Slack", "Zoom", "Kubernetes"} & names

@@ -13,7 +13,17 @@ a capitalised sentence opener followed by a verb ("Li works at...") unless it is
 word ("Could", "Two", "Yesterday") or an article, an object or "to" follows it (a verb opens
 "Went to...", "Spent the...", "Thanks for..."); a title is not a name ("Dr. Chen" is Chen); a
 language ("in French", "with Python") is neither a place nor a person; Chinese kinship and role
-words (哥哥, 同事, 老师...) name no one by name.
+words (哥哥, 同事, 老师...) name no one by name. Where a capitalised word could as well be a
+product or a company (a sentence's opener: "Zoom crashed", "Netflix raised its prices"), only a
+common first name counts (``first_names``, a list derived from names-dataset); the same list
+finds a name after any other lowercase word ("I owe Marcus", "with Jonas and Petra") unless
+that word takes a place, a thing or a pet ("in", "bought", "my dog Max").
+Chinese names jieba's dictionary holds are as often things, brands or places: a word it tags
+as a name from its dictionary ("杨梅", "李宁", "许昌") is a place when the dictionary also holds
+it as a city, county, district or province ("许昌市"), else a person only where a person
+stands: after a person cue, or before a time word, an adverb of when or a person's verb
+("李娜已经到了"). Most people's names are not in the dictionary and keep the rules above; a
+counted word ("两斤杨梅", "一张贺卡") is no person either way.
 
 Words that name something other than a person in the same places:
 - a role instead of a name: kin ("call Mom", "Dad fixed it", as 妈妈 in Chinese; "Uncle Ben"
@@ -42,7 +52,10 @@ Friday" names Priya).
 
 from __future__ import annotations
 
+import gzip
 import re
+from functools import lru_cache
+from importlib import resources
 
 from ..text.stopwords import EN_STOP
 from ..text.tokenize import is_cjk
@@ -73,6 +86,20 @@ _EN_PERSON = re.compile(
     + r"\b|^" + _TITLE + r"([A-Z][a-z'-]+)(?:'s)?(?=\s+(?!(?:" + _NOT_AFTER_SUBJECT
     + r")\b)[a-z])"
     r"|\b(?:" + _RELATIONS + r")(?:'s name)?\s+(?:is\s+)?(?:called\s+|named\s+)?" + _NAME)
+# a known first name after a lowercase word or a comma is its object or a second subject ("I
+# owe Marcus", "sent Hiroshi the slides", "with Jonas and Petra"), unless a place or a thing
+# is what that word takes ("in", "from", "bought", "use"...)
+_EN_OBJECT = re.compile(r"(?<![\w'])([a-z]+),?\s+([A-Z][a-z'-]+)\b(?!\s+[A-Z])")
+_NOT_BEFORE_PERSON = frozenset({
+    "in", "at", "from", "to", "into", "near", "on", "onto", "via", "across", "around", "through",
+    "of", "the", "a", "an", "my", "our", "your", "visited", "visit", "use", "used", "using",
+    "bought", "buy", "ordered", "order", "installed", "downloaded", "watched", "read",
+    "reading", "played", "playing", "love", "loved", "like", "liked", "about", "for",
+    "by", "under", "over", "than", "is", "are", "was", "were",
+    # a pet's name is no person's ("my dog Max")
+    "dog", "dogs", "cat", "cats", "puppy", "kitten", "pet", "horse", "parrot", "hamster",
+    "rabbit", "bird"})
+_TITLES = frozenset({"Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Mt"})
 # what one works, applies, signs up, votes, pays or saves for is no person ("work for Microsoft")
 _NOT_A_PERSON_FOR = re.compile(
     r"\b(?:work|works|worked|working|apply|applies|applied|applying|interned|interning|"
@@ -134,11 +161,24 @@ _COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "诸葛", "上官", "东方"
                                 "尉迟", "公孙", "夏侯", "长孙", "宇文", "司徒", "端木", "独孤"})
 _PERSON_CUES = frozenset({"叫", "名叫", "和", "跟", "给", "同事", "老板", "朋友", "哥哥", "姐姐",
                           "妹妹", "弟弟", "表哥", "表姐", "表弟", "表妹", "老婆", "老公", "女朋友",
-                          "男朋友", "经理", "见了", "认识", "约"})
+                          "男朋友", "经理", "见了", "认识", "约", "导师", "室友", "舍友", "邻居",
+                          "领导", "同学", "师傅", "客户", "房东", "教练", "主管", "上司", "学生",
+                          "搭档", "告诉", "通知", "提醒", "谢谢", "感谢", "联系", "问", "找", "见",
+                          "见到", "遇到", "碰到", "邀请", "拜访"})
 _WORK_VERBS = frozenset({"做", "工作", "上班", "负责", "入职", "实习", "当", "写", "带"})
 # what jieba glues to the end of a name: verbs, and adverbs and prepositions that rarely end a
 # given name ("陈静刚从...", "黄丽帮我...")
 _VERB_TAILS = frozenset("回说去来打发问找刚也都又就才还已把被让跟对向从帮要很再没不给在")
+# what follows a person's name more than a thing's: adverbs of when and how often, and verbs
+# of saying, asking, giving and living ("李娜已经到了", "马超说...", "王平今年三十岁")
+_PERSON_FOLLOWERS = frozenset({
+    "已经", "马上", "总是", "一直", "偶尔", "其实", "刚", "刚刚", "经常", "常常", "正在", "终于",
+    "突然", "从来", "每天", "最近", "现在", "今年", "亲自", "特意", "专门", "一起",
+    "说", "告诉", "让", "叫", "请", "帮", "帮忙", "送", "给", "推荐", "觉得", "认为", "想", "问",
+    "答应", "同意", "打电话", "发", "回复", "邀请", "教", "借", "约", "请假", "出差", "结婚",
+    "生", "生日", "搬家", "回国", "回家", "上班", "下班", "加班", "迟到", "跑步", "喜欢", "讨厌",
+    "不喜欢", "负责", "升职", "辞职", "毕业", "住", "住在", "来", "去", "要", "会", "在",
+    "也", "都", "又", "还", "对", "就", "先", "再", "没"})
 
 
 def anchors(sentence: str) -> tuple[list[str], list[str]]:
@@ -154,10 +194,34 @@ def anchors(sentence: str) -> tuple[list[str], list[str]]:
     for m in _EN_PERSON.finditer(sentence):
         name = m[1] or m[2] or m[3]
         name = _first_only(name[:-2] if name and name.endswith("'s") else name)
+        if m[2] and name not in first_names():   # "Zoom crashed", "Netflix raised..."
+            continue
         if (_person(name) and name not in people and name not in places
                 and not _other_object(sentence, m)):
             people.append(name)
+    for m in _EN_OBJECT.finditer(sentence):
+        name = m[2]
+        if (name in first_names() and name not in _TITLES and _person(name)
+                and name not in people and name not in places
+                and m[1] not in _NOT_BEFORE_PERSON and not _own_name(sentence, m)):
+            people.append(name)
     return people, places
+
+
+def _own_name(sentence: str, m: re.Match[str]) -> bool:
+    """"I prefer to be called Sam", "I'm named after...": the speaker's own name."""
+    return m[1] in ("called", "named") and bool(
+        re.search(r"\b(?:be|am|I'm)\s+$", sentence[:m.start()]))
+
+
+@lru_cache(maxsize=1)
+def first_names() -> frozenset[str]:
+    """First names common in at least one country (data/first_names.txt.gz, derived from
+    names-dataset by tools/first_names.py): where a capitalised word could as well be a
+    product or a company ("Zoom crashed", "Netflix raised its prices"), only these count."""
+    raw = resources.files("engramdb").joinpath("data/first_names.txt.gz").read_bytes()
+    return frozenset(line for line in gzip.decompress(raw).decode("utf-8").splitlines()
+                     if line and not line.startswith("#"))
 
 
 _CONTRACTION = re.compile(r"^[A-Z][a-z]*'(?:re|ve|ll|d|m|t)$")   # "We're", "They've": no name
@@ -200,9 +264,10 @@ def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
     words = _mend([(w.word, w.flag) for w in pseg.cut(sentence)])
     previous = ""
     for i, (word, flag) in enumerate(words):
-        after = words[i + 1][0] if i + 1 < len(words) else ""
+        after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "")
         if len(word) > 1 and word not in _ZH_NOT_NAMES:
-            target = _zh_target(word, flag, previous, after, people, places)
+            target = (None if flag.startswith("nr") and _quantified(words[:i])
+                      else _zh_target(word, flag, previous, (after, after_flag), people, places))
             if target is not None:
                 name = _trim(word, after) if target is people else word
                 if name not in target:
@@ -211,26 +276,66 @@ def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
             previous = word
 
 
-def _zh_target(word: str, flag: str, previous: str, after: str, people: list[str],
-               places: list[str]) -> list[str] | None:
+def _zh_target(word: str, flag: str, previous: str, after: tuple[str, str],
+               people: list[str], places: list[str]) -> list[str] | None:
     """Where a Chinese word goes: a name after a person cue ("叫", "和", "同事") is a person
-    whatever jieba tagged it; a place after a verb of going; nothing for a workplace ("在华为
-    做...", "在美团负责..."); else by its tag."""
+    whatever jieba tagged it; a place after a verb of going, or one jieba's dictionary knows
+    as a place ("许昌" of "许昌市"); nothing for a workplace ("在华为做...", "在美团负责...");
+    a word of jieba's dictionary it tags as a name is a person only where a person stands
+    (see ``_acts``); else by its tag."""
     surname = ((word[0] in _SURNAMES and len(word) <= 3)
                or (word[:2] in _COMPOUND_SURNAMES and len(word) <= 4))
     if word in _ZH_HOLIDAYS:
         return None
     if word[-1] in _PLACE_SUFFIXES and flag in _NAME_TAGS:  # "石家庄", "周庄": jieba says nr
         return places
-    if previous in _PERSON_CUES and surname and flag in _NAME_TAGS:
+    if _cue(previous) and surname and flag in _NAME_TAGS:
         return people
-    if previous == "在" and after in _WORK_VERBS and flag != "ns":
+    if previous == "在" and after[0] in _WORK_VERBS and flag != "ns":
         return None
     if (previous in _GOING and flag in _NAME_TAGS) or flag == "ns":
         return places
     if flag.startswith("nr") and surname:
-        return people
+        name = _trim(word, after[0])   # "张伟明" + "天": the name is 张伟
+        if not _in_dictionary(name):
+            return people   # a name jieba's dictionary does not hold: a person's, mostly
+        if _place_form(name):
+            return places
+        return people if name != word or _acts(after) else None
     return None
+
+
+def _cue(previous: str) -> bool:
+    """Does the word before name a person next: a cue ("和", "同事", "告诉") or a verb of
+    handing to someone ("发给", "交给", "寄给")?"""
+    return previous in _PERSON_CUES or (len(previous) == 2 and previous[1] == "给")
+
+
+def _in_dictionary(word: str) -> bool:
+    """Is the word an entry of jieba's dictionary (its tag read there, not guessed)? Most
+    people's names are not; the entries jieba tags as names are as often things ("杨梅",
+    "胡萝卜", "贺卡"), brands ("李宁"), places ("许昌", "柏林") or words ("高峰", "白雪")."""
+    import jieba
+
+    return jieba.dt.FREQ.get(word, 0) > 0
+
+
+def _place_form(word: str) -> bool:
+    """Does jieba's dictionary hold the word as a city, county, district or province ("许昌"
+    of "许昌市", "叶城" of "叶城县", "杨浦" of "杨浦区")?"""
+    import jieba
+
+    return any(jieba.dt.FREQ.get(word + suffix, 0) > 0 for suffix in "市县区省")
+
+
+def _acts(after: tuple[str, str]) -> bool:
+    """Does the word after a name stand where a person's name stands: a time word ("李娜明天
+    要去..."), an adverb of when or how often ("已经", "总是", "其实"), or a verb people do
+    ("说", "让", "推荐")? "杨梅很甜", "龙虾太贵了", "汤圆煮好了" have none of these. Some
+    words stand after both ("在": "王平在银行上班", "苏打水在冰箱里"); they count for a
+    person, so such a thing is still taken for one."""
+    word, flag = after
+    return flag == "t" or word in _PERSON_FOLLOWERS
 
 
 def _mend(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -239,7 +344,8 @@ def _mend(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
     for word, flag in words:
         if out:
             last, _ = out[-1]
-            single = len(last) == 1 and last in _SURNAMES and flag.startswith("nr")
+            single = (len(last) == 1 and last in _SURNAMES and flag.startswith("nr")
+                      and not _counted(out[:-1]))
             compound = (last in _COMPOUND_SURNAMES and 1 <= len(word) <= 2
                         and all(is_cjk(ch) for ch in word) and not flag.startswith(("v", "u")))
             if (single and len(word) <= 2) or compound:
@@ -247,6 +353,24 @@ def _mend(words: list[tuple[str, str]]) -> list[tuple[str, str]]:
                 continue
         out.append((word, flag))
     return out
+
+
+def _counted(before: list[tuple[str, str]]) -> bool:
+    """Is a surname character a measure word here: after a number or "了", "这", "那"...
+    ("寄了张贺卡", "两张票")?"""
+    return bool(before) and (before[-1][1] == "m" or before[-1][0] in _COUNTING)
+
+
+def _quantified(before: list[tuple[str, str]]) -> bool:
+    """Is what comes next counted: after a number ("两斤杨梅", "一张贺卡") or a measure word
+    after "了", "这"... ("寄了张贺卡")? Things are counted, people named."""
+    if not before:
+        return False
+    word, flag = before[-1]
+    return flag in ("m", "q") or (len(word) == 1 and _counted(before[:-1]))
+
+
+_COUNTING = frozenset({"了", "这", "那", "几", "每", "哪", "一"})
 
 
 def _trim(name: str, after: str = "") -> str:
