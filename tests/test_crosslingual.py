@@ -4,12 +4,15 @@ written in the other in a mixed store, with the real default models; the languag
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 import engramdb
 from engramdb.model import Scope
 from engramdb.recall.crosslingual import LEG, LanguageMix
 from engramdb.registry import make_embedder
+from engramdb.testing import FrozenClock
 from engramdb.text.lang import EN, ZH, language, other
 
 # ---------------------------------------------------------------- the language rule
@@ -132,3 +135,36 @@ def test_a_store_in_one_language_runs_no_cross_lingual_stage() -> None:
         # the same store asked in Chinese: the English memories are the other language
         hits = mem.recall("Kevin的婚礼在哪里举行？", k=3, track=False)
         assert hits.plan["crosslingual"]["other_language"] == EN
+
+
+# ---------------------------------------------------------------- a small mixed store
+
+def test_a_few_memories_in_the_other_language_do_not_outrank_the_answer() -> None:
+    """Three memories of one language, none on the question's topic, are no background: the
+    best of them must not stand out by itself above the current answer in the other
+    language (a user who writes in both, early on: a small store, one value superseded)."""
+    clock = FrozenClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
+    with engramdb.open(":memory:", embedder=make_embedder("default"), clock=clock) as mem:
+        for text in ["I go swimming every Saturday.", "My cousin works as a pilot.",
+                     "The quarterly report is due next Tuesday.", "我喜欢喝绿茶。"]:
+            mem.remember(text)
+        mem.remember("我住在苏州。")
+        clock.advance(days=20)
+        answer = mem.remember("我搬到了厦门。")
+        assert answer.rule == "slot_new_value"
+        for question in ["我现在住在哪？", "Where do I live now?"]:
+            hits = mem.recall(question, k=3, track=False)
+            assert hits[0].memory.id == answer.memory.id, question
+
+
+def test_a_small_scope_is_not_expanded_from_its_own_top_memories() -> None:
+    """Pseudo-relevance feedback needs a pool: in a scope of six memories the top five are
+    most of it, and a word two of them share ("喜欢") is no cue for the question."""
+    with engramdb.open(":memory:", embedder=make_embedder("default")) as mem:
+        for text in ["我喜欢周末去钓鱼。", "我喜欢吃川菜。", "我哥哥是律师。",
+                     "下周一交季度报告。"]:
+            mem.remember(text)
+        answer = mem.remember("我每天骑自行车上班。").memory.id
+        hits = mem.recall("我上班用什么交通工具？", k=3, track=False)
+        assert "expansion" not in hits.plan.get("stages", {})
+        assert hits[0].memory.id == answer

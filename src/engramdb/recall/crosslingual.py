@@ -46,6 +46,7 @@ DEPTH = 100           # candidates the leg contributes
 WIDEN = 4             # each search goes at least this much deeper than DEPTH
 MAX_DEPTH = 5000      # ... and at most this deep (a tiny minority language may fall short)
 _READ = 500           # memories loaded per batch when a scope is first read
+PRIOR = 10            # pseudo-memories of the whole candidate pool in each language's background
 
 Aligned = Callable[[str], np.ndarray]
 
@@ -149,13 +150,22 @@ def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarra
 
 
 def _standouts(found: Ranked, langs: ScopeLanguages) -> dict[str, Ranked]:
-    """The candidates of one search by language, each scored by its z within its language."""
+    """The candidates of one search by language, each scored by its z within its language.
+    A language's background (mean and variance) is drawn toward that of all the candidates
+    by ``PRIOR`` pseudo-memories: three memories of one language, none of them on the
+    question's topic, are no background, and the best of them would stand out by itself
+    (a scope's first few memories in the other language). Hundreds keep their own."""
     groups: dict[str, Ranked] = {}
     for mid, score in found:
         groups.setdefault(ZH if mid in langs.ids[ZH] else EN, []).append((mid, score))
+    every = np.array([sc for _, sc in found], dtype=np.float64)
+    whole_mean, whole_var = (float(every.mean()), float(every.var())) if len(every) else (0, 0)
     out: dict[str, Ranked] = {}
     for lang, members in groups.items():
         scores = np.array([sc for _, sc in members], dtype=np.float64)
-        mean, spread = float(scores.mean()), float(max(scores.std(), 1e-6))
+        n = len(scores)
+        mean = (n * float(scores.mean()) + PRIOR * whole_mean) / (n + PRIOR)
+        var = (n * float(scores.var()) + PRIOR * whole_var) / (n + PRIOR)
+        spread = max(var ** 0.5, 1e-6)
         out[lang] = [(mid, (sc - mean) / spread) for mid, sc in members[:DEPTH]]
     return out

@@ -31,15 +31,19 @@ EXPANSION_TERMS = 5     # words added to the query
 EXPANSION_WEIGHT = 0.5  # the expansion leg's weight in the fusion (the BM25 leg has 1.0)
 DF_CAP = 64             # a word in this many memories or more is too common to expand with
 CANDIDATE_TERMS = 12    # words whose document frequency is looked up
+MIN_POOL = 4 * FEEDBACK_DOCS  # fewer candidates than this: the top ones are much of the
+#                               scope, no sample of the evidence ("我喜欢..." shared by two of
+#                               six memories is no cue for "我住在哪里")
 
 
 def expand_query(store: Store, scope: Scope, plan: QueryPlan, ranked: dict[str, Ranked],
                  fused: dict[str, float], preset: Preset) -> tuple[dict[str, Ranked], Preset]:
     """The legs with the expansion leg added, and the preset that fuses it; unchanged when
     no word of the query matched (feedback from meaning alone would turn an off-topic query
-    into a word match), or the top candidates share no rare word."""
+    into a word match), when there are fewer than ``MIN_POOL`` candidates (a small scope),
+    or the top candidates share no rare word."""
     text = preset.leg("bm25")
-    if text is None or not ranked.get("bm25") or len(fused) < FEEDBACK_DOCS:
+    if text is None or not ranked.get("bm25") or len(fused) < MIN_POOL:
         return ranked, preset
     terms = feedback_terms(store, scope, plan, fused)
     if not terms:
