@@ -46,6 +46,9 @@ def test_a_new_value_supersedes_the_old(me, old, new):  # type: ignore[no-untype
     ("李雷的生日是5月3日", "王芳的生日是5月3日"),
     ("站会在10:00", "复盘会在10:00"),
     ("王芳住在杭州", "王芳的妹妹住在杭州"),
+    # a time added beside a cued change narrows the new fact: the old one still holds
+    ("我喜欢吃饺子", "我现在周末更喜欢吃披萨"),
+    ("Greta reads novels", "Greta now reads comics on Sundays"),
 ])
 def test_another_attribute_or_subject_stays_side_by_side(me, first, second):  # type: ignore[no-untyped-def]
     me.remember(first, at=T0)

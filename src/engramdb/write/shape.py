@@ -110,6 +110,8 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
         if kind == Kind.PROCEDURE and al.ratio >= PROCEDURE_MIN_RATIO:
             return Verdict(Action.SUPERSEDE, "shape_procedure_revised", al.regions)
         return None
+    if replaces and _time_added(al):
+        return None
     if replaces:
         return _replacement(al, replaces[0])
     if inserts:
@@ -117,6 +119,26 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
             return None
         return Verdict(Action.UPDATE, "shape_extended", inserts)
     return None  # only function or cue words differ: the near-duplicate rule decides
+
+
+# English times of day and week; Chinese ones are typed by jieba (Tok.time)
+_EN_TIMES = frozenset({
+    "morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights",
+    "tonight", "weekend", "weekends", "weekday", "weekdays", "monday", "mondays", "tuesday",
+    "tuesdays", "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays",
+    "saturday", "saturdays", "sunday", "sundays", "lunchtime", "breakfast", "dinner",
+    "summer", "winter", "spring", "autumn"})
+
+
+def _time_added(al: Alignment) -> bool:
+    """Does the new text put a time on its change that the old text had none of ("我现在早上
+    更喜欢喝咖啡" / "我喜欢吃火锅", "Greta now reads comics on Sundays" / "Greta reads
+    novels")? The new fact holds at that time only: the old one is not replaced."""
+    def timed(tok: Any) -> bool:
+        return tok.time or tok.norm.lower() in _EN_TIMES
+
+    return (any(timed(t) for r in al.regions for t in r.new)
+            and not any(timed(t) for t in al.old))
 
 
 def _replacement(al: Alignment, region: Region) -> Verdict | None:
