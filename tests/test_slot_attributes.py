@@ -73,6 +73,13 @@ def test_different_attributes_both_stay_current(me, first, second):  # type: ign
     ("Li works at SAP", "Li works for Google", "slot_new_value"),
     ("我用VS Code", "我改用Vim了", "slot_new_value"),
     ("王小明在腾讯工作", "王小明在阿里巴巴工作", "slot_new_value"),
+    # a time opening the sentence, a "new"/"current" before the attribute: the same slot
+    ("My favourite podcast is Radiolab", "Nowadays my favourite podcast is Hardcore History",
+     "slot_new_value"),
+    ("Our office address is 4 Elm Road", "As of this month, our office address is 9 Pine Lane",
+     "slot_number_changed"),
+    ("My dentist is Dr. Rao", "My new dentist is Dr. Kim", "slot_new_value"),
+    ("My locker code is 1234", "My current locker code is 8812", "slot_number_changed"),
 ])
 def test_the_same_attribute_still_supersedes(me, first, second, rule):  # type: ignore[no-untyped-def]
     me.remember(first)

@@ -115,12 +115,23 @@ class Slot:
         return f"{self.subject}/{self.attribute}"
 
 
+# a time that opens the sentence says when it holds, not who: "these days my favourite band
+# is ...", "as of today, we run on port 6543"
+_OPENING_TIME = re.compile(
+    r"^(?:these days|nowadays|lately|currently|at the moment|right now|from now on"
+    r"|as of (?:now|today|this (?:week|month|year)|\w+day)"
+    r"|starting (?:now|today|tomorrow|this (?:week|month)|next (?:week|month)|\w+day))"
+    r",?\s+")
+# "my new phone number", "our current office": the attribute is the phone number, the office
+_FRESH = re.compile(r"^(?:new|current|present|latest|updated)\s+")
+
+
 def _prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
     text = " ".join(text.lower().split())
     text = re.sub(r"\b(i|we|you|they)'(m|re)\b",
                   lambda m: f"{m[1]} {'am' if m[2] == 'm' else 'are'}", text)
-    return text.rstrip(" .!?。！？")
+    return _OPENING_TIME.sub("", text).rstrip(" .!?。！？")
 
 
 def _subject(raw: str | None, chinese: bool) -> str | None:
@@ -171,7 +182,8 @@ def extract_slot(content: str) -> Slot | None:
         groups = m.groupdict()
         subject = _subject(groups.get("subj"), chinese)
         value = _value(groups["val"], chinese)
-        attribute = attr or ATTRIBUTE_SYNONYMS.get(groups["attr"].strip(), groups["attr"].strip())
+        named = _FRESH.sub("", groups["attr"].strip()) if attr is None else ""
+        attribute = attr or ATTRIBUTE_SYNONYMS.get(named, named)
         if attr is None and attribute in NOT_ATTRIBUTES:
             continue
         attribute = re.sub(r"^favorite\b", "favourite", attribute)
