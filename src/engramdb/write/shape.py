@@ -29,6 +29,7 @@ The decision's evidence names the rule, the aligned difference and the cosine.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -105,7 +106,9 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     replaces = [r for r, k in zip(al.regions, kinds, strict=True) if k == "replace"]
     inserts = [r for r, k in zip(al.regions, kinds, strict=True) if k == "insert"]
     if negated:
-        return Verdict(Action.SUPERSEDE, "shape_negation", negated) if not replaces else None
+        if replaces or _time_added(al):   # "no longer ... after 6pm": not at all times
+            return None
+        return Verdict(Action.SUPERSEDE, "shape_negation", negated)
     if len(replaces) > 1 or (replaces and kind == Kind.PROCEDURE):
         if kind == Kind.PROCEDURE and al.ratio >= PROCEDURE_MIN_RATIO:
             return Verdict(Action.SUPERSEDE, "shape_procedure_revised", al.regions)
@@ -130,12 +133,15 @@ _EN_TIMES = frozenset({
     "summer", "winter", "spring", "autumn"})
 
 
+_CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d", re.IGNORECASE)
+
+
 def _time_added(al: Alignment) -> bool:
     """Does the new text put a time on its change that the old text had none of ("我现在早上
     更喜欢喝咖啡" / "我喜欢吃火锅", "Greta now reads comics on Sundays" / "Greta reads
     novels")? The new fact holds at that time only: the old one is not replaced."""
     def timed(tok: Any) -> bool:
-        return tok.time or tok.norm.lower() in _EN_TIMES
+        return tok.time or tok.norm.lower() in _EN_TIMES or bool(_CLOCK.fullmatch(tok.norm))
 
     return (any(timed(t) for r in al.regions for t in r.new)
             and not any(timed(t) for t in al.old))

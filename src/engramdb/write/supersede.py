@@ -10,6 +10,9 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 - "slot_new_value": another value -> SUPERSEDE (the old gets invalid_at and superseded_by)
 - "slot_older_value": a new value whose ``at`` is before the current one's: stored as history,
   superseded at once by the current one
+Then the shape rules (write/shape.py), then "ended_value" (write/ended.py): the new text says
+a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
+near it names that thing -> SUPERSEDE of the closest one.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
 different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
@@ -26,6 +29,7 @@ import numpy as np
 from ..model import Action, Kind, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import normalize, tokenize
+from .ended import ended, holds
 from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
@@ -177,11 +181,34 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
                                   if not _other_slot(slot, n.record)], shape_judge, former)
     if shaped is not None:
         return Judgement(*shaped)
+    gone = _ended(rec, current)
+    if gone is not None:
+        return gone
     if rec.kind != Kind.EVENT and rec.uri is None:
         dup = _near_duplicate(rec, slot, current)
         if dup is not None:
             return dup
     return Judgement(Action.ADD, "new_memory")
+
+
+def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
+    """"ended_value" (write/ended.py): the new text says a thing has ended, and the closest
+    current fact, preference or procedure that names it is superseded."""
+    if rec.kind not in SHAPE_KINDS or rec.uri is not None:
+        return None
+    objects = ended(rec.content)
+    if not objects:
+        return None
+    for n in sorted(current, key=lambda n: (-n.cosine, n.record.id)):
+        old = n.record
+        if old.kind not in SHAPE_KINDS or old.at > rec.at:
+            continue
+        for words in objects:
+            if holds(old.content, words):
+                return Judgement(Action.SUPERSEDE, "ended_value", old,
+                                 {"old_id": old.id, "ended": sorted(words),
+                                  "cosine": round(n.cosine, 4)})
+    return None
 
 
 def _other_slot(slot: Slot | None, other: Record) -> bool:
