@@ -58,6 +58,7 @@ def test_tool_categories_need_a_whole_name():  # type: ignore[no-untyped-def]
     ("Li works at SAP", "Li works in Berlin"),
     ("我的技术栈是Java 21", "我用VS Code"),
     ("我在北京工作", "我在腾讯工作"),
+    ("I work at Google", "I joined the running club as a volunteer"),
 ])
 def test_different_attributes_both_stay_current(me, first, second):  # type: ignore[no-untyped-def]
     me.remember(first)
@@ -80,6 +81,13 @@ def test_different_attributes_both_stay_current(me, first, second):  # type: ign
      "slot_number_changed"),
     ("My dentist is Dr. Rao", "My new dentist is Dr. Kim", "slot_new_value"),
     ("My locker code is 1234", "My current locker code is 8812", "slot_number_changed"),
+    # more ways to say the same attribute: joining a firm as a role, moving a service's port,
+    # 跳槽到 / 入职
+    ("I work for Siemens", "I joined Bosch as a test engineer", "slot_new_value"),
+    ("The billing API runs on port 8080", "We moved the billing API to port 9090",
+     "slot_number_changed"),
+    ("我在京东上班", "我上个月跳槽到了美团", "slot_new_value"),
+    ("陈晨在华为工作", "陈晨入职了小米", "slot_new_value"),
 ])
 def test_the_same_attribute_still_supersedes(me, first, second, rule):  # type: ignore[no-untyped-def]
     me.remember(first)

@@ -32,9 +32,15 @@ RULES: tuple[tuple[str | None, str], ...] = (
                   rf"(?:at|for|by)\s+(?P<val>.+)$"),
     ("work location", rf"^(?P<subj>.+?)\s+{_BE}{_NOW}(?:works?|working|employed|worked)\s+"
                       rf"in\s+(?P<val>.+)$"),
+    # joining a named firm as a role is employment ("I just joined Stripe as a platform
+    # engineer"); joining alone is not ("I joined a book club"), nor a team ("the team as...")
+    ("workplace", rf"^(?P<subj>i|we|.+?)\s+{_NOW}(?:joined|started at|started working at)\s+"
+                  rf"(?!(?:the|a|an|my|our|his|her)\s)(?P<val>.+?)\s+as\s+(?:an?\s+|the\s+)?[a-z]"),
     ("port", rf"^(?P<subj>.+?)\s+{_NOW}(?:runs|listens|is running|is listening|is served|serves"
              rf"|is)\s+{_NOW}on\s+port\s+{_NUM}"),
     ("port", rf"^(?P<subj>.+?)(?:'s)?\s+port\s+(?:is\s+)?{_NOW}(?:set to\s+)?{_NUM}"),
+    ("port", rf"^(?:i|we|they)\s+{_NOW}(?:moved|changed|switched|migrated)\s+(?P<subj>.+?)\s+"
+             rf"to\s+port\s+{_NUM}"),
     ("version", rf"^(?:the\s+)?(?:latest|current|newest)\s+(?:release|version)"
                 rf"(?:\s+of\s+(?P<subj>.+?))?\s+is\s+{_NOW}{_NUM}"),
     ("version", rf"^(?:(?P<subj>.+?)\s+)?(?:is\s+{_NOW}(?:at|on)\s+)?(?:release|version)\s+"
@@ -53,6 +59,8 @@ RULES: tuple[tuple[str | None, str], ...] = (
                   rf"|定居在|定居|移居到|移居)(?P<val>.+)$"),
     (ZH_WORK, rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:在|于)(?P<val>.+?)(?:工作|上班|任职)"),
     ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}就职于(?P<val>.+)$"),
+    ("workplace", rf"^(?P<subj>.{{1,10}}?){_ZH_NOW}(?:跳槽到了|跳槽到|跳槽去了|跳槽去|入职了|入职)"
+                  rf"(?P<val>.+)$"),
     ("tech stack", rf"^(?P<subj>我们|我)的?技术栈{_ZH_NOW}(?:是|为|换成了|换成)(?P<val>.+)$"),
     (TOOL, rf"^(?P<subj>我们|我){_ZH_NOW}(?:主要)?(?:使用|在用|用|改用|换成了|换成|换用)"
            rf"(?P<val>[a-z].*)$"),
