@@ -159,7 +159,7 @@ def _standouts(found: Ranked, langs: ScopeLanguages) -> dict[str, Ranked]:
     for mid, score in found:
         groups.setdefault(ZH if mid in langs.ids[ZH] else EN, []).append((mid, score))
     every = np.array([sc for _, sc in found], dtype=np.float64)
-    whole_mean, whole_var = (float(every.mean()), float(every.var())) if len(every) else (0, 0)
+    whole_mean, whole_var = (float(every.mean()), float(every.var())) if len(every) else (0.0, 0.0)
     out: dict[str, Ranked] = {}
     for lang, members in groups.items():
         scores = np.array([sc for _, sc in members], dtype=np.float64)

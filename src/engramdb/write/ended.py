@@ -41,8 +41,8 @@ LEFT = re.compile(r"\bleft\s+(?P<obj>[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,2})(?!['\
 # today", "no longer drink coffee after 2pm", "sold some old books", "跑步停了一天"
 PASSING = re.compile(
     r"\b(?:today|tonight|this (?:morning|afternoon|evening|week|time)|for (?:now|a (?:day|week|"
-    r"while|bit))|early|halfway|after \d\w*|before \d\w*|after (?:noon|lunch|dinner|work)|some|a few"
-    r"|a couple|one of|part of|temporarily|for the day)\b"
+    r"while|bit))|early|halfway|after \d\w*|before \d\w*|after (?:noon|lunch|dinner|work)"
+    r"|some|a few|a couple|one of|part of|temporarily|for the day)\b"
     r"|今天|今晚|这次|这周|一天|一次|暂时|一些|一部分|有些|一下")
 _ZH_OBJ = r"(?P<obj>[^，,。；;！!？?\s]{1,8}?)"
 ENDED_ZH = (

@@ -18,7 +18,9 @@ token (write/align.py). Rules, ids as in ``WriteResult.rule``, first match wins:
 - "shape_older_value": a value change whose new text happened before the current one: kept
   as history, superseded at once.
 What differs in the subject (a name before the predicate, a possessor: "Li's", 李雷的) or in
-more than one place, or is a plain word without a cue, is another fact: both stay. Two cases
+more than one place, or is a plain word without a cue, is another fact: both stay. So is a
+change or a negation whose new text adds a time the old had none of ("I now prefer coffee in
+the morning", "no longer ... after 6pm", 早上): it holds at that time only. Two cases
 are "ambiguous": a plain word replaced without a cue ("Greta likes coffee" / "... tea"), and a
 subject swapped whole, a short name with no digit and no possessor, predicate and object kept
 ("Sara manages the Berlin office" / "Tom manages the Berlin office"). Whether the object holds
