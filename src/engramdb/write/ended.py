@@ -65,7 +65,7 @@ def ended(text: str) -> list[frozenset[str]]:
     found = [m["obj"] for p in (*ENDED_EN, *ENDED_ZH) for m in p.finditer(low)]
     found += [m["obj"] for m in LEFT.finditer(text)]
     out: list[frozenset[str]] = []
-    for obj in found:
+    for obj in list(dict.fromkeys(found))[:MAX_ENDED]:  # a long text: its first few, once each
         words = _words(obj)
         if words and len(words) <= 4 and words not in out:
             out.append(words)
@@ -80,6 +80,9 @@ def holds(content: str, words: frozenset[str]) -> bool:
 def _words(obj: str) -> frozenset[str]:
     return frozenset(w for w in tokenize(obj)
                      if w not in EN_STOP and w not in ZH_STOP and w not in _NOT_NAMING)
+
+
+MAX_ENDED = 16   # ended things read from one text
 
 
 _NOT_NAMING = frozenset({"学", "用", "做", "玩", "去", "吃", "喝", "上", "开",
