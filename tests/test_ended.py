@@ -54,6 +54,9 @@ def test_an_ended_value_supersedes_the_fact_that_names_it(mem, old: str, new: st
     ("My brother plays the trumpet.", "My brother quit his job at the bakery."),
     ("我每天练琴。", "今天累了，练琴停了一天。"),
     ("我喜欢吃草莓。", "我把一些草莓送给了邻居。"),
+    # the ended thing is the old fact's subject: that fact still holds
+    ("Jonah is a pastry chef.", "I broke up with Jonah last week."),
+    ("刘洋是我的高中同学。", "我和刘洋分手了。"),
 ])
 def test_what_ends_only_for_a_while_or_in_part_replaces_nothing(mem, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
     first = mem.remember(old).memory

@@ -73,8 +73,16 @@ def ended(text: str) -> list[frozenset[str]]:
 
 
 def holds(content: str, words: frozenset[str]) -> bool:
-    """Does a text hold every word of an ended thing?"""
-    return words <= set(tokenize(content))
+    """Does a text hold every word of an ended thing, as what it says of its subject rather
+    than as the subject? "I'm dating Chris" ends with "I broke up with Chris"; "Chris is a
+    chef" stays what it is ("王芳是我的大学同学" / "我和王芳分手了" too)."""
+    tokens = tokenize(content)
+    if not words <= set(tokens):
+        return False
+    if _USER_FIRST.match(content.strip()):   # the user is the subject: the rest is said of them
+        return True
+    first = next((t for t in tokens if t not in EN_STOP and t not in ZH_STOP), None)
+    return first not in words
 
 
 def _words(obj: str) -> frozenset[str]:
@@ -83,6 +91,7 @@ def _words(obj: str) -> frozenset[str]:
 
 
 MAX_ENDED = 16   # ended things read from one text
+_USER_FIRST = re.compile(r"(?i:i|i'm|i've|i'd|my|we|we're|our|me)\b|我")
 
 
 _NOT_NAMING = frozenset({"学", "用", "做", "玩", "去", "吃", "喝", "上", "开",
