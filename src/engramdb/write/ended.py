@@ -9,7 +9,8 @@ preference or procedure near the new one (the write's neighbours) whose words ho
 of such an object is superseded by the new memory, rule "ended_value" (the closest one, if
 several). What was ended must be named: "I quit" or "不学了" alone ends nothing here, and an
 object of more than four words is a clause, not a value. An end for a while, at a time or of a
-part (``PASSING``: "today", "after 2pm", "some", 一天, 一些) ends nothing either."""
+part (``PASSING``: "today", "after 2pm", "some", 一天, 一些) ends nothing either, nor does the
+end of the old fact's own subject ("I broke up with Jonah" leaves "Jonah is a pastry chef")."""
 
 from __future__ import annotations
 
@@ -17,6 +18,13 @@ import re
 
 from ..text import tokenize
 from ..text.stopwords import EN_STOP, ZH_STOP
+
+MAX_ENDED = 16   # ended things read from one text
+# the verbs an ended Chinese thing is read with, and the age of a thing: "my old bike" is the bike
+_NOT_NAMING = frozenset({"学", "用", "做", "玩", "去", "吃", "喝", "上", "开",
+                         "old", "new", "former", "previous", "current", "旧", "老", "新"})
+# a text about the user ("I...", "My...", "我..."): what follows is said of the user
+_USER_FIRST = re.compile(r"(?i:i|i'm|i've|i'd|my|we|we're|our|me)\b|我")
 
 _DET = r"(?:(?:my|our|the|his|her|their|that|this|a|an)\s+)?"
 _OBJ = r"(?P<obj>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
@@ -89,11 +97,3 @@ def _words(obj: str) -> frozenset[str]:
     return frozenset(w for w in tokenize(obj)
                      if w not in EN_STOP and w not in ZH_STOP and w not in _NOT_NAMING)
 
-
-MAX_ENDED = 16   # ended things read from one text
-_USER_FIRST = re.compile(r"(?i:i|i'm|i've|i'd|my|we|we're|our|me)\b|我")
-
-
-_NOT_NAMING = frozenset({"学", "用", "做", "玩", "去", "吃", "喝", "上", "开",
-                      # an ended thing's age is not what names it: "my old bike" is the bike
-                      "old", "new", "former", "previous", "current", "旧", "老", "新"})
