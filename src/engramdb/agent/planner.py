@@ -19,7 +19,6 @@ saying it could not plan and why. ``plan`` never raises."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,36 +26,13 @@ from typing import Any
 
 import httpx
 
-from ..config import Config
-from ..errors import ConfigError, Invalid
-from ..llm.chat import ChatFailed, message
+from ..errors import Invalid
+from ..llm.chat import ChatFailed, Endpoint
 from .texts import CANNOT_PLAN, JSON_FORMAT, RETRY, SYSTEM
 from .tools import FINISH, ToolRegistry
 
 REFUSES_TOOLS = (400, 422, 501)
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    base_url: str
-    model: str
-    api_key: str = ""
-    timeout: float = 30.0
-
-    @classmethod
-    def resolve(cls, config: Config | None = None) -> Endpoint:
-        """The configured endpoint, else the OPENAI_* environment; ConfigError if neither."""
-        cfg = config or Config()
-        if cfg.llm_url:
-            return cls(cfg.llm_url, cfg.llm_model, cfg.llm_api_key, cfg.llm_timeout)
-        env = os.environ.get
-        url, model = env("OPENAI_BASE_URL") or "", env("OPENAI_MODEL") or ""
-        if not url or not model:
-            raise ConfigError("the agent needs a chat endpoint: set llm_url and llm_model "
-                              "(ENGRAMDB_LLM_URL, ENGRAMDB_LLM_MODEL) or OPENAI_BASE_URL and "
-                              "OPENAI_MODEL")
-        return cls(url, model, env("OPENAI_API_KEY") or "", cfg.llm_timeout)
 
 
 @dataclass
@@ -133,14 +109,12 @@ class Planner:
         ep = self.endpoint
         if self.native:
             try:
-                return message(ep.base_url, ep.model, ep.api_key, build(), timeout=ep.timeout,
-                               client=self.client, tools=tools.openai_tools())
+                return ep.message(build(), client=self.client, tools=tools.openai_tools())
             except ChatFailed as exc:
                 if self.mode != "auto" or exc.status not in REFUSES_TOOLS:
                     raise
             self.mode = "json"  # the endpoint refuses native tools: JSON from now on
-        return message(ep.base_url, ep.model, ep.api_key, build(), timeout=ep.timeout,
-                       client=self.client)
+        return ep.message(build(), client=self.client)
 
     def _messages(self, context: str, request: str, done: list[Done], tools: ToolRegistry,
                   lang: str, retry: str | None) -> list[dict[str, Any]]:

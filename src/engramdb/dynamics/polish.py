@@ -11,7 +11,7 @@ import re
 
 import httpx
 
-from ..llm.chat import ChatFailed, complete
+from ..llm.chat import ChatFailed, Endpoint
 from ..model import Record
 from ..text import normalize, tokenize
 
@@ -26,22 +26,17 @@ _NAME = re.compile(r"\b[A-Z][\w'-]+")
 class Polisher:
     """Calls ``{base_url}/chat/completions`` with ``model``; ``api_key`` as a Bearer token."""
 
-    def __init__(self, base_url: str, model: str, api_key: str = "",
-                 timeout: float = 30.0) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.api_key = api_key
-        self.timeout = timeout
-        self._client = httpx.Client(timeout=timeout)
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
+        self._client = httpx.Client(timeout=endpoint.timeout)
 
     def polish(self, text: str) -> tuple[str, str]:
         """(the reworded text, "") or ("", why it failed)."""
         messages = [{"role": "system", "content": PROMPT}, {"role": "user", "content": text}]
         try:
-            wording = complete(self.base_url, self.model, self.api_key, messages,
-                               timeout=self.timeout, client=self._client)
+            wording = self.endpoint.complete(messages, client=self._client)
         except ChatFailed as exc:
-            return "", f"the polish request to {self.base_url} failed: {exc}"
+            return "", f"the polish request to {self.endpoint.base_url} failed: {exc}"
         if not wording.strip():
             return "", "the model answered nothing"
         return wording.strip(), ""

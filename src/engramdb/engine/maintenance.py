@@ -43,9 +43,10 @@ class MaintenanceVerbs(Core):
         if not self.config.llm_url:
             return None
         from ..dynamics.polish import Polisher
+        from ..llm.chat import Endpoint
 
-        return Polisher(self.config.llm_url, self.config.llm_model,
-                        self.config.llm_api_key)
+        return Polisher(Endpoint(self.config.llm_url, self.config.llm_model,
+                                 self.config.llm_api_key))
 
     def reflect(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
                 agent: str | None = None) -> SleepReport:

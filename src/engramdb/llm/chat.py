@@ -1,14 +1,19 @@
 """One call to an OpenAI-compatible ``/chat/completions`` endpoint: what the optional LLM uses
-(extraction, session summaries, gist wording) share. Nothing here reads settings; callers
-pass the endpoint they were configured with."""
+(extraction, session summaries, gist wording, the shape judge, the agent's planner) share.
+``Endpoint`` is where to send it: the configured ``llm_url`` / ``llm_model`` / ``llm_api_key``
+/ ``llm_timeout`` (``Endpoint.of``), or for the agent the ``OPENAI_*`` environment when none is
+configured (``Endpoint.resolve``)."""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from ..errors import EngramError
+from ..config import Config
+from ..errors import ConfigError, EngramError
 
 
 class ChatFailed(EngramError):
@@ -54,3 +59,45 @@ def message(base_url: str, model: str, api_key: str, messages: list[dict[str, An
     if not isinstance(found, dict):
         raise ChatFailed(f"the LLM at {url} sent no chat completion: message is not an object")
     return found
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An OpenAI-compatible chat endpoint: its base URL (".../v1"), model, key and timeout."""
+
+    base_url: str
+    model: str
+    api_key: str = ""
+    timeout: float = 30.0
+
+    @classmethod
+    def of(cls, config: Config) -> Endpoint:
+        """The configured endpoint (``llm_url``, ``llm_model``, ``llm_api_key``,
+        ``llm_timeout``), as set; callers check what they need set."""
+        return cls(config.llm_url, config.llm_model, config.llm_api_key, config.llm_timeout)
+
+    @classmethod
+    def resolve(cls, config: Config | None = None) -> Endpoint:
+        """The configured endpoint, else the OPENAI_* environment; ConfigError if neither."""
+        cfg = config or Config()
+        if cfg.llm_url:
+            return cls.of(cfg)
+        env = os.environ.get
+        url, model = env("OPENAI_BASE_URL") or "", env("OPENAI_MODEL") or ""
+        if not url or not model:
+            raise ConfigError("the agent needs a chat endpoint: set llm_url and llm_model "
+                              "(ENGRAMDB_LLM_URL, ENGRAMDB_LLM_MODEL) or OPENAI_BASE_URL and "
+                              "OPENAI_MODEL")
+        return cls(url, model, env("OPENAI_API_KEY") or "", cfg.llm_timeout)
+
+    def complete(self, messages: list[dict[str, Any]], *, client: httpx.Client | None = None,
+                 **extra: Any) -> str:
+        """``complete`` at this endpoint."""
+        return complete(self.base_url, self.model, self.api_key, messages,
+                        timeout=self.timeout, client=client, **extra)
+
+    def message(self, messages: list[dict[str, Any]], *, client: httpx.Client | None = None,
+                **extra: Any) -> dict[str, Any]:
+        """``message`` at this endpoint."""
+        return message(self.base_url, self.model, self.api_key, messages,
+                       timeout=self.timeout, client=client, **extra)

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import EngramError
-from ..llm.chat import ChatFailed, complete
+from ..llm.chat import ChatFailed, Endpoint
 from ..text.lang import language
 from .state import Turn
 from .summary import MAX_LINE_CHARS
@@ -61,26 +61,22 @@ class Refused(EngramError):
 class LayerWriter:
     """Asks the configured endpoint for one summary at a time, and checks the answer."""
 
-    def __init__(self, base_url: str, model: str, api_key: str = "",
-                 timeout: float = 30.0) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.api_key = api_key
-        self.timeout = timeout
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
         self.down: str | None = None           # why the endpoint failed in this layers() call
 
     @classmethod
     def from_config(cls, config: Config) -> LayerWriter | None:
         if not config.llm_url or not config.llm_model:
             return None
-        return cls(config.llm_url, config.llm_model, config.llm_api_key, config.llm_timeout)
+        return cls(Endpoint.of(config))
 
     def write(self, items: Pairs, said: dict[int, str]) -> Pairs:
         """The summary of ``items`` (a line shown to the model, the turns it stands for) as
         (sentence, turns) pairs; ``said``: each turn's text, to check the answer against.
         Raises ``Refused`` (a bad answer) or ``ChatFailed`` (no answer)."""
         prompt = "\n".join(line for line, _ in items)
-        key = (self.base_url, self.model, prompt)
+        key = (self.endpoint.base_url.rstrip("/"), self.endpoint.model, prompt)
         with _LOCK:
             if key in _KEPT:
                 _KEPT.move_to_end(key)
@@ -90,8 +86,7 @@ class LayerWriter:
         messages = [{"role": "system", "content": SYSTEM.format(n=SENTENCES)},
                     {"role": "user", "content": prompt}]
         try:
-            text = complete(self.base_url, self.model, self.api_key, messages,
-                            timeout=self.timeout, response_format={"type": "json_object"})
+            text = self.endpoint.complete(messages, response_format={"type": "json_object"})
         except ChatFailed as exc:
             self.down = str(exc)
             raise

@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 
 from ..errors import EngramError
-from ..llm.chat import ChatFailed, complete
+from ..llm.chat import ChatFailed, Endpoint
 from .state import Turn
 
 INSTRUCTIONS = (
@@ -30,11 +30,10 @@ class ChatSummarizer:
     def __init__(self, base_url: str | None = None, api_key: str | None = None,
                  model: str | None = None, timeout: float = 60.0) -> None:
         env = os.environ.get
-        self.base_url = (base_url or env("ENGRAMDB_OPENAI_BASE_URL")
-                         or "https://api.openai.com/v1").rstrip("/")
-        self.api_key = api_key or env("ENGRAMDB_OPENAI_API_KEY") or env("OPENAI_API_KEY") or ""
-        self.model = model or env("ENGRAMDB_OPENAI_CHAT_MODEL") or "gpt-4o-mini"
-        self.timeout = timeout
+        self.endpoint = Endpoint(
+            (base_url or env("ENGRAMDB_OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/"),
+            model or env("ENGRAMDB_OPENAI_CHAT_MODEL") or "gpt-4o-mini",
+            api_key or env("ENGRAMDB_OPENAI_API_KEY") or env("OPENAI_API_KEY") or "", timeout)
 
     def summarize(self, summary: str, turns: Sequence[Turn], max_tokens: int) -> list[str]:
         """The new summary lines (each "- ..."), merging ``turns`` into ``summary``."""
@@ -45,12 +44,12 @@ class ChatSummarizer:
                                         f"New turns:\n{new}"},
         ]
         try:
-            text = complete(self.base_url, self.model, self.api_key, messages,
-                            timeout=self.timeout, max_tokens=max(16, max_tokens))
+            text = self.endpoint.complete(messages, max_tokens=max(16, max_tokens))
         except ChatFailed as exc:
-            raise EngramError(f"summary request to {self.base_url} failed: {exc}") from exc
+            raise EngramError(f"summary request to {self.endpoint.base_url} failed: {exc}"
+                              ) from exc
         if not text.strip():
-            raise EngramError(f"summary request to {self.base_url} returned no text")
+            raise EngramError(f"summary request to {self.endpoint.base_url} returned no text")
         return [_point(line) for line in text.splitlines() if line.strip()]
 
 

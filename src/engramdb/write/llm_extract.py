@@ -18,7 +18,7 @@ from typing import Any
 
 from ..config import Config
 from ..errors import ConfigError, EngramError
-from ..llm.chat import ChatFailed, complete
+from ..llm.chat import ChatFailed, Endpoint
 from ..model import Draft, Kind
 from ..text.tokenize import is_cjk
 from .extract import Turn
@@ -44,16 +44,12 @@ class ExtractionFailed(EngramError):
 
 
 class LLMExtractor:
-    def __init__(self, base_url: str, model: str, api_key: str = "",
-                 timeout: float = 30.0) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.model = model
-        self.api_key = api_key
-        self.timeout = timeout
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
 
     def extract(self, turns: Sequence[Turn], *, session: str | None = None) -> list[Draft]:
         answer = self._ask(turns)
-        return parse_answer(answer, turns, session, self.model)
+        return parse_answer(answer, turns, session, self.endpoint.model)
 
     def _ask(self, turns: Sequence[Turn]) -> str:
         lines = [f"[{t.index}] {t.message.role}"
@@ -62,8 +58,7 @@ class LLMExtractor:
         messages = [{"role": "system", "content": SYSTEM_PROMPT},
                     {"role": "user", "content": "\n".join(lines)}]
         try:
-            return complete(self.base_url, self.model, self.api_key, messages,
-                            timeout=self.timeout, response_format={"type": "json_object"})
+            return self.endpoint.complete(messages, response_format={"type": "json_object"})
         except ChatFailed as exc:
             raise ExtractionFailed(str(exc)) from None
 
@@ -74,8 +69,7 @@ def choose_extractor(config: Config, mode: str) -> LLMExtractor | None:
         return None
     if not config.llm_url or not config.llm_model:
         raise ConfigError("the LLM extractor needs ENGRAMDB_LLM_URL and ENGRAMDB_LLM_MODEL")
-    return LLMExtractor(config.llm_url, config.llm_model, config.llm_api_key,
-                        config.llm_timeout)
+    return LLMExtractor(Endpoint.of(config))
 
 
 def parse_answer(text: str, turns: Sequence[Turn], session: str | None,

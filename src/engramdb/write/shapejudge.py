@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config import Config
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from ..llm.chat import Endpoint
 
 MODES = ("auto", "rules", "llm")
 MAX_ANSWER_TOKENS = 20
@@ -38,27 +41,26 @@ class LLMShapeJudge:
     """``judge(old, new)`` -> True (the new text replaces the old), False (both stay) or None
     (no usable answer); ``notes`` holds what happened on each call since ``begin()``."""
 
-    def __init__(self, base_url: str, model: str, api_key: str, timeout: float) -> None:
-        self.base_url, self.model, self.api_key, self.timeout = base_url, model, api_key, timeout
+    def __init__(self, endpoint: Endpoint) -> None:
+        self.endpoint = endpoint
         self.notes: list[dict[str, Any]] = []
 
     def begin(self) -> None:
         self.notes = []
 
     def __call__(self, old: str, new: str) -> bool | None:
-        from ..llm.chat import ChatFailed, complete  # httpx loads only when a judge is asked
+        from ..llm.chat import ChatFailed  # httpx loads only when a judge is asked
 
         messages = [{"role": "system", "content": PROMPT},
                     {"role": "user", "content": f"Stored: {old}\nNew: {new}"}]
         try:
-            answer = complete(self.base_url, self.model, self.api_key, messages,
-                              timeout=self.timeout, max_tokens=MAX_ANSWER_TOKENS)
+            answer = self.endpoint.complete(messages, max_tokens=MAX_ANSWER_TOKENS)
         except ChatFailed as exc:
-            self.notes.append({"model": self.model, "failed": str(exc),
+            self.notes.append({"model": self.endpoint.model, "failed": str(exc),
                                "decided_by": "rules"})
             return None
         said = read_answer(answer)
-        note: dict[str, Any] = {"model": self.model, "answer": answer[:200]}
+        note: dict[str, Any] = {"model": self.endpoint.model, "answer": answer[:200]}
         if said is None:
             note.update(failed="the answer is not {\"replaces\": true|false}",
                         decided_by="rules")
@@ -102,5 +104,6 @@ def choose_judge(config: Config) -> LLMShapeJudge | None:
         if mode == "llm":
             raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
         return None
-    return LLMShapeJudge(config.llm_url, config.llm_model, config.llm_api_key,
-                         config.llm_timeout)
+    from ..llm.chat import Endpoint  # httpx loads only when a judge is configured
+
+    return LLMShapeJudge(Endpoint.of(config))
