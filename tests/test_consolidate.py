@@ -335,3 +335,10 @@ def test_bad_settings_and_arguments(mem, tmp_path):  # type: ignore[no-untyped-d
     for bad in (-1, float("inf")):
         with pytest.raises(ConfigError, match="auto_sleep_importance"):
             engramdb.open(tmp_path / "y.db", embedder="hashing", auto_sleep_importance=bad)
+
+
+def test_the_polish_waits_as_long_as_the_configured_timeout(tmp_path, clock):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock, **NO_AUTO,
+                       llm_url="http://127.0.0.1:9/v1", llm_model="m", llm_timeout=7.5) as m:
+        polisher = m._polisher()
+        assert polisher.endpoint.timeout == 7.5 and polisher._client.timeout.read == 7.5

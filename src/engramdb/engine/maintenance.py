@@ -45,8 +45,7 @@ class MaintenanceVerbs(Core):
         from ..dynamics.polish import Polisher
         from ..llm.chat import Endpoint
 
-        return Polisher(Endpoint(self.config.llm_url, self.config.llm_model,
-                                 self.config.llm_api_key))
+        return Polisher(Endpoint.of(self.config))
 
     def reflect(self, phase: str | None = None, *, full: bool = False, user: str | None = None,
                 agent: str | None = None) -> SleepReport:
