@@ -72,12 +72,25 @@ def test_a_weak_cue_wakes_without_promoting(mem, clock):  # type: ignore[no-unty
     assert (now.layer.value, now.use_count) == ("archived", 1)  # a use, no promotion
 
 
-@pytest.mark.parametrize("query", ["Wang", "that trip to Harbin", "ice sculptures in winter",
-                                   "what happened in March"])
+@pytest.mark.parametrize("query", ["Wang", "that trip to Harbin", "what happened in March"])
 def test_one_cue_kind_is_not_enough(mem, clock, query):  # type: ignore[no-untyped-def]
     trip = archived_trip(mem, clock, "went to Harbin with Wang to see the ice sculptures",
                          ["Wang"], ["Harbin"], ["ice sculptures"])
     assert trip.id not in ids(mem.recall(query, k=10))
+
+
+@pytest.mark.parametrize("query", ["ice sculptures in winter", "那次看的冰雕"])
+def test_its_own_words_wake_it_weakly(mem, clock, query):  # type: ignore[no-untyped-def]
+    """Most of the query's content words, held by the memory, wake it without any anchor
+    kind; a weak cue, so it is shown and not promoted."""
+    content = ("went to Harbin with Wang to see the ice sculptures" if query.isascii()
+               else "和小王去哈尔滨看冰雕，冻得不行")
+    trip = archived_trip(mem, clock, content, [], [], [])
+    hits = mem.recall(query, k=5)
+    (hit,) = [h for h in hits if h.woken]
+    assert hit.memory.id == trip.id and "words" in hit.explanation.notes[0]
+    assert hit.explanation.terms["strong_cue"] == 0.0
+    assert mem.get(trip.id).layer.value == "archived"
 
 
 def test_a_time_cue_counts_as_a_kind(mem, clock):  # type: ignore[no-untyped-def]

@@ -43,3 +43,48 @@ def test_the_exact_word_alone_is_no_longer_needed_but_a_cue_still_is(archived): 
     assert not [h for h in mem.recall("how is work going", k=5, track=False) if h.woken]
     # the person named, but the rest means something else: no second kind
     assert not [h for h in mem.recall("what did Wang cook", k=5, track=False) if h.woken]
+
+
+DAYS = ["I work at Acme as an engineer", "My manager asked for the budget slides",
+        "The team moved to the new office", "I play five-a-side football on Tuesdays",
+        "My sister lives in Leeds", "I prefer tea to coffee", "The car needs new tyres",
+        "I am reading a novel about whales", "Our landlord raised the rent", "I take the bus",
+        "我每天早上跑步", "我喜欢吃辣", "我妹妹在上海读书", "周末常去图书馆", "我在学日语",
+        "公司搬到了新大楼", "我对猫毛过敏", "家里的洗衣机是新买的", "我习惯晚上写日记",
+        "我们组下个月团建"]
+PIPE = "Our kitchen pipe burst at three in the morning and soaked the hallway carpet"
+
+
+@pytest.fixture(scope="module")
+def faded(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """One episode archived among twenty everyday facts in two languages (the background)."""
+    clock = FrozenClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
+    path = tmp_path_factory.mktemp("wm2") / "m.db"
+    with engramdb.open(path, embedder="use", clock=clock) as mem:
+        pipe = mem.remember(PIPE, kind="event").memory
+        for text in DAYS:
+            mem.remember(text, kind="fact", priority="P0")
+        clock.advance(days=120)
+        mem.sleep()
+        assert mem.get(pipe.id).layer.value == "archived"
+    return path, clock, pipe
+
+
+@pytest.mark.parametrize("cue", ["the night the plumbing leaked all over the floor",
+                                 "厨房水管半夜爆了那次"])
+def test_a_cue_that_means_it_wakes_it_without_anchors(faded, cue):  # type: ignore[no-untyped-def]
+    path, clock, pipe = faded
+    with engramdb.open(path, embedder="use", clock=clock) as mem:
+        hits = mem.recall(cue, k=3, track=False)
+        woken = [h for h in hits if h.woken]
+        assert [h.memory.id for h in woken] == [pipe.id]
+        assert "meaning stands out by" in woken[0].explanation.notes[0]
+        assert woken[0].explanation.terms["strong_cue"] == 0.0   # a weak wake: not promoted
+        assert hits[0].memory.id == pipe.id
+
+
+@pytest.mark.parametrize("cue", ["how do I bake sourdough bread", "推荐一部好看的电影"])
+def test_a_cue_about_something_else_wakes_nothing(faded, cue):  # type: ignore[no-untyped-def]
+    path, clock, _ = faded
+    with engramdb.open(path, embedder="use", clock=clock) as mem:
+        assert not [h for h in mem.recall(cue, k=5, track=False) if h.woken]

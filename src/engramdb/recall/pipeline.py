@@ -48,7 +48,7 @@ class Recaller:
         self.preset = preset
         self.assoc_slots = assoc_slots
         self.aligned = aligned  # the embedder's cross-lingual half, if it has one
-        self.languages = LanguageMix(store) if aligned is not None else None
+        self.languages = LanguageMix(store)
         self.main = main  # the embedder's main half, for a question in either script
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
@@ -61,7 +61,7 @@ class Recaller:
     def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
         place_relative(self.store, scope, plan)
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
-        if self.aligned is not None and self.languages is not None:
+        if self.aligned is not None:
             preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
                                       preset, self._main_vector)
             ranked.update(cross)
@@ -70,7 +70,8 @@ class Recaller:
         fused, seen = rrf(ranked, preset)
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
-                                         self.embed_query))
+                                         self.embed_query, lambda: self._vectors(plan),
+                                         lambda: self.languages.of(scope).ids))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
         hits += best_candidates(self.store, self.params, scope, plan, preset,
@@ -78,7 +79,7 @@ class Recaller:
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         terms = self._terms(scope, plan)
         hits = rerank(hits, plan, terms)
-        if plan.crosslingual is not None and self.languages is not None:
+        if plan.crosslingual is not None:
             hits = mixed_rank(hits, plan, terms, others_of(plan, self.languages.of(scope)))
         if preset.assoc_slots > 0 and hits:
             hits = self._associate(scope, plan, preset, k, now, hits)
@@ -110,6 +111,13 @@ class Recaller:
         if not is_cjk(plan.query):
             return self._vector(plan)
         return self.main(plan.query)
+
+    def _vectors(self, plan: QueryPlan) -> list[np.ndarray]:
+        """The query in every model the embedder has (one, or the routed pair's two)."""
+        if self.aligned is None:
+            return [self._vector(plan)]
+        main = self._main_vector(plan)
+        return [self.aligned(plan.query), *([main] if main is not None else [])]
 
     @traced("recall.associate")
     def _vector(self, plan: QueryPlan) -> np.ndarray:

@@ -27,7 +27,7 @@ from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, normalize, tokenize
 from ..text.timeexpr import Window, time_window
 from .presets import Preset
-from .wakemeaning import Cue, Meaning
+from .wakemeaning import Cue, Meaning, meaning_cue, words_cue
 
 MIN_KINDS = 2          # cue kinds needed to wake
 STRONG = 2.0           # wake score that promotes
@@ -35,6 +35,7 @@ HALF = 0.5             # part of an anchor the query must name for its kind to c
 DEPTH = 10             # archived candidates looked at, by anchor
 IN_WINDOW = 50         # archived candidates looked at, by the time the query names
 _KINDS = (("person", "people"), ("place", "places"), ("topic", "topics"))
+_ANCHORED = {"person", "place", "topic", "time"}
 # a "meaning" cue (recall/wakemeaning.py) counts as a kind of its own
 _CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
@@ -94,31 +95,29 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
          kinds: tuple[str, ...], now: datetime, params: DecayParams,
          meaning: Meaning | None = None) -> list[Hit]:
     """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``.
-    ``meaning`` (recall/wakemeaning.py): the query's vector and the scope's background, so
-    that a query that means a memory ("trip" for "travel", 旅行) gives a "meaning" cue."""
+    ``meaning`` (recall/wakemeaning.py): the query's vectors and the scope's background, so
+    that a query that means a memory, in other words or the other language, wakes it."""
     archived = (Layer.ARCHIVED,)
     if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
                                       None) is None:
         return []  # nothing archived in this scope: no search at all
     query = Query.of(text, tokens, now)
     found = store.search_text(scope, query.search_terms(), {"anchors": 1.0}, DEPTH, archived)
-    records = store.get_many(scope, [mid for mid, _ in found])
+    found += store.search_text(scope, sorted(query.tokens), {"body": 1.0}, DEPTH, archived)
+    records = store.get_many(scope, list(dict.fromkeys(mid for mid, _ in found)))
     if query.window:  # one anchor and the time: the anchor alone may rank low
         flt = ListFilter(layers=archived, since=query.window[0], until=query.window[1],
                          limit=IN_WINDOW, newest_first=True)
         records.update((r.id, r) for r in store.list(scope, flt))
-    close = meaning.archived(store, scope, DEPTH) if meaning is not None else {}
+    close = meaning.archived(store, scope, DEPTH) if meaning is not None else []
     records.update(store.get_many(scope, [m for m in close if m not in records]))
+    standing = meaning.standing(store, scope) if meaning is not None else {}
     hits = []
     for rec in records.values():
         if kinds and rec.kind.value not in kinds:
             continue
-        named = cues(rec, query)
-        if rec.id in close and named and len({c.kind for c in named}) < MIN_KINDS:
-            cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
-            if cue is not None:  # the query means it beyond the anchor it names
-                named.append(cue)
-        if len({c.kind for c in named}) >= MIN_KINDS:
+        named = _cues(store, scope, rec, query, text, meaning, standing.get(rec.id))
+        if named:
             hits.append(_woken_hit(rec, named, preset, now, params))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
     for rank, hit in enumerate(hits, start=1):
@@ -126,11 +125,32 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
     return hits[: preset.wake_slots]
 
 
+def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
+          meaning: Meaning | None, z: float | None) -> list[Cue]:
+    """The cues that wake ``rec``, or none: two kinds of anchor named (a named anchor and
+    the meaning of the rest count as two); else the memory's meaning standing out from the
+    scope (``z``), its words, or both."""
+    named = cues(rec, query)
+    if named and len({c.kind for c in named}) < MIN_KINDS and meaning is not None:
+        cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
+        if cue is not None:  # the query means it beyond the anchor it names
+            named.append(cue)
+    if len({c.kind for c in named}) >= MIN_KINDS:
+        return named
+    found = [c for c in (meaning_cue(z) if z is not None else None,
+                         words_cue(rec, sorted(query.tokens), z)) if c is not None]
+    return found
+
+
 def _woken_hit(rec: Record, named: list[Cue], preset: Preset, now: datetime,
                params: DecayParams) -> Hit:
     score = sum(c.match for c in named)
     strength = weight(rec, now, params)
-    fused = score / (preset.rrf_k + 1)
+    # two named kinds rank as two first-ranked legs; the meaning or the words of a memory
+    # that stands out from its whole scope rank as first in every leg
+    anchored = any(c.kind in _ANCHORED for c in named)
+    legs = 1.0 if anchored else sum(leg.weight for leg in preset.legs)
+    fused = score * legs / (preset.rrf_k + 1)
     factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
     strong = score >= STRONG
     what = ", ".join(f"{c.kind} {c.anchor}" + ("" if c.match == 1 else f" ({c.match:.0%})")
