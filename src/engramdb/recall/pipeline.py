@@ -62,7 +62,8 @@ class Recaller:
         place_relative(self.store, scope, plan)
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
         if self.aligned is not None:
-            preset, cross = cross_leg(self.store, self.languages, self.aligned, scope, plan,
+            preset, cross = cross_leg(self.store, self.languages,
+                                      lambda _: self._aligned_vector(plan), scope, plan,
                                       preset, self._main_vector)
             ranked.update(cross)
         fused = rrf_scores(ranked, preset)   # what the expansion reads from
@@ -110,14 +111,23 @@ class Recaller:
             return None
         if not is_cjk(plan.query):
             return self._vector(plan)
-        return self.main(plan.query)
+        if "main" not in plan.halves:
+            plan.halves["main"] = self.main(plan.query)
+        return plan.halves["main"]
+
+    def _aligned_vector(self, plan: QueryPlan) -> np.ndarray:
+        """The query in the cross-lingual model's half, embedded once per recall."""
+        assert self.aligned is not None
+        if "aligned" not in plan.halves:
+            plan.halves["aligned"] = self.aligned(plan.query)
+        return plan.halves["aligned"]
 
     def _vectors(self, plan: QueryPlan) -> list[np.ndarray]:
         """The query in every model the embedder has (one, or the routed pair's two)."""
         if self.aligned is None:
             return [self._vector(plan)]
         main = self._main_vector(plan)
-        return [self.aligned(plan.query), *([main] if main is not None else [])]
+        return [self._aligned_vector(plan), *([main] if main is not None else [])]
 
     @traced("recall.associate")
     def _vector(self, plan: QueryPlan) -> np.ndarray:
