@@ -1,0 +1,278 @@
+"""One line a person can read for each hit: what brought it (the asked person, place or topic
+it names, the query's words it holds, its meaning, the archive, a link to a top hit), what it
+is (the newest value of the asked slot, an earlier value and what replaced it, in the asked
+time) and how old it is, e.g. "same place as asked: Berlin · the word 'lives' · newest value
+of Maya's residence · 3 days ago".
+
+It is read from what the hit already holds (its legs, relevance terms and notes, its record)
+and from the query, the plan and the clock's now: no store query. The engine sets it once per
+recall (``Explanation.summary``, ``Hit.why``); the full terms stay in the explanation. The
+line is English; quoted words and contents stay as written, Chinese included."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..model import Hit, Record
+from ..text import is_cjk, tokenize
+from ..text.lang import language
+from ..write.slots import USER, slot_of
+from .crosslingual import LEG as CROSS
+from .relevance import GAP0
+from .temporal import POINT_KINDS
+from .wake import HALF, Query, anchor_match, cues
+
+SEP = " · "
+MAX_WORDS = 3     # query words quoted per hit
+QUOTE = 40        # characters of another memory's content quoted
+STANDOUT = 2.0    # the cross-lingual leg's standing (z-score in its language) that is close
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_PIECE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’-][^\W_{_CJK}]+)*", re.UNICODE)
+_ANCHORS = (("person", "people", "people"), ("place", "places", "places"),
+            ("topic", "topics", "topics"))
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the line reads from the query: its cues, its content words (not the time it
+    names), the words expansion added, the time it names (when applied), the clock's now."""
+
+    query: Query | None
+    now: datetime
+    words: frozenset[str] = frozenset()
+    expansion: frozenset[str] = frozenset()
+    window: str = ""
+
+    @classmethod
+    def of(cls, query: str | None, plan: dict[str, Any], now: datetime) -> Asked:
+        cue = Query.of(query, tokenize(query), now) if query else None
+        stage = (plan.get("stages") or {}).get("expansion") or {}
+        window = plan.get("window") or {}
+        expr = str(window.get("expr") or window.get("label") or "")
+        words = cue.tokens - frozenset(tokenize(expr)) if cue is not None else frozenset()
+        return cls(cue, now, words, frozenset(stage.get("terms") or ()),
+                   expr if window.get("applied") else "")
+
+
+def describe(hits: Sequence[Hit], query: str | None, now: datetime,
+             plan: dict[str, Any] | None = None) -> None:
+    """Set each hit's one-line summary (``hit.explanation.summary``)."""
+    asked = Asked.of(query, plan or {}, now)
+    for hit in hits:
+        hit.explanation.summary = line(hit, asked, hits)
+
+
+def line(hit: Hit, asked: Asked, hits: Sequence[Hit] = ()) -> str:
+    parts = [*found_by(hit, asked, hits), *standing(hit, asked, hits), age(hit.memory.at,
+                                                                          asked.now)]
+    return SEP.join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------- what brought it
+
+
+def found_by(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
+    legs, rec = hit.explanation.legs, hit.memory
+    if "links" in legs:
+        return [_linked_path(hit)]
+    if "associate" in legs:
+        return [_associated(hit, hits)]
+    out = []
+    if "uri" in legs:
+        out.append(f"under the URI asked: {rec.uri}" if rec.uri else "under the URI asked")
+    if hit.woken or "wake" in legs:
+        out.append(_woken(hit, asked))
+        return out
+    named = _named_anchors(rec, asked.query)
+    out += [f"same {kind} as asked: {', '.join(anchors)}" for kind, anchors in named]
+    said = {t for _, anchors in named for a in anchors for t in tokenize(a)}
+    words = [w for w in _words(rec.content, asked) if said.isdisjoint(tokenize(w))]
+    if words:
+        out.append(_quoted(words, hit, every=not named))
+    elif not named and asked.words:
+        out += _other_words(hit, asked)
+    meaning = _meaning(hit, asked, bool(named or words))
+    if meaning:
+        out.append(meaning)
+    if not out and not (asked.window and not asked.words):  # a time alone: standing says it
+        out.append(_legs_in_words(hit))
+    return out
+
+
+def _named_anchors(rec: Record, query: Query | None) -> list[tuple[str, list[str]]]:
+    if query is None:
+        return []
+    out = []
+    for one, many, attr in _ANCHORS:
+        anchors = [a for a in getattr(rec, attr) if anchor_match(a, query) >= HALF]
+        if anchors:
+            out.append((one if len(anchors) == 1 else many, anchors))
+    return out
+
+
+def _words(text: str, asked: Asked, wanted: frozenset[str] | None = None) -> list[str]:
+    """The words of ``text``, as written, whose search tokens the query has."""
+    wanted = asked.words if wanted is None else wanted
+    if not wanted:
+        return []
+    found: dict[str, str] = {}
+    for m in _PIECE.finditer(text):
+        piece = m.group(0)
+        if is_cjk(piece):
+            hits = [t for t in tokenize(piece) if t in wanted]
+        else:
+            hits = [piece] if not wanted.isdisjoint(tokenize(piece)) else []
+        for word in hits:
+            found.setdefault(word.lower(), word)
+    # a Chinese word and a longer one holding it ("喜欢", "最喜欢"): the longer one only
+    words = list(found.values())
+    return [w for w in words if not any(w != o and w in o for o in words if is_cjk(w))]
+
+
+def _quoted(words: list[str], hit: Hit, every: bool = True) -> str:
+    shown = ", ".join(f"'{w}'" for w in words[:MAX_WORDS])
+    more = f" and {len(words) - MAX_WORDS} more" if len(words) > MAX_WORDS else ""
+    if every and hit.explanation.terms.get("lexical", 0.0) >= 0.999 and len(words) > 1:
+        return f"every word asked: {shown}{more}"
+    return f"the word{'s' if len(words) > 1 else ''} {shown}{more}"
+
+
+def _other_words(hit: Hit, asked: Asked) -> list[str]:
+    """No asked word in its text: one in its context, or a word the top hits share."""
+    rec = hit.memory
+    context = _words(rec.context or "", asked)
+    if context:
+        return [f"its context has {_quoted(context, hit, every=False)}"]
+    if "expansion" in hit.explanation.legs and asked.expansion:
+        shared = _words(rec.content, asked, asked.expansion)
+        if shared:
+            return [f"shares {', '.join(repr(w) for w in shared[:MAX_WORDS])} with the top hits"]
+    return []
+
+
+def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
+    """Close in meaning: the memory stands out from its language's memories for this query
+    (the cross-lingual leg's standing, a z-score) or from the scope's background (the dense
+    gap); without either (no relevance computed), a dense rank in the first few."""
+    legs, terms = hit.explanation.legs, hit.explanation.terms
+    if "dense" not in legs and CROSS not in legs:
+        return ""
+    if "dense_standing" in terms:
+        close = terms["dense_standing"] >= STANDOUT
+    elif "relevance" in terms:
+        close = terms.get("dense_gap", 0.0) >= GAP0
+    else:
+        close = bool(legs.get("dense") and legs["dense"].rank <= 3)
+    query = asked.query.text if asked.query is not None else ""
+    across = bool(query) and language(query) != language(hit.memory.content)
+    if close:
+        return "matched across languages: close in meaning" if across else "close in meaning"
+    return "" if matched or not asked.words else "no word asked; only loosely related in meaning"
+
+
+def _woken(hit: Hit, asked: Asked) -> str:
+    found = cues(hit.memory, asked.query) if asked.query is not None else []
+    said = ", ".join("the time asked" if c.kind == "time" else f"{c.kind} {c.anchor}"
+                     for c in found)
+    promoted = any(n == "promoted to core" for n in hit.explanation.notes)
+    text = f"woken from the archive by {said or 'what the query means'}"
+    return text + (", brought back" if promoted else "")
+
+
+def _associated(hit: Hit, hits: Sequence[Hit]) -> str:
+    """Which top hit led to it: the first whose id its trace names."""
+    trace = " ".join(hit.explanation.notes)
+    seed = next((h for h in hits if h is not hit and h.memory.id in trace), None)
+    text = f"linked to a top hit: {_snippet(seed.memory.content)}" if seed is not None \
+        else "linked to a top hit"
+    return text + (" (woken from the archive)" if hit.woken else "")
+
+
+def _linked_path(hit: Hit) -> str:
+    leg = hit.explanation.legs["links"]
+    relations = re.findall(r"(\w+) (?:->|<-)", " ".join(hit.explanation.notes))
+    via = f" by {', '.join(dict.fromkeys(relations))}" if relations else ""
+    return f"{leg.rank} link{'s' if leg.rank != 1 else ''} away{via}"
+
+
+_LEG_WORDS = {"bm25": "its words", "anchors": "its people, places or topics",
+              "dense": "its meaning", CROSS: "its meaning across languages",
+              "expansion": "words the top hits share", "uri": "its URI",
+              "wake": "the archive", "associate": "a link to a top hit", "links": "a link"}
+
+
+def _legs_in_words(hit: Hit) -> str:
+    legs = [_LEG_WORDS.get(name, name) for name in hit.explanation.legs]
+    return f"found by {', '.join(dict.fromkeys(legs))}" if legs else "no match of its own"
+
+
+# ---------------------------------------------------------------- what it is
+
+
+def standing(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
+    rec, terms = hit.memory, hit.explanation.terms
+    out = []
+    asked_slot = "slot_factor" in terms
+    if rec.invalid_at is not None:
+        after = next((h.memory for h in hits if h.memory.id == rec.superseded_by), None)
+        what = f"earlier {_slot(rec)}" if asked_slot else "earlier value"
+        by = f" by {_snippet(after.content)}" if after is not None else ""
+        out.append(f"{what}, replaced{by} on {rec.invalid_at.date()}")
+    else:
+        before = next((h.memory for h in hits if h.memory.superseded_by == rec.id), None)
+        if asked_slot:
+            out.append(f"newest {_slot(rec)}")
+        elif before is not None:
+            out.append("newest value")
+        if before is not None:
+            out[-1] += f" (was {_snippet(before.content)})"
+    if asked.window:
+        held = "in" if rec.kind in POINT_KINDS else "held during"
+        out.append(f"{held} the time asked: {asked.window}")
+    collapsed = int(terms.get("collapsed", 0))
+    if collapsed:
+        out.append(f"{collapsed} more stored alike")
+    return out
+
+
+def _slot(rec: Record) -> str:
+    slot = slot_of(rec.content, rec.kind)
+    if slot is None:
+        return "value asked"
+    if slot.subject == USER:
+        return f"value of the user's {slot.attribute}"
+    start = rec.content.lower().find(slot.subject)
+    name = rec.content[start : start + len(slot.subject)] if start >= 0 else slot.subject
+    return f"value of {name}'s {slot.attribute}" if not is_cjk(name) \
+        else f"value of {slot.attribute} of {name}"
+
+
+def _snippet(text: str) -> str:
+    text = " ".join(text.split())
+    return f"'{text if len(text) <= QUOTE else text[: QUOTE - 1] + '…'}'"
+
+
+# ---------------------------------------------------------------- when
+
+
+def age(at: datetime, now: datetime) -> str:
+    """How long ago ``at`` was, in the largest unit that fits (a later one: "in ...")."""
+    days = (now - at).total_seconds() / 86400.0
+    ahead, days = days < 0, abs(days)
+    if days < 1:
+        return "later today" if ahead else "today"
+    if 1 <= days < 2:
+        return "tomorrow" if ahead else "yesterday"
+    for unit, size, below in (("day", 1, 14), ("week", 7, 61), ("month", 30.44, 730)):
+        if days < below:
+            return _ago(int(days // size), unit, ahead)
+    return _ago(int(days // 365.25), "year", ahead)
+
+
+def _ago(n: int, unit: str, ahead: bool) -> str:
+    span = f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"in {span}" if ahead else f"{span} ago"
