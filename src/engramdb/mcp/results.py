@@ -58,6 +58,7 @@ class ExplanationOut(Out):
     terms: dict[str, float]
     final: float
     notes: list[str]
+    summary: str = ""
 
 
 class HitOut(Out):
@@ -65,6 +66,7 @@ class HitOut(Out):
     memory: MemoryOut
     explanation: ExplanationOut
     woken: bool
+    why: str = Field("", description="Why it was found, in one line a person can read")
 
 
 class RecallOut(Out):
