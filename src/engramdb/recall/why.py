@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Any
 
 from ..model import Hit, Record
@@ -98,7 +99,7 @@ def found_by(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
     meaning = _meaning(hit, asked, bool(named or words))
     if meaning:
         out.append(meaning)
-    if not out and not (asked.window and not asked.words):  # a time alone: standing says it
+    if not out and not asked.window:  # in the time asked: standing says so
         out.append(_legs_in_words(hit))
     return out
 
@@ -115,7 +116,8 @@ def _named_anchors(rec: Record, query: Query | None) -> list[tuple[str, list[str
 
 
 def _words(text: str, asked: Asked, wanted: frozenset[str] | None = None) -> list[str]:
-    """The words of ``text``, as written, whose search tokens the query has."""
+    """The words of ``text``, as written, whose search tokens the query has (Chinese: the
+    runs of characters the matched words cover, "最喜欢" for 最 and 喜欢)."""
     wanted = asked.words if wanted is None else wanted
     if not wanted:
         return []
@@ -123,14 +125,29 @@ def _words(text: str, asked: Asked, wanted: frozenset[str] | None = None) -> lis
     for m in _PIECE.finditer(text):
         piece = m.group(0)
         if is_cjk(piece):
-            hits = [t for t in tokenize(piece) if t in wanted]
+            words = _covered(piece, [t for t in tokenize(piece) if t in wanted])
         else:
-            hits = [piece] if not wanted.isdisjoint(tokenize(piece)) else []
-        for word in hits:
+            words = [piece] if not wanted.isdisjoint(tokenize(piece)) else []
+        for word in words:
             found.setdefault(word.lower(), word)
-    # a Chinese word and a longer one holding it ("喜欢", "最喜欢"): the longer one only
-    words = list(found.values())
-    return [w for w in words if not any(w != o and w in o for o in words if is_cjk(w))]
+    return list(found.values())
+
+
+def _covered(run: str, words: list[str]) -> list[str]:
+    """The stretches of ``run`` that ``words`` cover, in order."""
+    covered = [False] * len(run)
+    for word in words:
+        start = run.find(word)
+        while start >= 0:
+            covered[start : start + len(word)] = [True] * len(word)
+            start = run.find(word, start + 1)
+    out, at = [], 0
+    for hit, same in groupby(covered):
+        n = len(list(same))
+        if hit:
+            out.append(run[at : at + n])
+        at += n
+    return out
 
 
 def _quoted(words: list[str], hit: Hit, every: bool = True) -> str:
@@ -171,7 +188,9 @@ def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
     across = bool(query) and language(query) != language(hit.memory.content)
     if close:
         return "matched across languages: close in meaning" if across else "close in meaning"
-    return "" if matched or not asked.words else "no word asked; only loosely related in meaning"
+    if matched or not asked.words or asked.window:  # in the time asked: that is why
+        return ""
+    return "no word asked; only loosely related in meaning"
 
 
 def _woken(hit: Hit, asked: Asked) -> str:
@@ -247,8 +266,7 @@ def _slot(rec: Record) -> str:
         return f"value of the user's {slot.attribute}"
     start = rec.content.lower().find(slot.subject)
     name = rec.content[start : start + len(slot.subject)] if start >= 0 else slot.subject
-    return f"value of {name}'s {slot.attribute}" if not is_cjk(name) \
-        else f"value of {slot.attribute} of {name}"
+    return f"value of {name}'s {slot.attribute}"
 
 
 def _snippet(text: str) -> str:
@@ -260,17 +278,19 @@ def _snippet(text: str) -> str:
 
 
 def age(at: datetime, now: datetime) -> str:
-    """How long ago ``at`` was, in the largest unit that fits (a later one: "in ...")."""
+    """How long ago ``at`` was, rounded in the largest unit that fits (later: "in ...")."""
     days = (now - at).total_seconds() / 86400.0
     ahead, days = days < 0, abs(days)
     if days < 1:
         return "later today" if ahead else "today"
-    if 1 <= days < 2:
+    if days < 2:
         return "tomorrow" if ahead else "yesterday"
-    for unit, size, below in (("day", 1, 14), ("week", 7, 61), ("month", 30.44, 730)):
+    if days < 14:
+        return _ago(int(days), "day", ahead)
+    for unit, size, below in (("week", 7, 60), ("month", 30.44, 730)):
         if days < below:
-            return _ago(int(days // size), unit, ahead)
-    return _ago(int(days // 365.25), "year", ahead)
+            return _ago(round(days / size), unit, ahead)
+    return _ago(round(days / 365.25), "year", ahead)
 
 
 def _ago(n: int, unit: str, ahead: bool) -> str:
