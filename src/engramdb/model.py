@@ -216,7 +216,6 @@ class Explanation:
             "terms": {k: round(v, 6) for k, v in self.terms.items()},
             "final": round(self.final, 6),
             "notes": list(self.notes),
-            "summary": self.summary,
         }
 
     def __str__(self) -> str:

@@ -58,7 +58,6 @@ class ExplanationOut(Out):
     terms: dict[str, float]
     final: float
     notes: list[str]
-    summary: str = ""
 
 
 class HitOut(Out):

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
@@ -59,29 +60,49 @@ class Asked:
                    expr if window.get("applied") else "")
 
 
+@dataclass(frozen=True)
+class Others:
+    """The other hits of the same recall: the top hit an associated one came from, the value
+    that replaced an earlier one, the earlier value a newest one replaced."""
+
+    hits: Sequence[Hit] = ()
+    by_id: dict[str, Record] = field(default_factory=dict)
+    former: dict[str, Record] = field(default_factory=dict)  # successor id -> earlier value
+
+    @classmethod
+    def of(cls, hits: Sequence[Hit]) -> Others:
+        by_id = {h.memory.id: h.memory for h in hits}
+        former = {}
+        for h in hits:
+            if h.memory.superseded_by is not None:
+                former.setdefault(h.memory.superseded_by, h.memory)
+        return cls(hits, by_id, former)
+
+
 def describe(hits: Sequence[Hit], query: str | None, now: datetime,
              plan: dict[str, Any] | None = None) -> None:
     """Set each hit's one-line summary (``hit.explanation.summary``)."""
-    asked = Asked.of(query, plan or {}, now)
+    asked, others = Asked.of(query, plan or {}, now), Others.of(hits)
     for hit in hits:
-        hit.explanation.summary = line(hit, asked, hits)
+        hit.explanation.summary = line(hit, asked, others)
 
 
-def line(hit: Hit, asked: Asked, hits: Sequence[Hit] = ()) -> str:
-    parts = [*found_by(hit, asked, hits), *standing(hit, asked, hits), age(hit.memory.at,
-                                                                          asked.now)]
+def line(hit: Hit, asked: Asked, others: Others | None = None) -> str:
+    others = others or Others()
+    parts = [*found_by(hit, asked, others), *standing(hit, asked, others),
+             age(hit.memory.at, asked.now)]
     return SEP.join(p for p in parts if p)
 
 
 # ---------------------------------------------------------------- what brought it
 
 
-def found_by(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
+def found_by(hit: Hit, asked: Asked, others: Others) -> list[str]:
     legs, rec = hit.explanation.legs, hit.memory
     if "links" in legs:
         return [_linked_path(hit)]
     if "associate" in legs:
-        return [_associated(hit, hits)]
+        return [_associated(hit, others.hits)]
     out = []
     if "uri" in legs:
         out.append(f"under the URI asked: {rec.uri}" if rec.uri else "under the URI asked")
@@ -90,12 +111,15 @@ def found_by(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
         return out
     named = _named_anchors(rec, asked.query)
     out += [f"same {kind} as asked: {', '.join(anchors)}" for kind, anchors in named]
+    # relevance found no asked word in its text or context (lexical 0): none to look for
+    holds = hit.explanation.terms.get("lexical", 1.0) > 0
     said = {t for _, anchors in named for a in anchors for t in tokenize(a)}
-    words = [w for w in _words(rec.content, asked) if said.isdisjoint(tokenize(w))]
+    words = [w for w in _words(rec.content, asked) if said.isdisjoint(tokenize(w))] \
+        if holds else []
     if words:
         out.append(_quoted(words, hit, every=not named))
     elif not named and asked.words:
-        out += _other_words(hit, asked)
+        out += _other_words(hit, asked, holds)
     meaning = _meaning(hit, asked, bool(named or words))
     if meaning:
         out.append(meaning)
@@ -127,10 +151,15 @@ def _words(text: str, asked: Asked, wanted: frozenset[str] | None = None) -> lis
         if is_cjk(piece):
             words = _covered(piece, [t for t in tokenize(piece) if t in wanted])
         else:
-            words = [piece] if not wanted.isdisjoint(tokenize(piece)) else []
+            words = [piece] if not wanted.isdisjoint(_piece_tokens(piece)) else []
         for word in words:
             found.setdefault(word.lower(), word)
     return list(found.values())
+
+
+@lru_cache(maxsize=16384)
+def _piece_tokens(piece: str) -> frozenset[str]:
+    return frozenset(tokenize(piece))
 
 
 def _covered(run: str, words: list[str]) -> list[str]:
@@ -158,16 +187,17 @@ def _quoted(words: list[str], hit: Hit, every: bool = True) -> str:
     return f"the word{'s' if len(words) > 1 else ''} {shown}{more}"
 
 
-def _other_words(hit: Hit, asked: Asked) -> list[str]:
+def _other_words(hit: Hit, asked: Asked, holds: bool = True) -> list[str]:
     """No asked word in its text: one in its context, or a word the top hits share."""
     rec = hit.memory
-    context = _words(rec.context or "", asked)
+    context = _words(rec.context or "", asked) if holds else []
     if context:
         return [f"its context has {_quoted(context, hit, every=False)}"]
     if "expansion" in hit.explanation.legs and asked.expansion:
         shared = _words(rec.content, asked, asked.expansion)
         if shared:
-            return [f"shares {', '.join(repr(w) for w in shared[:MAX_WORDS])} with the top hits"]
+            quoted = ", ".join(f"'{w}'" for w in shared[:MAX_WORDS])
+            return [f"shares {quoted} with the top hits"]
     return []
 
 
@@ -184,9 +214,9 @@ def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
         close = terms.get("dense_gap", 0.0) >= GAP0
     else:
         close = bool(legs.get("dense") and legs["dense"].rank <= 3)
-    query = asked.query.text if asked.query is not None else ""
-    across = bool(query) and language(query) != language(hit.memory.content)
     if close:
+        query = asked.query.text if asked.query is not None else ""
+        across = bool(query) and language(query) != language(hit.memory.content)
         return "matched across languages: close in meaning" if across else "close in meaning"
     if matched or not asked.words or asked.window:  # in the time asked: that is why
         return ""
@@ -232,17 +262,17 @@ def _legs_in_words(hit: Hit) -> str:
 # ---------------------------------------------------------------- what it is
 
 
-def standing(hit: Hit, asked: Asked, hits: Sequence[Hit]) -> list[str]:
+def standing(hit: Hit, asked: Asked, others: Others) -> list[str]:
     rec, terms = hit.memory, hit.explanation.terms
     out = []
     asked_slot = "slot_factor" in terms
     if rec.invalid_at is not None:
-        after = next((h.memory for h in hits if h.memory.id == rec.superseded_by), None)
+        after = others.by_id.get(rec.superseded_by or "")
         what = f"earlier {_slot(rec)}" if asked_slot else "earlier value"
         by = f" by {_snippet(after.content)}" if after is not None else ""
         out.append(f"{what}, replaced{by} on {rec.invalid_at.date()}")
     else:
-        before = next((h.memory for h in hits if h.memory.superseded_by == rec.id), None)
+        before = others.former.get(rec.id)
         if asked_slot:
             out.append(f"newest {_slot(rec)}")
         elif before is not None:
