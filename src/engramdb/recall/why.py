@@ -26,7 +26,7 @@ from ..write.slots import USER, slot_of
 from .crosslingual import LEG as CROSS
 from .relevance import GAP0
 from .temporal import POINT_KINDS
-from .wake import HALF, Query, anchor_match, cues
+from .wake import HALF, MIN_KINDS, Query, anchor_match, cues
 
 SEP = " · "
 MAX_WORDS = 3     # query words quoted per hit
@@ -34,8 +34,7 @@ QUOTE = 40        # characters of another memory's content quoted
 STANDOUT = 2.0    # the cross-lingual leg's standing (z-score in its language) that is close
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _PIECE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’-][^\W_{_CJK}]+)*", re.UNICODE)
-_ANCHORS = (("person", "people", "people"), ("place", "places", "places"),
-            ("topic", "topics", "topics"))
+_ANCHORS = (("person", "people"), ("place", "places"), ("topic", "topics"))
 
 
 @dataclass(frozen=True)
@@ -132,8 +131,8 @@ def _named_anchors(rec: Record, query: Query | None) -> list[tuple[str, list[str
     if query is None:
         return []
     out = []
-    for one, many, attr in _ANCHORS:
-        anchors = [a for a in getattr(rec, attr) if anchor_match(a, query) >= HALF]
+    for one, many in _ANCHORS:
+        anchors = [a for a in getattr(rec, many) if anchor_match(a, query) >= HALF]
         if anchors:
             out.append((one if len(anchors) == 1 else many, anchors))
     return out
@@ -225,10 +224,11 @@ def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
 
 def _woken(hit: Hit, asked: Asked) -> str:
     found = cues(hit.memory, asked.query) if asked.query is not None else []
-    said = ", ".join("the time asked" if c.kind == "time" else f"{c.kind} {c.anchor}"
-                     for c in found)
+    said = ["the time asked" if c.kind == "time" else f"{c.kind} {c.anchor}" for c in found]
+    if len({c.kind for c in found}) < MIN_KINDS:  # the other cue was the query's meaning
+        said.append("what the query means")
     promoted = any(n == "promoted to core" for n in hit.explanation.notes)
-    text = f"woken from the archive by {said or 'what the query means'}"
+    text = f"woken from the archive by {', '.join(said)}"
     return text + (", brought back" if promoted else "")
 
 
