@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import subprocess
 import sys
@@ -132,9 +131,12 @@ def test_recall_shows_a_table_and_explains(cli: Run, cli_json: Callable[..., Any
     remember(cli_json, "My sister plays the cello")
     table = cli("recall", "Berlin").stdout
     assert "I moved to Berlin last spring" in table and berlin in table
-    assert re.search(r"\b\w+#1\b", table)  # the why column: a leg that ranked it first
-    explained = cli("recall", "Berlin", "--explain").stdout
-    assert f"#1 {berlin}" in explained and "fused" in explained and "strength" in explained
+    assert "the word 'Berlin'" in table and "today" in table  # why, in one line
+    assert "rrf" not in table and "fused" not in table          # not the score's terms
+    for flags in (["--explain"], ["-v"]):  # the full terms behind --explain and -v
+        explained = cli("recall", "Berlin", *flags).stdout
+        assert f"#1 {berlin}" in explained and "fused" in explained and "strength" in explained
+        assert "rrf=" in explained and "why: the word 'Berlin'" in explained
 
 
 def test_recall_json_kind_filter_and_k(cli_json: Callable[..., Any]) -> None:

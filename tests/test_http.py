@@ -144,11 +144,14 @@ def test_recall_explains_each_hit_in_both_languages(api):  # type: ignore[no-unt
     add(api, report)
     add(api, dumplings)
     add(api, "I like green tea", kind="preference")
-    for query, expected in (("quarterly report", report), ("饺子", dumplings)):
+    for query, expected, why in (
+            ("quarterly report", report, "every word asked: 'quarterly', 'report' · today"),
+            ("饺子", dumplings, "the word '饺子' · today")):
         hits = api.post("/v1/recall", json={"query": query, "k": 2}).json()
         top = hits["hits"][0]
         assert top["memory"]["content"] == expected
-        assert top["explanation"]["legs"] and top["explanation"]["final"] > 0
+        assert top["why"] == why  # one line a person reads
+        assert top["explanation"]["legs"] and top["explanation"]["final"] > 0  # terms stay
 
 
 def test_recall_within_a_uri_prefix(api):  # type: ignore[no-untyped-def]

@@ -75,7 +75,10 @@ def test_log_in_search_edit_and_see_the_new_version(site):  # type: ignore[no-un
     hit = page.locator("#results .hit").first
     hit.wait_for()
     assert "I moved to Berlin in March" in hit.inner_text()
-    assert "fused" in hit.locator(".why").inner_text()  # the explanation is shown
+    assert "the word 'Berlin'" in hit.locator(".why").inner_text()  # why, in one line
+    assert "fused" not in hit.locator(".why").inner_text()
+    hit.locator(".terms summary").click()  # the score's terms, behind a toggle
+    assert "fused" in hit.locator(".terms").inner_text()
     hit.locator("a.open").click()
     page.wait_for_selector("#detail:not([hidden])")
     assert page.inner_text("#d-content") == "I moved to Berlin in March"

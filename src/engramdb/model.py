@@ -206,6 +206,7 @@ class Explanation:
     terms: dict[str, float] = field(default_factory=dict)
     final: float = 0.0
     notes: list[str] = field(default_factory=list)
+    summary: str = ""  # the same in one line a person can read (recall/why.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -231,12 +232,19 @@ class Hit:
     explanation: Explanation
     woken: bool = False  # found in the archive by the query's cues (recall/wake.py)
 
+    @property
+    def why(self) -> str:
+        """One line a person can read: why this hit, what it is, how old (recall/why.py)."""
+        e = self.explanation
+        return e.summary or "; ".join(e.notes[:1]) or "found by " + (", ".join(e.legs) or "-")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "score": round(self.score, 6),
             "memory": self.memory.to_dict(),
             "explanation": self.explanation.to_dict(),
             "woken": self.woken,
+            "why": self.why,
         }
 
 

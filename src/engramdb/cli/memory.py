@@ -128,13 +128,15 @@ def recall(
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the hits as used.")] = False,
     explain: Annotated[bool, typer.Option(
-        "--explain", help="Print each hit's full score breakdown, and how the query was "
-        "planned (on stderr).")] = False,
+        "--explain", help="Print each hit's full score breakdown (as -v does), and how the "
+        "query was planned (on stderr).")] = False,
     fmt: Annotated[str, typer.Option(
-        "--format", metavar="FORMAT", help="table (ranked, with why), json (as --json) or "
+        "--format", metavar="FORMAT", help="table (ranked, each with why in one line), json "
+        "(as --json) or "
         "text (one hit's content per line, for pipes and prompts).")] = "table",
 ) -> None:
-    """Recall the memories that best match QUERY, best first, with why each one ranks."""
+    """Recall the memories that best match QUERY, best first, with why each one ranks in one
+    line; -v or --explain adds every term of each hit's score."""
     if fmt not in RECALL_FORMATS:
         raise typer.BadParameter(f"one of {', '.join(RECALL_FORMATS)}", param_hint="--format")
     with guarded(d), open_memory(d) as mem:
@@ -148,7 +150,7 @@ def recall(
                 typer.echo(" ".join(hit.memory.content.split()))
         elif hits:
             out().print(hits_table(hits))
-        if explain:
+        if explain or (d.verbose and fmt == "table"):
             for rank, hit in enumerate(hits, start=1):
                 out().print(explain_hit(rank, hit))
         if hits.note or not hits:

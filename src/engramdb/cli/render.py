@@ -76,13 +76,11 @@ def hits_table(hits: Hits) -> Table:
     table.add_column("score", justify="right")
     table.add_column("kind")
     table.add_column("content", ratio=1, overflow="fold")
-    table.add_column("why")
+    table.add_column("why", ratio=1, overflow="fold")
     table.add_column("id", no_wrap=True)
     for rank, hit in enumerate(hits, start=1):
-        why = " ".join(f"{name}#{leg.rank}" for name, leg in hit.explanation.legs.items())
-        why += " (woken)" if hit.woken else ""
         table.add_row(str(rank), f"{hit.score:.4f}", hit.memory.kind.value,
-                      short(hit.memory.content), why, hit.memory.id)
+                      short(hit.memory.content), Text(hit.why), hit.memory.id)
     return table
 
 
@@ -92,6 +90,7 @@ def explain_hit(rank: int, hit: Hit) -> Text:
                      for name, leg in e.legs.items())
     terms = ", ".join(f"{name}={value:.4f}" for name, value in e.terms.items())
     lines = [f"#{rank} {hit.memory.id}  score {hit.score:.4f}",
+             f"  why: {hit.why}",
              f"  legs: {legs or 'none'}",
              f"  fused {e.fused:.4f}  strength {e.strength:.4f}  final {e.final:.4f}",
              f"  terms: {terms or 'none'}"]

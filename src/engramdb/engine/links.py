@@ -18,6 +18,7 @@ from ..recall.graph import (
     start_hit,
     walk,
 )
+from ..recall.why import describe
 from ..store.protocol import ListFilter
 from ..uri import validate_prefix, validate_uri
 from .core import Core
@@ -66,7 +67,9 @@ class LinkVerbs(Core):
         path first (the product of its link weights)."""
         scope = self._scope(user, agent)
         hops = check_hops(hops, 1)
-        return [as_hit(r) for r in walk(self.store, scope, [self._get(scope, id_or_uri)], hops)]
+        hits = [as_hit(r) for r in walk(self.store, scope, [self._get(scope, id_or_uri)], hops)]
+        describe(hits, None, self._now())
+        return hits
 
     def recall_path(self, uri_or_prefix: str, hops: int = 0, *, user: str | None = None,
                     agent: str | None = None) -> list[Hit]:
@@ -87,7 +90,9 @@ class LinkVerbs(Core):
             raise NotFound(f"no memory at or under {uri_or_prefix!r} for user={scope.user} "
                            f"agent={scope.agent}")
         hits = [start_hit(r, f"at {r.uri}") for r in sorted(start, key=lambda r: r.uri or "")]
-        return hits + [as_hit(r) for r in walk(self.store, scope, start, hops)]
+        hits += [as_hit(r) for r in walk(self.store, scope, start, hops)]
+        describe(hits, None, self._now())
+        return hits
 
 
     # ---------------------------------------------------------------- conversations

@@ -22,6 +22,7 @@ from ..model import (
 )
 from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
 from ..recall.wake import promote
+from ..recall.why import describe
 from ..store.protocol import ListFilter
 from ..text.checks import storable
 from ..tracing import traced
@@ -67,6 +68,7 @@ class ReadVerbs(Core):
             from ..write.privacy import reveal_hits
 
             reveal_hits(self.store, scope, hits)
+        describe(hits, query, now, hits.plan)
         return hits
 
     def explain(self, id_or_uri: str, *, user: str | None = None,

@@ -65,6 +65,7 @@ class HitOut(Out):
     memory: MemoryOut
     explanation: ExplanationOut
     woken: bool
+    why: str = Field("", description="Why it was found, in one line a person can read")
 
 
 class RecallOut(Out):

@@ -1,6 +1,7 @@
 // Search: the hits of POST /v1/recall, the same sentence from several memories shown once
 // (a turn and the fact extracted from it: "2 sources"), the relevance in words and a bar,
-// the query's time window and routing (hits.plan), and the abstained state.
+// each hit's why in one line (hit.why) with its score's terms behind a toggle, the query's
+// time window and routing (hits.plan), and the abstained state.
 "use strict";
 
 import { $, api, chip, el, memoryLink, svg, when } from "./util.js";
@@ -49,6 +50,11 @@ function explanation(e) {
     + `final ${e.final}`;
 }
 
+function terms(e) {
+  const all = Object.entries(e.terms).map(([n, v]) => `${n} ${v}`);
+  return all.length ? el("div", {}, "terms: " + all.join(", ")) : null;
+}
+
 // a hit and those the server collapsed into it (recall/collapse.py: a turn and its fact)
 const sources = (group) => group.reduce((n, g) => n + 1 + (g.explanation.terms.collapsed || 0), 0);
 
@@ -62,14 +68,18 @@ function hitItem(group, top) {
     el("div", { class: "hit-head" }, memoryLink(h.memory),
       count > 1 ? chip(`${count} sources`, "sources") : null),
     el("div", { class: "relevance" }, bar(rel),
-      el("span", { class: "rel-words" }, `${relevanceWords(rel)} · ${legsInWords(h.explanation)}`
+      el("span", { class: "rel-words" }, `${relevanceWords(rel)}`
         + ` · strength ${Math.round(h.explanation.strength * 100)}%`)),
+    el("div", { class: "why" }, h.why || legsInWords(h.explanation)),
     el("div", { class: "meta" }, chip(kinds, "kind"), h.woken ? chip("woken from the archive",
       "woken") : null, el("span", {}, when(h.memory.at)),
     group.length > 1 ? el("span", { class: "also" }, "also: ",
       ...group.slice(1).map((g) => memoryLink(g.memory, g.memory.kind))) : null),
-    notes ? el("div", { class: "note" }, notes) : null,
-    el("div", { class: "why" }, `score ${h.score} · ` + explanation(h.explanation)));
+    el("details", { class: "terms" }, el("summary", {}, "score details"),
+      el("div", {}, `score ${h.score} · ${legsInWords(h.explanation)} · `
+        + explanation(h.explanation)),
+      terms(h.explanation),
+      notes ? el("div", { class: "note" }, notes) : null));
 }
 
 function planLine(plan, hits) {
