@@ -89,6 +89,7 @@ def test_its_own_words_wake_it_weakly(mem, clock, query):  # type: ignore[no-unt
     hits = mem.recall(query, k=5)
     (hit,) = [h for h in hits if h.woken]
     assert hit.memory.id == trip.id and "words" in hit.explanation.notes[0]
+    assert "woken from the archive by the words asked" in hit.why
     assert hit.explanation.terms["strong_cue"] == 0.0
     assert mem.get(trip.id).layer.value == "archived"
 

@@ -225,8 +225,12 @@ def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
 def _woken(hit: Hit, asked: Asked) -> str:
     found = cues(hit.memory, asked.query) if asked.query is not None else []
     said = ["the time asked" if c.kind == "time" else f"{c.kind} {c.anchor}" for c in found]
-    if len({c.kind for c in found}) < MIN_KINDS:  # the other cue was the query's meaning
-        said.append("what the query means")
+    if len({c.kind for c in found}) < MIN_KINDS:  # the query's words or meaning (wake.py)
+        note = hit.explanation.notes[0] if hit.explanation.notes else ""
+        if ", words " in note or note.startswith("woken from the archive by words"):
+            said.append("the words asked")
+        if "meaning" in note:
+            said.append("what the query means")
     promoted = any(n == "promoted to core" for n in hit.explanation.notes)
     text = f"woken from the archive by {', '.join(said)}"
     return text + (", brought back" if promoted else "")
