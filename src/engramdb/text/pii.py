@@ -187,7 +187,7 @@ def canonical(kind: str, value: str) -> str:
     written-out "at"/"dot" as "@"/"."; a number's digits (and letters) without separators, a
     Chinese mobile without its +86."""
     if kind == "email":
-        value = _DOT_WORD.sub(".", re.sub(_BRACKET_AT + r"|\s+(?i:at)\s+", "@", value, 1))
+        value = _DOT_WORD.sub(".", re.sub(_BRACKET_AT + r"|\s+(?i:at)\s+", "@", value, count=1))
         return value.lower()
     plain = re.sub(r"[^0-9A-Za-z]", "", value).upper()
     if kind == "cn_mobile" and len(plain) > 11:
