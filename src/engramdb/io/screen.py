@@ -20,7 +20,7 @@ from ..model import Record
 from ..store.protocol import Event
 from ..text.checks import content_hash
 from ..text.piipolicy import scope_policy
-from ..write.privacy import Masked, kind_of, mask_text, refuse_texts
+from ..write.privacy import Masked, kind_of, mask_text, mask_uri, refuse_texts, scope_key
 
 
 def screen_records(mem: Facade, records: list[Record], events: list[list[Event]],
@@ -40,7 +40,8 @@ def screen_records(mem: Facade, records: list[Record], events: list[list[Event]]
             refuse_texts(policy, rec.scope, [text for r in versions for text in _texts(r)])
             continue
         masked = Masked({ph: (kind_of(ph), value)
-                         for ph, value in pii.get(rec.id, {}).items()})
+                         for ph, value in pii.get(rec.id, {}).items()},
+                        key=scope_key(mem.store, rec.scope))
         before = len(masked.values)
         new = _masked(rec, masked)
         log = [replace(ev, snapshot=_masked(ev.snapshot, masked))
@@ -64,4 +65,6 @@ def _masked(rec: Record, masked: Masked) -> Record:
         return rec
     context = mask_text(rec.context, masked) if rec.context else rec.context
     content = mask_text(rec.content, masked)
-    return rec.replace(content=content, context=context, content_hash=content_hash(content))
+    uri = mask_uri(rec.uri, masked) if rec.uri else rec.uri
+    return rec.replace(content=content, context=context, content_hash=content_hash(content),
+                       uri=uri)
