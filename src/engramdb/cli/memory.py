@@ -167,7 +167,7 @@ def get(
     d: Door,
     id_or_uri: IdOrUri,
     reveal: Annotated[bool, typer.Option(
-        "--reveal", help="Show the values the PII policy masked ([email#1]...).")] = False,
+        "--reveal", help="Show the values the PII policy masked ([email#3f9a...]).")] = False,
 ) -> None:
     """Show one memory, every field."""
     with guarded(d), open_memory(d) as mem:
