@@ -167,6 +167,46 @@ def test_an_import_masks_the_uri(target, clock, tmp_path):  # type: ignore[no-un
         assert m.get(r.memory.id, reveal=True).uri == "core://contacts/jane.doe@example.com"
 
 
+def test_a_restored_snapshot_keeps_its_tokens(target, clock, tmp_path):  # type: ignore[no-untyped-def]
+    uri = "core://contacts/jane.doe@example.com"
+    with open_mem(target, clock, "mask") as m:
+        me = m.scope(user="alice")
+        r = me.remember(f"Jane's phone is {OLD}", uri=uri)
+        me.snapshot(str(tmp_path / "alice.jsonl"))
+        me.forget_scope()
+        me.restore_snapshot(str(tmp_path / "alice.jsonl"))
+        assert me.get(uri).id == r.memory.id   # the URI as written still finds it
+        again = me.remember(f"Jane's phone is {OLD}", uri=uri)
+        assert (again.action.value, again.rule) == ("noop", "same_uri_same_content")
+        assert me.remember(f"Jane's phone is {NEW}", uri=uri).action.value == "update"
+    with open_mem(tmp_path / "keep.db", clock, "keep") as keep:   # values as written
+        keep.remember(f"Tom's phone is {NEW}", uri="core://contacts/tom@example.com",
+                      user="carl")
+        keep.snapshot(str(tmp_path / "carl.jsonl"), user="carl")
+    with open_mem(target, clock, "mask") as m:
+        carl = m.scope(user="carl")
+        carl.restore_snapshot(str(tmp_path / "carl.jsonl"))   # masked as it is restored
+        assert NEW not in stored(m, "carl") and "tom@example.com" not in stored(m, "carl")
+        assert carl.remember(f"Tom's phone is {NEW}", uri="core://contacts/tom@example.com"
+                             ).action.value == "noop"
+
+
+def test_a_bad_key_line_in_a_snapshot_is_refused(target, clock, tmp_path):  # type: ignore[no-untyped-def]
+    with open_mem(target, clock, "mask") as m:
+        me = m.scope(user="alice")
+        me.remember(f"my phone is {OLD}")
+        me.snapshot(str(tmp_path / "a.jsonl"))
+        text = (tmp_path / "a.jsonl").read_text()
+        assert '"memory_id": "pii:key"' in text
+        for bad in ('{"key": "zz"}', '{"key": 1}', '{"key": "00", "other": "1"}'):
+            broken = re.sub(r'("memory_id": "pii:key", "values": )\{[^}]*\}',
+                            lambda m_, b=bad: m_.group(1) + b, text)
+            (tmp_path / "b.jsonl").write_text(broken)
+            with pytest.raises(Invalid, match="bad pii key line"):
+                me.restore_snapshot(str(tmp_path / "b.jsonl"))
+        assert me.count() == 1
+
+
 @pytest.mark.parametrize("bad", ["yes", 1, None, [True]])
 def test_history_reveal_must_be_a_bool(target, clock, bad):  # type: ignore[no-untyped-def]
     with open_mem(target, clock, "mask") as m:
