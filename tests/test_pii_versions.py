@@ -128,6 +128,23 @@ def test_a_uri_is_masked_and_found_as_written(target, clock, uri, value):  # typ
         assert uri in shown.getvalue()
 
 
+def test_a_prefix_holding_a_whole_value_lists_what_is_under_it(target, clock):  # type: ignore[no-untyped-def]
+    with open_mem(target, clock, "mask") as m:
+        me = m.scope(user="alice")
+        base = "core://contacts/jane.doe@example.com/"
+        me.remember("Jane lives in Lyon", uri=base + "city")
+        me.remember("Jane works at the bakery", uri=base + "work")
+        me.remember("Tom lives in Paris", uri="core://contacts/tom@example.com/city")
+        assert sorted(r.content for r in me.list(uri_prefix=base)) == \
+            ["Jane lives in Lyon", "Jane works at the bakery"]
+        assert me.count(uri_prefix=base) == 2
+        assert [h.memory.content for h in me.recall("where does Jane live", uri_prefix=base,
+                                                    k=1)] == ["Jane lives in Lyon"]
+        assert len(me.recall_path(base)) == 2
+        assert me.recall_path(base + "city")[0].memory.content == "Jane lives in Lyon"
+        assert me.count(uri_prefix="core://contacts/jane") == 0   # cut inside the value
+
+
 def test_update_masks_a_new_uri_and_keeps_the_values_it_still_names(target, clock):  # type: ignore[no-untyped-def]
     with open_mem(target, clock, "mask") as m:
         me = m.scope(user="alice")

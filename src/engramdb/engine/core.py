@@ -154,6 +154,15 @@ class Core:
             found = self.store.get_by_uri(scope, masked) if masked else None
         return found
 
+    def _stored_prefix(self, scope: Scope, prefix: str | None) -> str | None:
+        """A URI prefix with the whole values in it masked, as a masked write stores them
+        (write/privacy.py); a prefix that stops inside a value stays as given."""
+        if not isinstance(prefix, str) or "://" not in prefix:
+            return prefix
+        from ..write.privacy import stored_uri
+
+        return stored_uri(self.store, scope, prefix) or prefix
+
     def _reload(self, rec: Record) -> Record:
         return self.store.get(rec.scope, rec.id) or rec
     def __iter__(self) -> Iterator[Record]:
