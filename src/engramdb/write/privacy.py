@@ -55,14 +55,19 @@ KEY_ID = "pii:key"   # the scope's token key in the values table (no memory id l
 
 
 def scope_key(store: Store, scope: Scope, create: bool = True) -> bytes | None:
-    """The scope's placeholder key; made (and kept) on first need unless ``create`` is False."""
+    """The scope's placeholder key; made (and kept) on first need unless ``create`` is False
+    (read again inside the write transaction, so two writers make one key)."""
     row = store.pii_values(scope, [KEY_ID]).get(KEY_ID)
     if row:
         return bytes.fromhex(next(iter(row.values())))
     if not create:
         return None
-    key = secrets.token_bytes(32)
-    store.put_pii(scope, KEY_ID, {"key": ("key", key.hex())})
+    with store.transaction():
+        row = store.pii_values(scope, [KEY_ID]).get(KEY_ID)
+        if row:
+            return bytes.fromhex(next(iter(row.values())))
+        key = secrets.token_bytes(32)
+        store.put_pii(scope, KEY_ID, {"key": ("key", key.hex())})
     return key
 
 
