@@ -1,11 +1,12 @@
 """The PII policy of the write path: what a write does with the personal data text/pii.py
-finds in a memory's content and context.
+finds in a memory's content, context and URI.
 
 ``Config.pii`` is the policy of every scope ("keep", the default: stored as written; "mask":
 each value becomes a placeholder such as ``[email#3f9a0c2b71de]`` in the stored text, so
 neither the text index nor the vector ever sees it, and the value goes to a separate table that
 a hard forget erases; "refuse": the write raises Invalid naming the kinds found, never the
-values).
+values). ``Config.pii_scopes`` overrides it per scope: ``"alice=mask, alice/helper=refuse"`` (a
+``user/agent`` entry beats a ``user`` entry, which beats ``Config.pii``).
 
 A placeholder names its value by a keyed hash: the first 12 hex digits of HMAC-SHA256 over the
 kind and the value's canonical form (text/pii.py ``canonical``: "Jane@Example.com" and "jane at
@@ -14,7 +15,9 @@ example dot com" are one address), under a random key per scope kept in the valu
 memory of the scope and two values are two placeholders: the write path's duplicate checks (same
 URI same content, the content hash), the supersession judge and sleep's merges compare masked
 texts and still see a changed number as a change, while an export without the key cannot be
-brute-forced back to a phone number. Texts masked before (``[email#1]``, numbered per memory)
+brute-forced back to a phone number (the key sits with the values themselves, so whoever
+holds the file holds both; a snapshot carries the key as it carries the values, and its restore
+keeps it: io/snapshot.py). Texts masked before (``[email#1]``, numbered per memory)
 are still revealed; the numbered form is also what a conversation shown to an LLM extractor
 gets (``masked_turns``), its values put back at once.
 
@@ -23,9 +26,8 @@ A URI is masked too (``core://contacts/jane@example.com`` is stored as
 it stays one URI per value, and a caller that addresses the memory by the URI as written (get,
 update, forget, history, links) finds it, since the engine masks the URI it is given the same
 way (``mask_uri``) before it looks; ``reveal`` gives the URI back as written. A URI prefix that
-stops inside a value cannot match the masked URI.
-``Config.pii_scopes`` overrides it per scope: ``"alice=mask, alice/helper=refuse"`` (a
-``user/agent`` entry beats a ``user`` entry, which beats ``Config.pii``).
+stops inside a value cannot match the masked URI; one that holds whole values is masked as
+well (list, count, recall's ``uri_prefix``). A hard forget's tombstone keeps the masked URI.
 
 ``Screen`` is called for each draft of a batch (write/batch.py) and keeps what it masked by
 the draft's index; the write result's ``evidence["pii"]`` names the policy and the count of
