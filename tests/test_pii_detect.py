@@ -104,6 +104,7 @@ def test_ssns_and_written_out_emails_are_found(text, kind, value):  # type: igno
     "Email me at the office dot",
     "meet me at home dot com",                               # "me" is no mailbox
     "she is at school today. Dot the i's",
+    "jobs lost at the dot com bust; look at this dot com bubble",
     "call 212-555-0143 before noon",                         # a phone: 3-3-4, never an SSN
     "the release on 2024-05-06 and 05-06-2024",              # dates
     "upgrade to 1.23-45-6789 or v123-45-6789",               # versions

@@ -12,8 +12,8 @@ tracking word ("订单号", "order #") are not taken for phone or card numbers. 
 after "SSN" / "social security number"; other digit groups (a phone's 3-3-4, a date, a version)
 never are. A written-out e-mail needs the bracketed "(at)" / "[at]", or a plain " at " followed
 by at least one " dot " (so "look at the example" or "I looked at google.com" are not
-addresses), a local part that is no stop word, and a top-level domain that is a known generic
-one or two letters.
+addresses), a local part and domain labels that are no stop words ("jobs lost at the dot com
+bust"), and a top-level domain that is a known generic one or two letters.
 
 ``find_pii`` returns the spans, left to right, never overlapping (the first detector in
 ``KINDS`` wins a contested span)."""
@@ -174,10 +174,11 @@ def _obfuscated_emails(text: str) -> list[Found]:
         if not at.strip().startswith(("(", "[", "{", "<")) and at != "@" \
                 and not _DOT_WORD.search(domain):
             continue  # "I looked at google.com": a plain " at " needs a written " dot "
-        tld = re.split(_DOT_WORD.pattern + r"|\.", domain)[-1].lower()
-        if m.group("local").lower() in EN_STOP or not tld.isalpha() \
-                or not (tld in _TLDS or len(tld) == 2):
-            continue
+        labels = [x.lower() for x in re.split(_DOT_WORD.pattern + r"|\.", domain)]
+        tld = labels[-1]
+        if any(x in EN_STOP for x in [m.group("local").lower(), *labels]) \
+                or not tld.isalpha() or not (tld in _TLDS or len(tld) == 2):
+            continue  # "lost at the dot com bust": a function word is no mailbox nor domain
         found.append(Found("email", m.start(), m.end(), m.group()))
     return found
 
