@@ -113,7 +113,7 @@ def test_a_uri_is_masked_and_found_as_written(target, clock, uri, value):  # typ
         me = m.scope(user="alice")
         r = me.remember("Jane prefers e-mail over calls; 王芳喜欢发邮件", uri=uri)
         assert value not in r.memory.uri and URI_TOKEN.search(r.memory.uri)
-        assert value not in stored(m, "alice")
+        assert value not in stored(m, "alice") and "pii:key" not in stored(m, "alice")
         for address in (uri, r.memory.uri):   # as written, and as stored
             assert me.get(address).id == r.memory.id
             assert me.get(address, reveal=True).uri == uri
