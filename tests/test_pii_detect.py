@@ -79,3 +79,51 @@ def test_the_check_digits() -> None:
     assert iban_ok("GB82 WEST 1234 5698 7654 32") and not iban_ok("GB82 WEST 1234 5698 7654 33")
     assert cn_id_ok("11010519491231002X") and not cn_id_ok("110105194912310021")
     assert not cn_id_ok("11010519490230002X")   # 30 February
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), [
+    ("My SSN is 123-45-6789, keep it safe", "ssn", "123-45-6789"),
+    ("social security number: 078051120 on the form", "ssn", "078051120"),
+    ("他的社会安全号码是123-45-6789。", "ssn", "123-45-6789"),
+    ("Write to jane at example dot com", "email", "jane at example dot com"),
+    ("mail jane (at) example (dot) com please", "email", "jane (at) example (dot) com"),
+    ("J.Doe [at] mail [dot] example [dot] org.", "email",
+     "J.Doe [at] mail [dot] example [dot] org"),
+    ("reach me: jane AT example DOT co DOT uk", "email", "jane AT example DOT co DOT uk"),
+    ("jane(at)example.com", "email", "jane(at)example.com"),
+    ("我的邮箱是 wang.fang at example dot cn，谢谢", "email", "wang.fang at example dot cn"),
+    ("邮箱 li.na (at) qq (dot) com", "email", "li.na (at) qq (dot) com"),
+])
+def test_ssns_and_written_out_emails_are_found(text, kind, value):  # type: ignore[no-untyped-def]
+    assert (kind, value) in kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "look at the example",
+    "I looked at google.com yesterday",                      # a site, not an address
+    "Email me at the office dot",
+    "meet me at home dot com",                               # "me" is no mailbox
+    "she is at school today. Dot the i's",
+    "jobs lost at the dot com bust; look at this dot com bubble",
+    "call 212-555-0143 before noon",                         # a phone: 3-3-4, never an SSN
+    "the release on 2024-05-06 and 05-06-2024",              # dates
+    "upgrade to 1.23-45-6789 or v123-45-6789",               # versions
+    "order 123-45-6789 shipped",                             # a reference number
+    "000-12-3456, 666-12-3456, 900-12-3456, 123-00-4567, 123-45-0000",  # never issued
+    "ISBN 978-3-16-148410-0",
+    "订单号 123-45-6789 已发货",
+    "我们在上海见面，时间是2024年5月6日",
+])
+def test_ssn_and_written_out_email_look_alikes_are_not_found(text):  # type: ignore[no-untyped-def]
+    assert [k for k, _ in kinds(text) if k in ("ssn", "email")] == []
+
+
+def test_one_address_however_written_is_one_canonical_value() -> None:
+    from engramdb.text.pii import canonical
+
+    forms = ["Jane@Example.com", "jane at example dot com", "jane (at) example (dot) com",
+             "jane [AT] example [DOT] com"]
+    assert {canonical("email", f.value) for t in forms for f in find_pii(t)} == \
+        {"jane@example.com"}
+    assert canonical("cn_mobile", "+86 138-1234-5678") == canonical("cn_mobile", "13812345678")
+    assert canonical("ssn", "123-45-6789") == "123456789"

@@ -37,13 +37,16 @@ def test_http_reveals_to_admin_keys_only(tmp_path: Path) -> None:
                 plain = [client.get(f"/v1/memories/{mid}", headers=h, params=q),
                          client.post("/v1/recall", headers=h, params=q,
                                      json={"query": "陈静 邮箱", "k": 3}),
-                         client.get("/v1/export", headers=h, params=q)]
+                         client.get("/v1/export", headers=h, params=q),
+                         client.get(f"/v1/memories/{mid}/history", headers=h, params=q)]
                 for r in plain:
                     assert r.status_code == 200 and EMAIL not in r.text and MOBILE not in r.text
                 asked = [client.get(f"/v1/memories/{mid}", headers=h, params=q | {"reveal": 1}),
                          client.post("/v1/recall", headers=h, params=q,
                                      json={"query": "陈静 邮箱", "k": 3, "reveal": True}),
-                         client.get("/v1/export", headers=h, params=q | {"reveal": "true"})]
+                         client.get("/v1/export", headers=h, params=q | {"reveal": "true"}),
+                         client.get(f"/v1/memories/{mid}/history", headers=h,
+                                    params=q | {"reveal": "true"})]
                 for r in asked:
                     if role == "admin":
                         assert r.status_code == 200 and EMAIL in r.text and MOBILE in r.text
@@ -67,10 +70,11 @@ async def test_mcp_over_http_reveals_to_admin_keys_only(tmp_path: Path) -> None:
     with http_server(db, tmp_path / "server.log", "--keys") as url:
         for role, secret in secrets.items():
             async with keyed(url, secret) as c:
-                for tool, args in (("get", {"id": mid}), ("recall", {"query": "陈静 邮箱"})):
+                for tool, args in (("get", {"id": mid}), ("recall", {"query": "陈静 邮箱"}),
+                                   ("history", {"id": mid})):
                     plain = await c.call_tool(tool, args)
                     seen = json.dumps(plain.structured_content, ensure_ascii=False)
-                    assert not plain.is_error and EMAIL not in seen and "[email#1]" in seen
+                    assert not plain.is_error and EMAIL not in seen and "[email#" in seen
                     shown = await c.call_tool(tool, args | {"reveal": True})
                     seen = json.dumps(shown.structured_content, ensure_ascii=False)
                     if role == "admin":
@@ -90,6 +94,7 @@ def test_cli_get_and_export_reveal(tmp_path: Path) -> None:
                               text=True, check=True)
         return done.stdout
 
-    assert EMAIL not in run("get", mid) and "[email#1]" in run("get", mid)
+    assert EMAIL not in run("get", mid) and "[email#" in run("get", mid)
     assert EMAIL in run("get", mid, "--reveal")
+    assert EMAIL not in run("history", mid) and EMAIL in run("history", mid, "--reveal")
     assert EMAIL not in run("export") and EMAIL in run("export", "--reveal")

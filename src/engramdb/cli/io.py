@@ -40,7 +40,7 @@ def export(
     uris: Annotated[bool, typer.Option(
         "--uris", help="memory-md: add each memory's URI as a comment.")] = False,
     reveal: Annotated[bool, typer.Option(
-        "--reveal", help="jsonl: the values the PII policy masked ([email#1]...).")] = False,
+        "--reveal", help="jsonl: the values the PII policy masked ([email#3f9a...]).")] = False,
 ) -> None:
     """Export memories, their vectors and event logs as JSONL (lossless; `import` reads it)."""
     to_stdout = file is None or file == "-"

@@ -169,7 +169,7 @@ def get(
     d: Door,
     id_or_uri: IdOrUri,
     reveal: Annotated[bool, typer.Option(
-        "--reveal", help="Show the values the PII policy masked ([email#1]...).")] = False,
+        "--reveal", help="Show the values the PII policy masked ([email#3f9a...]).")] = False,
 ) -> None:
     """Show one memory, every field."""
     with guarded(d), open_memory(d) as mem:
@@ -290,10 +290,12 @@ def restore(
 def history(
     d: Door,
     id_or_uri: IdOrUri,
+    reveal: Annotated[bool, typer.Option(
+        "--reveal", help="Show the values the PII policy masked ([email#...]).")] = False,
 ) -> None:
     """Show every version of a memory, oldest first, from the event log: what, who and why."""
     with guarded(d), open_memory(d) as mem:
-        versions = mem.history(id_or_uri)
+        versions = mem.history(id_or_uri, reveal=reveal)
         if d.json:
             emit([v.to_dict() for v in versions])
         else:

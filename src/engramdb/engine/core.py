@@ -135,13 +135,33 @@ class Core:
         if not isinstance(id_or_uri, str) or not id_or_uri:
             raise Invalid("give a memory id or URI")
         if "://" in id_or_uri:
-            found = self.store.get_by_uri(scope, validate_uri(id_or_uri))
+            found = self._at_uri(scope, validate_uri(id_or_uri))
         else:
             found = self.store.get(scope, id_or_uri)
         if found is None:
             raise NotFound(f"no memory {id_or_uri!r} for user={scope.user} agent={scope.agent}")
         return found
 
+
+    def _at_uri(self, scope: Scope, uri: str) -> Record | None:
+        """The memory at the URI as stored, or as a masked write stored it (write/privacy.py:
+        ``core://contacts/jane@example.com`` finds ``core://contacts/~email~3f9a0c2b71de``)."""
+        found = self.store.get_by_uri(scope, uri)
+        if found is None:
+            from ..write.privacy import stored_uri
+
+            masked = stored_uri(self.store, scope, uri)
+            found = self.store.get_by_uri(scope, masked) if masked else None
+        return found
+
+    def _stored_prefix(self, scope: Scope, prefix: str | None) -> str | None:
+        """A URI prefix with the whole values in it masked, as a masked write stores them
+        (write/privacy.py); a prefix that stops inside a value stays as given."""
+        if not isinstance(prefix, str) or "://" not in prefix:
+            return prefix
+        from ..write.privacy import stored_uri
+
+        return stored_uri(self.store, scope, prefix) or prefix
 
     def _reload(self, rec: Record) -> Record:
         return self.store.get(rec.scope, rec.id) or rec

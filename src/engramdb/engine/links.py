@@ -79,12 +79,13 @@ class LinkVerbs(Core):
         hops = check_hops(hops, 0)
         if not isinstance(uri_or_prefix, str) or "://" not in uri_or_prefix:
             raise Invalid(f"give a URI or URI prefix, got {uri_or_prefix!r}")
-        exact = self.store.get_by_uri(scope, validate_uri(uri_or_prefix)) if not \
+        exact = self._at_uri(scope, validate_uri(uri_or_prefix)) if not \
             uri_or_prefix.endswith("/") else None
         if exact is not None:
             start = [exact]
         else:
-            flt = ListFilter(uri_prefix=validate_prefix(uri_or_prefix), limit=MAX_K)
+            prefix = self._stored_prefix(scope, validate_prefix(uri_or_prefix))
+            flt = ListFilter(uri_prefix=prefix, limit=MAX_K)
             start = list(self.store.list(scope, flt))
         if not start:
             raise NotFound(f"no memory at or under {uri_or_prefix!r} for user={scope.user} "

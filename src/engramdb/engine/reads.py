@@ -55,6 +55,7 @@ class ReadVerbs(Core):
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
         kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
+        uri_prefix = self._stored_prefix(scope, uri_prefix)
         within = validate_prefix(uri_prefix) if uri_prefix is not None else None
         now = self._now()
         hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within)
@@ -104,16 +105,19 @@ class ReadVerbs(Core):
              layer: str | Sequence[str] | None = None, include_superseded: bool = True,
              limit: int | None = None, offset: int = 0, newest_first: bool = False,
              user: str | None = None, agent: str | None = None) -> Iterator[Record]:
-        flt = self._filter(kind, uri_prefix, since, until, layer, include_superseded, limit,
-                           offset, newest_first)
-        return self.store.list(self._scope(user, agent), flt)
+        scope = self._scope(user, agent)
+        flt = self._filter(kind, self._stored_prefix(scope, uri_prefix), since, until, layer,
+                           include_superseded, limit, offset, newest_first)
+        return self.store.list(scope, flt)
 
     def count(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
               since: datetime | None = None, until: datetime | None = None,
               layer: str | Sequence[str] | None = None, user: str | None = None,
               agent: str | None = None) -> int:
-        flt = self._filter(kind, uri_prefix, since, until, layer, True, None, 0, False)
-        return self.store.count(self._scope(user, agent), flt)
+        scope = self._scope(user, agent)
+        flt = self._filter(kind, self._stored_prefix(scope, uri_prefix), since, until, layer,
+                           True, None, 0, False)
+        return self.store.count(scope, flt)
 
     @staticmethod
     def _filter(kind: str | Sequence[str] | None, uri_prefix: str | None,

@@ -25,14 +25,21 @@ class VersionVerbs(Core):
     """Versions and removal: history, rollback, forget (soft and hard), restore, forget_scope."""
 
     def history(self, id_or_uri: str, *, user: str | None = None,
-                agent: str | None = None) -> list[Version]:
+                agent: str | None = None, reveal: bool = False) -> list[Version]:
         """Every version of the memory, oldest first, and, when it is a link of a supersession
         chain (Lisbon -> Berlin -> Oslo), every version of every link, oldest link first. The
-        version that holds now is marked ``current``."""
+        version that holds now is marked ``current``. ``reveal=True``: each version with the
+        values the PII policy masked in it (as ``get``; an earlier version's values are kept
+        with the memory until a hard forget)."""
+        if not isinstance(reveal, bool):
+            raise Invalid(f"reveal must be true or false, got {reveal!r}")
         scope = self._scope(user, agent)
+        chain = supersession_chain(self.store, scope, self._get(scope, id_or_uri))
+        values = self.store.pii_values(scope, [r.id for r in chain]) if reveal else {}
         out: list[Version] = []
-        for rec in supersession_chain(self.store, scope, self._get(scope, id_or_uri)):
-            versions = [Version(e.version, e.op, e.at, e.snapshot, e.actor, e.reason)
+        for rec in chain:
+            versions = [Version(e.version, e.op, e.at, _revealed(e.snapshot, values.get(rec.id)),
+                                e.actor, e.reason)
                         for e in self.store.events(scope, rec.id) if e.snapshot is not None]
             if versions and rec.current:
                 versions[-1].current = True
@@ -138,3 +145,11 @@ class VersionVerbs(Core):
             return self.store.drop_scope(scope, self._now(), actor=ACTOR, reason=reason)
 
     # ---------------------------------------------------------------- reads
+
+
+def _revealed(record: Record, values: dict[str, str] | None) -> Record:
+    if not values:
+        return record
+    from ..write.privacy import revealed
+
+    return revealed(record, values)

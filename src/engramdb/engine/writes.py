@@ -89,7 +89,7 @@ class WriteVerbs(Core):
         scope = self._scope(user, agent)
         now = self._now()
         drafts = list(drafts)
-        screen = Screen(self._pii_policy(scope), scope)
+        screen = Screen(self._pii_policy(scope), scope, self.store)
         records, rejected = build_records(drafts, scope, lambda: new_id(now), now,
                                           self.config.max_content_bytes,
                                           check_on_error(on_error), screen)
@@ -255,11 +255,13 @@ class WriteVerbs(Core):
                 raise Conflict(f"memory {memory_id} was erased (hard forget): it cannot change")
             if old.layer == Layer.DELETED:
                 raise Conflict(f"memory {memory_id} is forgotten: restore it first")
-            if "content" in changes:
-                changes["content"], masked = mask_update(self.store, self._pii_policy(scope),
-                                                         old, changes["content"])
-                changes["content_hash"] = content_hash(changes["content"])
-                self.store.put_pii(scope, old.id, masked.values)
+            if "content" in changes or "uri" in changes:
+                content, uri_ = mask_update(self.store, self._pii_policy(scope), old,
+                                            changes.get("content"), changes.get("uri"))
+                if content is not None:
+                    changes["content"], changes["content_hash"] = content, content_hash(content)
+                if uri_ is not None:
+                    changes["uri"] = uri_
             changes |= _emotion(old, changes.get("content"), valence, intensity)
             new = old.replace(**changes, updated_at=self._now(), version=old.version + 1)
             vector = self._embed([embed_text(new)])[0] if "content" in changes else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -27,7 +28,7 @@ from ..recall.graph import check_relation, check_weight
 from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
-from ..write.privacy import PLACEHOLDER, kind_of, reveal_all
+from ..write.privacy import KEY_ID, PLACEHOLDER, kind_of, reveal_all, scope_key
 from .screen import screen_records
 
 if TYPE_CHECKING:
@@ -72,6 +73,10 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
                 fp.write(json.dumps({"type": "pii", "memory_id": rec.id,
                                      "values": values[rec.id]}, ensure_ascii=False) + "\n")
             n += 1
+        key = scope_key(mem.store, scope, create=False) if masked else None
+        if key is not None:   # the placeholders' key: a restore keeps them the scope's tokens
+            fp.write(json.dumps({"type": "pii", "memory_id": KEY_ID,
+                                 "values": {"key": key.hex()}}) + "\n")
         for link in mem.store.list_links(scope):
             fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
                      + "\n")
@@ -180,6 +185,11 @@ def _passage_lines(items: list[dict[str, Any]]) -> dict[str, np.ndarray]:
 def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
     """A line of masked values (a snapshot's), checked before anything is written."""
     values = item.get("values")
+    if item.get("memory_id") == KEY_ID:   # a snapshot's placeholder key (io/snapshot.py)
+        if not isinstance(values, dict) or list(values) != ["key"] or not isinstance(
+                values["key"], str) or not re.fullmatch(r"[0-9a-f]{64}", values["key"]):
+            raise Invalid(f"line {number}: bad pii key line")
+        return KEY_ID, values
     if not isinstance(item.get("memory_id"), str) or not isinstance(values, dict) or not all(
             isinstance(v, str) and isinstance(k, str) and PLACEHOLDER.fullmatch(k)
             for k, v in values.items()):

@@ -16,19 +16,22 @@ from dataclasses import replace
 import numpy as np
 
 from ..facade import Facade
-from ..model import Record
+from ..model import Record, Scope
 from ..store.protocol import Event
 from ..text.checks import content_hash
 from ..text.piipolicy import scope_policy
-from ..write.privacy import Masked, kind_of, mask_text, refuse_texts
+from ..write.privacy import Masked, kind_of, mask_text, mask_uri, refuse_texts, scope_key
 
 
 def screen_records(mem: Facade, records: list[Record], events: list[list[Event]],
-                   vectors: list[np.ndarray | None], pii: dict[str, dict[str, str]]) -> int:
+                   vectors: list[np.ndarray | None], pii: dict[str, dict[str, str]],
+                   keys: dict[Scope, bytes | None] | None = None) -> int:
     """Apply each record's scope policy to a parsed export (io/jsonl.py ``Export``: its
     records, their logs, vectors and "pii" lines, changed in place). Returns how many records
-    were masked."""
+    were masked. ``keys``: each scope's placeholder key (write/privacy.py), read or made on
+    first need where missing, and filled in."""
     masked_records = 0
+    keys = {} if keys is None else keys   # each scope's placeholder key, read once
     for i, rec in enumerate(records):
         if rec.erased:
             continue
@@ -39,8 +42,10 @@ def screen_records(mem: Facade, records: list[Record], events: list[list[Event]]
         if policy == "refuse":
             refuse_texts(policy, rec.scope, [text for r in versions for text in _texts(r)])
             continue
+        if keys.get(rec.scope) is None:
+            keys[rec.scope] = scope_key(mem.store, rec.scope)
         masked = Masked({ph: (kind_of(ph), value)
-                         for ph, value in pii.get(rec.id, {}).items()})
+                         for ph, value in pii.get(rec.id, {}).items()}, key=keys[rec.scope])
         before = len(masked.values)
         new = _masked(rec, masked)
         log = [replace(ev, snapshot=_masked(ev.snapshot, masked))
@@ -64,4 +69,6 @@ def _masked(rec: Record, masked: Masked) -> Record:
         return rec
     context = mask_text(rec.context, masked) if rec.context else rec.context
     content = mask_text(rec.content, masked)
-    return rec.replace(content=content, context=context, content_hash=content_hash(content))
+    uri = mask_uri(rec.uri, masked) if rec.uri else rec.uri
+    return rec.replace(content=content, context=context, content_hash=content_hash(content),
+                       uri=uri)

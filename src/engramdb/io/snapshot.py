@@ -22,6 +22,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import Invalid
 from ..model import Layer, Scope
 from ..store.protocol import ListFilter
+from ..write.privacy import KEY_ID, scope_key
 from .jsonl import Export, embed_missing, export_jsonl, read_export, write_export
 from .screen import screen_records
 
@@ -63,7 +64,8 @@ def restore_snapshot(mem: Facade, source: Target, scope: Scope, at: datetime,
         source = io.StringIO(text)
     export = read_export(mem, source)
     taken = _check_scope(export.header, [(r.user, r.agent) for r in export.records], scope)
-    screen_records(mem, export.records, export.events, export.vectors, export.pii)
+    keys = {scope: _key(mem, export, scope)}
+    screen_records(mem, export.records, export.events, export.vectors, export.pii, keys)
     # ^ the PII policy (io/screen.py): refused whole, or masked
     reembedded = embed_missing(mem, export, skip_stored=False)
     with mem.store.transaction():
@@ -72,7 +74,18 @@ def restore_snapshot(mem: Facade, source: Target, scope: Scope, at: datetime,
                                        reason=f"replaced by a snapshot taken at {taken}")
         mem.store.drop_goals(scope)   # the snapshot's goal stack replaces the scope's
         counts = write_export(mem, export)
+        if keys.get(scope) is not None:   # the key the restored placeholders were made with
+            mem.store.put_pii(scope, KEY_ID, {"key": ("key", keys[scope].hex())})
     return {"removed": removed, "restored": counts["imported"], "reembedded": reembedded}
+
+
+def _key(mem: Facade, export: Export, scope: Scope) -> bytes | None:
+    """The placeholder key of the restored scope (write/privacy.py): the snapshot's, else the
+    scope's own (a snapshot made before keys existed)."""
+    line = export.pii.pop(KEY_ID, None)
+    if line is not None:
+        return bytes.fromhex(line["key"])
+    return scope_key(mem.store, scope, create=False)
 
 
 def keep_tombstones(mem: Facade, scope: Scope, export: Export) -> None:

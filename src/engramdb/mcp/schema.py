@@ -81,7 +81,7 @@ class RememberManyArgs(Args):
 
 
 REVEAL = ("True: the values the PII policy masked in place of their placeholders "
-          "([email#1]...); needs an admin key when the server checks keys")
+          "([email#3f9a...]); needs an admin key when the server checks keys")
 
 
 class RecallArgs(Args):

@@ -144,8 +144,9 @@ VERBS: list[Verb] = [
          lambda c, a: c.me.restore(a.id).to_dict(), lambda r: f"restored {line(r)}"),
     Verb("history", "Every version of a memory, oldest first, with what changed it, who and "
          "why; a superseded fact shows its whole chain (Lisbon -> Berlin -> Oslo).",
-         s.RefArgs, o.HistoryOut,
-         lambda c, a: {"versions": [v.to_dict() for v in c.me.history(a.id)]}, history_text,
+         s.GetArgs, o.HistoryOut,
+         lambda c, a: {"versions": [v.to_dict() for v in c.me.history(a.id, reveal=a.reveal)]},
+         history_text,
          read_only=True),
     Verb("rollback", "Make a memory say again what one of its versions said, as a new "
          "version (see history for the numbers).", s.RollbackArgs, o.MemoryOut,

@@ -1,11 +1,19 @@
-"""Personal data in text: e-mail addresses, phone numbers, payment cards, IBANs, Chinese
-resident ID numbers and Chinese mobile numbers (the write path's PII policy: write/privacy.py).
+"""Personal data in text: e-mail addresses (also written out: "jane at example dot com",
+"jane (at) example (dot) com"), phone numbers, payment cards, IBANs, US Social Security
+numbers, Chinese resident ID numbers and Chinese mobile numbers (the write path's PII policy:
+write/privacy.py).
 
 Each detector checks what a pattern found before it counts: a card's digits pass the Luhn check
 and start like a card network's, an IBAN's mod-97 check is 1 and its length is its country's,
 a Chinese ID's birth date is a real date and its ISO 7064 MOD 11-2 check character matches, a
 phone number is one ``phonenumbers`` calls valid. Digits written next to an order, invoice or
-tracking word ("订单号", "order #") are not taken for phone or card numbers.
+tracking word ("订单号", "order #") are not taken for phone or card numbers. An SSN is written
+123-45-6789 (area not 000, 666 or 9xx, group not 00, serial not 0000), or as nine digits right
+after "SSN" / "social security number"; other digit groups (a phone's 3-3-4, a date, a version)
+never are. A written-out e-mail needs the bracketed "(at)" / "[at]", or a plain " at " followed
+by at least one " dot " (so "look at the example" or "I looked at google.com" are not
+addresses), a local part and domain labels that are no stop words ("jobs lost at the dot com
+bust"), and a top-level domain that is a known generic one or two letters.
 
 ``find_pii`` returns the spans, left to right, never overlapping (the first detector in
 ``KINDS`` wins a contested span)."""
@@ -16,15 +24,34 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-KINDS = ("email", "iban", "card", "cn_id", "cn_mobile", "phone")
+from .stopwords import EN_STOP
+
+KINDS = ("email", "iban", "card", "cn_id", "ssn", "cn_mobile", "phone")
 LABELS = {"email": "an e-mail address", "iban": "an IBAN", "card": "a payment card number",
-          "cn_id": "a Chinese resident ID number", "cn_mobile": "a Chinese mobile number",
-          "phone": "a phone number"}
+          "cn_id": "a Chinese resident ID number", "ssn": "a US Social Security number",
+          "cn_mobile": "a Chinese mobile number", "phone": "a phone number"}
 
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@"
                     r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,24}"
                     r"(?![A-Za-z0-9-])")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_BRACKET_AT = r"\s*[(\[{<]\s*(?i:at)\s*[)\]}>]\s*"
+_BRACKET_DOT = r"\s*[(\[{<]\s*(?i:dot)\s*[)\]}>]\s*"
+_OBFUSCATED_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+@-])(?P<local>[A-Za-z0-9][A-Za-z0-9._%+-]*?)"
+    r"(?P<at>" + _BRACKET_AT + r"|\s+(?i:at)\s+|@)"
+    r"(?P<domain>" + _LABEL + r"(?:(?:" + _BRACKET_DOT + r"|\s+(?i:dot)\s+|\.)" + _LABEL
+    + r")+)(?![A-Za-z0-9-]|\.[A-Za-z0-9])")
+_DOT_WORD = re.compile(_BRACKET_DOT + r"|\s+(?i:dot)\s+")
+_AT_WORD = re.compile(r"(?i)\bat\b")
+_TLDS = frozenset("com net org edu gov mil int info biz name pro io ai app dev co me tv xyz "
+                  "online site tech store email mail".split())
+_SSN = re.compile(r"(?<![0-9A-Za-z.+/-])([0-9]{3})-([0-9]{2})-([0-9]{4})"
+                  r"(?![0-9A-Za-z/-]|[.,][0-9])")
+_SSN_SAID = re.compile(r"(?<![0-9A-Za-z])(?:ssn|social security(?: number| no\.?)?|"
+                       r"社会安全号码?|社安号)\W{0,3}(?:is\s+|是)?"
+                       r"([0-9]{3})[ -]?([0-9]{2})[ -]?([0-9]{4})(?![0-9])", re.IGNORECASE)
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}")
 _CARD = re.compile(r"(?<![0-9.,/:-])[0-9](?:[ -]?[0-9]){12,18}(?![0-9]|[.,/:-][0-9])")
 _CN_ID = re.compile(r"(?<![0-9A-Za-z])[1-8][0-9]{16}[0-9Xx](?![0-9A-Za-z])")
@@ -123,8 +150,57 @@ def _not_a_reference(text: str, start: int) -> bool:
     return _NOT_PHONE.search(text[max(0, start - 16):start]) is None
 
 
+def ssn_ok(area: str, group: str, serial: str) -> bool:
+    """An SSN's parts as the SSA issues them: area 001-899 but not 666, group and serial not
+    all zeros."""
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def _ssns(text: str) -> list[Found]:
+    found = [Found("ssn", m.start(), m.end(), m.group()) for m in _SSN.finditer(text)
+             if ssn_ok(*m.groups()) and _not_a_reference(text, m.start())]
+    found += [Found("ssn", m.start(1), m.end(), text[m.start(1):m.end()])
+              for m in _SSN_SAID.finditer(text) if ssn_ok(*m.groups())]
+    return found
+
+
+def _obfuscated_emails(text: str) -> list[Found]:
+    """Addresses written out: "jane at example dot com", "jane (at) example (dot) com"."""
+    found = []
+    for m in _OBFUSCATED_EMAIL.finditer(text):
+        at, domain = m.group("at"), m.group("domain")
+        if at == "@" and not _DOT_WORD.search(domain):
+            continue  # a plain address: _EMAIL's
+        if not at.strip().startswith(("(", "[", "{", "<")) and at != "@" \
+                and not _DOT_WORD.search(domain):
+            continue  # "I looked at google.com": a plain " at " needs a written " dot "
+        labels = [x.lower() for x in re.split(_DOT_WORD.pattern + r"|\.", domain)]
+        tld = labels[-1]
+        if any(x in EN_STOP for x in [m.group("local").lower(), *labels]) \
+                or not tld.isalpha() or not (tld in _TLDS or len(tld) == 2):
+            continue  # "lost at the dot com bust": a function word is no mailbox nor domain
+        found.append(Found("email", m.start(), m.end(), m.group()))
+    return found
+
+
+def canonical(kind: str, value: str) -> str:
+    """The value as one form, whatever way it was written: an e-mail lower-cased with its
+    written-out "at"/"dot" as "@"/"."; a number's digits (and letters) without separators, a
+    Chinese mobile without its +86."""
+    if kind == "email":
+        value = _DOT_WORD.sub(".", re.sub(_BRACKET_AT + r"|\s+(?i:at)\s+", "@", value, count=1))
+        return value.lower()
+    plain = re.sub(r"[^0-9A-Za-z]", "", value).upper()
+    if kind == "cn_mobile" and len(plain) > 11:
+        plain = plain[-11:]
+    return plain
+
+
 def _regex_finds(text: str) -> list[Found]:
     found = [Found("email", m.start(), m.end(), m.group()) for m in _EMAIL.finditer(text)]
+    if _AT_WORD.search(text) or "@" in text:
+        found += _obfuscated_emails(text)
+    found += _ssns(text)
     found += _ibans(text)
     found += [Found("card", m.start(), m.end(), m.group()) for m in _CARD.finditer(text)
               if _card_ok(m.group()) and _not_a_reference(text, m.start())]
@@ -149,7 +225,8 @@ def _phones(text: str) -> list[Found]:
 
 def find_pii(text: str) -> list[Found]:
     """The personal data in ``text``, left to right, no two spans overlapping."""
-    if not text or not any(ch.isdigit() or ch == "@" for ch in text):
+    if not text or not (any(ch.isdigit() or ch == "@" for ch in text)
+                        or _AT_WORD.search(text)):
         return []
     candidates = _regex_finds(text)
     if sum(ch.isdigit() for ch in text) >= 7:

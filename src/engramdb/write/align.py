@@ -29,7 +29,8 @@ MARK = "mark"        # ":" "=" "->": a label and its value
 _AN = rf"[^\W_{_CJK}]"           # a letter or digit, not CJK
 _LETTER = rf"[^\W\d_{_CJK}]"
 _TOKEN = re.compile(
-    rf"(?P<cjk>[{_CJK}]+)"
+    r"(?P<masked>\[[a-z_]+#[0-9a-f]+\])"                # a masked value (write/privacy.py)
+    rf"|(?P<cjk>[{_CJK}]+)"
     rf"|(?P<code>{_AN}+(?:[-_.:/@]{_AN}+)+)"          # alder-01, 9:30, v2.3, a.b.com
     rf"|(?P<num>\d+(?:[.,]\d+)*(?:%|{_LETTER}{{1,3}}(?!{_AN}))?)"  # 42, 3.5, 50%, 3pm, 5kg
     rf"|(?P<word>{_LETTER}+(?:'{_LETTER}+)*)"
@@ -83,7 +84,7 @@ def typed_tokens(text: str) -> tuple[Tok, ...]:
             out.extend(_cjk_tokens(s))
         elif kind == "mark":
             out.append(Tok(":", s, MARK, verb=True))
-        elif kind in ("code", "num"):
+        elif kind in ("code", "num", "masked"):
             out.append(Tok(s.lower(), s, VALUE))
         else:
             out.extend(_word_tokens(s, initial=not out))

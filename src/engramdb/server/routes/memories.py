@@ -111,8 +111,9 @@ def rollback(memory_id: str, body: RollbackIn, c: Write) -> JSONResponse:
 
 @router.get("/memories/{memory_id}/history",
             summary="Every version of a memory and of its supersession chain")
-def history(memory_id: str, c: Read) -> JSONResponse:
-    return ok({"versions": [v.to_dict() for v in c.mem.history(memory_id)]})
+def history(memory_id: str, c: Read, reveal: RevealQuery = False) -> JSONResponse:
+    return ok({"versions": [v.to_dict() for v in
+                            c.mem.history(memory_id, reveal=may_reveal(c, reveal))]})
 
 
 @router.get("/memories/{memory_id}/strength", summary="Why a memory weighs what it weighs")
