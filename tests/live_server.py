@@ -96,3 +96,36 @@ def new_key(mem: Memory, role: str, user: str = "alice", agent: str = "noah") ->
 
 def auth(secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
+
+
+@contextmanager
+def mcp_http_process(db: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`engramdb mcp --http` as a subprocess over ``db`` (hashing embedder, more ``options``,
+    more ``env``); yields its endpoint URL (.../mcp)."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--http", "--db", str(db), "--embedder",
+           "hashing", "--port", str(port), *options]
+    log = open(db.with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "ENGRAMDB_THREADS": "1", **(env or {})})
+    try:
+        deadline = time.monotonic() + READY_S
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2):
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                raise RuntimeError(f"engramdb mcp --http did not start:\n{log.read()}")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

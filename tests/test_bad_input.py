@@ -90,6 +90,31 @@ def test_metadata_that_is_not_json_is_invalid(me):  # type: ignore[no-untyped-de
     assert_nothing_written(me)
 
 
+def test_metadata_nested_too_deep_is_invalid(me):  # type: ignore[no-untyped-def]
+    """Issue 29: nesting that once ran out of Python's stack (RecursionError) is refused."""
+    def nested(n: int) -> list[object]:
+        value: list[object] = []
+        for _ in range(n - 1):
+            value = [value]
+        return value
+
+    for depth in (33, 600, 100_000):
+        with pytest.raises(Invalid, match="metadata nests deeper than 32"):
+            me.remember("I moved to Oslo", metadata={"x": nested(depth)})
+    assert_nothing_written(me)
+    kept = me.remember("I moved to Oslo", metadata={"x": nested(31)}).memory
+    assert me.get(kept.id).metadata == {"x": nested(31)}
+
+
+def test_list_offset_and_limit_past_the_stores_integers_are_invalid(me):  # type: ignore[no-untyped-def]
+    me.remember("I moved to Oslo")
+    for kwargs in ({"offset": 2**63}, {"offset": -1}, {"offset": True}, {"limit": 2**63}):
+        name = next(iter(kwargs))
+        with pytest.raises(Invalid, match=f"{name} must be an integer from 0 to {2**63 - 1}"):
+            list(me.list(**kwargs))
+    assert list(me.list(offset=2**63 - 1, limit=2**63 - 1)) == []
+
+
 def test_bad_metadata_on_update_changes_nothing(me):  # type: ignore[no-untyped-def]
     rec = me.remember("I moved to Berlin", metadata={"a": 1}).memory
     with pytest.raises(Invalid, match="metadata"):

@@ -1,6 +1,7 @@
-"""Issue 18: a real `engramdb mcp` subprocess fed raw bytes on stdin. Malformed JSON gets a
-JSON-RPC -32700 answer, an invalid request -32600 (with its id where it has one), and the
-server keeps serving the requests that follow."""
+"""Issues 18 and 29: a real `engramdb mcp` subprocess fed raw bytes on stdin. Malformed JSON
+gets a JSON-RPC -32700 answer, an invalid request -32600 (with its id where it has one), a
+line nested too deep -32700 and a line over the size limit -32600, each in plain words, and
+the server keeps serving the requests that follow."""
 
 from __future__ import annotations
 
@@ -19,12 +20,12 @@ WAIT_S = 60.0   # how long an answer may take (a wait, not a timing test)
 
 
 class Raw:
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
         cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--embedder",
                "hashing", "--user", "alice"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL,
-                                     env={**os.environ, "ENGRAMDB_THREADS": "1"})
+                                     env={**os.environ, "ENGRAMDB_THREADS": "1", **(env or {})})
         self.lines: Queue[bytes] = Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -92,6 +93,50 @@ def test_malformed_and_invalid_input_is_answered_and_serving_goes_on(tmp_path): 
         assert stored["id"] == 200 and not stored["result"].get("isError"), stored
         tools = raw.call(201, "tools/list")
         assert any(t["name"] == "recall" for t in tools["result"]["tools"])
+    finally:
+        code = raw.close()
+    assert code == 0
+
+
+def _plain(message: str) -> None:
+    """No validator's text or link reaches the client."""
+    assert "\n" not in message and "pydantic" not in message, message
+    assert "validation error" not in message and "http" not in message, message
+
+
+def test_deep_and_over_long_lines_are_answered_and_serving_goes_on(tmp_path):  # type: ignore[no-untyped-def]
+    limit = 300_000
+    raw = Raw(tmp_path / "m.db", env={"ENGRAMDB_MCP_MAX_MESSAGE_BYTES": str(limit)})
+    try:
+        _initialize(raw)
+
+        def deep(n: int) -> bytes:
+            return (b'{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"x":'
+                    + b"[" * n + b"]" * n + b"}}\n")
+
+        cases: list[tuple[bytes, int]] = [
+            (deep(1000), -32700),                # Python's own parser gives up (RecursionError)
+            (deep(100_000), -32700),
+            (deep(300), -32700),                 # the SDK's parser gives up
+            (deep(70), -32700),                  # over MAX_DEPTH
+            (b'{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{"x":"'
+             + b"y" * (4 * limit) + b'"}}\n', -32600),   # over the size limit, not held whole
+            (b"[" * (3 * limit) + b"\n", -32600),
+            (b'{"id": 9}\n', -32600),
+            (b'{"jsonrpc": "2.0", "id": 7, "method": 5}\n', -32600),
+        ]
+        for n, (line, code) in enumerate(cases):
+            raw.send(line)
+            answer = raw.answer()
+            assert answer["error"]["code"] == code, (line[:80], answer)
+            _plain(answer["error"]["message"])
+            ping = raw.call(300 + n, "ping")
+            assert ping == {"jsonrpc": "2.0", "id": 300 + n, "result": {}}, ping
+        listed = raw.call(400, "tools/list", {"x": [[[[]]]]})   # shallow nesting is fine
+        assert any(t["name"] == "recall" for t in listed["result"]["tools"]), listed
+        stored = raw.call(401, "tools/call", {"name": "remember", "arguments": {
+            "content": "I keep my bike in the shed", "metadata": {"a": [[[[1]]]]}}})
+        assert not stored["result"].get("isError"), stored
     finally:
         code = raw.close()
     assert code == 0

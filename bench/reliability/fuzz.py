@@ -1,16 +1,19 @@
 """Property-based fuzzing (hypothesis) of the parsers that read what users and files give:
 time expressions (text/timewindow.py), due dates (text/duedate.py), URIs (uri.py), Markdown
-migrate (io/migrate.py), conversation files (io/messages.py + ingest) and HTTP bodies (a real
-uvicorn server). Property, for each: no exception but EngramError, and nothing written on a
-refusal. Inputs mix English and Chinese time words, digits, punctuation and raw text.
+migrate (io/migrate.py), conversation files (io/messages.py + ingest), HTTP bodies (a real
+uvicorn server), and the doors' limits (issue 29: deep JSON, huge integers, long URLs and
+headers on `engramdb serve`; deep and over-long lines on `engramdb mcp`). Property, for each:
+no exception but EngramError (a 4xx or a JSON-RPC error), and nothing written on a refusal.
+Inputs mix English and Chinese time words, digits, punctuation and raw text.
 
-    PYTHONPATH=src python bench/reliability/fuzz.py [--cases 10000] [--only uri,http]
+    PYTHONPATH=src python bench/reliability/fuzz.py [--cases 10000] [--only uri,http,limits,mcp]
 
 Prints each target's cases, refusals, failures and writes on refusal; exits 1 on any failure."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sqlite3
 import sys
@@ -220,6 +223,169 @@ def fuzz_http(cases: int, tmp: Path) -> Tally:
     return t
 
 
+DEEP_OPEN = ["[", '{"a":']   # nesting by arrays, and by objects
+INT_QUERIES = ["/v1/memories?offset=", "/v1/memories?limit=", "/v1/review?k=",
+               "/v1/timeline?limit=", "/v1/sleeps?limit=", "/v1/boot?budget=",
+               "/v1/profile/check?budget=", "/v1/count?kind=fact&x="]
+
+
+def deep(depth: int, opener: str) -> str:
+    return opener * depth + ("]" * depth if opener == "[" else "1" + "}" * depth)
+
+
+def _raw(base: str, data: bytes) -> tuple[int, bytes]:
+    """(status, body) for ``data`` sent whole on a fresh connection (a reset raises)."""
+    import socket
+
+    host, port = base.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=60) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), body
+
+
+def _refused(status: int, body: bytes, what: str) -> None:
+    """A 5xx fails the case; a 4xx in the error shape, in plain words, is a refusal."""
+    from engramdb import Invalid
+
+    if status >= 500 or status < 400:
+        raise AssertionError(f"{what}: {status} {body[:200]!r}")
+    error = json.loads(body)["error"]
+    message = error["message"]
+    assert set(error) == {"code", "message"}, body[:200]
+    assert "\n" not in message and "pydantic" not in message and "http" not in message, message
+    raise Invalid(message)
+
+
+def fuzz_limits(cases: int, tmp: Path) -> Tally:
+    """`engramdb serve` as users start it (issue 29): JSON nested up to 200,000 deep, integers
+    up to 2**70 in the query, URLs and headers up to 300 KB. Each is a 4xx, and the server
+    answers the next request."""
+    import httpx
+
+    import engramdb
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+    from live_server import auth, new_key, serve_process
+
+    t = Tally("HTTP limits")
+    path = tmp / "limits.db"
+    with engramdb.open(path, embedder="hashing") as mem:
+        key = new_key(mem, "write")
+    deep_bodies = st.tuples(st.just("deep"), st.sampled_from(["/v1/memories", "/v1/recall"]),
+                            st.integers(1, 200_000), st.sampled_from(DEEP_OPEN))
+    int_queries = st.tuples(st.just("int"), st.sampled_from(INT_QUERIES),
+                            st.integers(-2**70, 2**70), st.just(""))
+    heads = st.tuples(st.sampled_from(["url", "header", "headers"]), st.just(""),
+                      st.integers(1_000, 300_000), st.just(""))
+    with serve_process(path) as base, httpx.Client(base_url=base, headers=auth(key),
+                                                  timeout=60) as client:
+        secret = auth(key)["Authorization"].encode()
+
+        def send(kind: str, where: str, n: int, opener: str) -> None:
+            if kind == "deep":
+                inner = deep(n, opener)
+                body = inner if where != "/v1/memories" else \
+                    '{"content": "I moved to Oslo", "metadata": {"x": ' + inner + "}}"
+                r = client.post(where, content=body, headers={"content-type": "application/json"})
+                status, answer = r.status_code, r.content
+            elif kind == "int":
+                r = client.get(where + str(n))
+                status, answer = r.status_code, r.content
+            else:
+                target = b"/v1/stats" + (b"?q=" + b"x" * n if kind == "url" else b"")
+                extra = {"header": b"X-Big: " + b"y" * n + b"\r\n",
+                         "headers": b"".join(b"X-%d: z\r\n" % i for i in range(n // 8))}
+                status, answer = _raw(base, b"GET " + target + b" HTTP/1.1\r\nHost: a\r\n"
+                                      b"Authorization: " + secret + b"\r\n"
+                                      + extra.get(kind, b"") + b"\r\n")
+            if client.get("/v1/stats").status_code != 200:
+                raise AssertionError(f"{kind} {n}: the server stopped answering")
+            if status != 200:
+                _refused(status, answer, f"{kind} {where} {n}")
+
+        @_hyp(cases)
+        @given(st.one_of(deep_bodies, int_queries, heads))
+        def case(request: tuple[str, str, int, str]) -> None:
+            before = _counts(path)
+            if t.run(lambda: send(*request)) and _counts(path) != before:
+                t.written_on_refusal += 1
+
+        case()
+    return t
+
+
+def fuzz_mcp(cases: int, tmp: Path) -> Tally:
+    """`engramdb mcp` over stdio (issue 29): lines nested up to 200,000 deep, lines over the
+    size limit (100 KB here), JSON of any shape. Each line that is refused gets one JSON-RPC
+    error (-32700 or -32600), and a ping after it is answered."""
+    import os
+    import subprocess
+
+    from engramdb import Invalid
+
+    t = Tally("MCP stdio lines")
+    limit = 100_000
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(tmp / "mcp.db"),
+         "--embedder", "hashing"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, env={**os.environ, "ENGRAMDB_THREADS": "1",
+                                        "ENGRAMDB_MCP_MAX_MESSAGE_BYTES": str(limit)})
+    assert proc.stdin is not None and proc.stdout is not None
+    pings = iter(range(10**6, 10**7))
+
+    def send(line: bytes) -> list[dict[str, Any]]:
+        """The answers to ``line`` and then a ping (the ping's answer not included)."""
+        assert proc.stdin is not None and proc.stdout is not None
+        ping = next(pings)
+        proc.stdin.write(line + b"\n" + json.dumps({"jsonrpc": "2.0", "id": ping,
+                                                     "method": "ping"}).encode() + b"\n")
+        proc.stdin.flush()
+        answers = []
+        while True:
+            raw = proc.stdout.readline()
+            if not raw:
+                raise AssertionError(f"the server exited after {line[:80]!r}")
+            answer = json.loads(raw)
+            if answer.get("id") == ping:
+                return answers
+            answers.append(answer)
+
+    def check(line: bytes) -> None:
+        errors = [a["error"] for a in send(line) if "error" in a]
+        for error in errors:
+            message = error["message"]
+            assert error["code"] in (-32700, -32600), error
+            assert "\n" not in message and "pydantic" not in message, message
+        if errors:
+            raise Invalid(errors[0]["message"])
+
+    send(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "fuzz", "version": "0"}}}).encode()
+         + b'\n{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+    request = b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":'
+    lines = st.one_of(
+        st.tuples(st.integers(1, 200_000), st.sampled_from(DEEP_OPEN)).map(
+            lambda d: request + deep(*d).encode() + b"}}"),
+        st.integers(limit - 100, 3 * limit).map(lambda n: request + b'"' + b"y" * n + b'"}}'),
+        json_values.map(lambda v: json.dumps(v).encode()))
+    try:
+        @_hyp(cases)
+        @given(lines)
+        def case(line: bytes) -> None:
+            t.run(lambda: check(line))
+
+        case()
+    finally:
+        with contextlib.suppress(OSError):   # the server may be gone: a failure, counted
+            proc.stdin.close()
+        proc.wait(60)
+    return t
+
+
 def _counts(path: Path) -> tuple[int, int]:
     db = sqlite3.connect(path)
     try:
@@ -230,7 +396,8 @@ def _counts(path: Path) -> tuple[int, int]:
 
 
 TARGETS = {"timewindow": fuzz_timewindow, "duedate": fuzz_duedate, "uri": fuzz_uri,
-           "migrate": fuzz_migrate, "messages": fuzz_messages, "http": fuzz_http}
+           "migrate": fuzz_migrate, "messages": fuzz_messages, "http": fuzz_http,
+           "limits": fuzz_limits, "mcp": fuzz_mcp}
 
 
 def run(cases: int, only: list[str] | None = None) -> list[Tally]:

@@ -64,6 +64,9 @@ class Config:
     offload_tokens: int = 1000         # working memory: a turn above this goes to a blob
     summarizer: str = "extractive"     # working memory: extractive, or llm (OpenAI-compatible)
     http_max_body_bytes: int = 1048576  # HTTP door: a larger request body is refused (413)
+    http_max_url_bytes: int = 8192     # both HTTP doors: a longer request line (URL) gets 414
+    http_max_header_bytes: int = 65536  # both HTTP doors: a larger request head gets 431
+    mcp_max_message_bytes: int = 4194304  # MCP: a longer stdio line (-32600) or HTTP body (413)
     http_max_k: int = 100              # HTTP door: most hits one recall may ask for
     http_max_batch: int = 500          # HTTP door: most memories one batch write may carry
     http_max_page: int = 500           # HTTP door: most memories one list page may carry
@@ -93,7 +96,8 @@ class Config:
             if not _number(value) or not 0 < value <= MAX_HALF_LIFE_DAYS:
                 raise ConfigError(f"{name} must be a number of days above 0 and at most "
                                   f"{MAX_HALF_LIFE_DAYS:g} (100 years), got {value!r}")
-        for name in ("http_max_body_bytes", "http_max_k", "http_max_batch", "http_max_page"):
+        for name in ("http_max_body_bytes", "http_max_k", "http_max_batch", "http_max_page",
+                     "http_max_url_bytes", "http_max_header_bytes", "mcp_max_message_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"{name} must be a positive integer, got {value!r}")

@@ -30,6 +30,8 @@ from ..uri import validate_prefix
 from ..write.prepare import parse_kind
 from .core import USE_DEBOUNCE_S, Core
 
+MAX_ROWS = 2**63 - 1   # a list's limit and offset: the largest integer SQLite and PostgreSQL hold
+
 if TYPE_CHECKING:
     from ..dynamics.review import Review
     from ..io.profile import ProfileCheck
@@ -131,10 +133,12 @@ class ReadVerbs(Core):
         except ValueError:
             raise Invalid(f"unknown layer in {layers} (core, archived, deleted)") from None
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
-                                  or limit < 0):
-            raise Invalid("limit must be a non-negative integer")
-        if not isinstance(offset, int) or offset < 0:
-            raise Invalid("offset must be a non-negative integer")
+                                  or not 0 <= limit <= MAX_ROWS):
+            raise Invalid(f"limit must be an integer from 0 to {MAX_ROWS}, got {limit!r}")
+        if isinstance(offset, bool) or not isinstance(offset, int) or \
+                not 0 <= offset <= MAX_ROWS:
+            raise Invalid(f"offset must be an integer from 0 to {MAX_ROWS} (how many memories "
+                          f"to skip), got {offset!r}")
         return ListFilter(
             kinds=tuple(parse_kind(k).value for k in kinds),
             uri_prefix=validate_prefix(uri_prefix) if uri_prefix else None,

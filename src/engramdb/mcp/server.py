@@ -34,10 +34,12 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 import engramdb
 
+from ..config import Config
 from ..engine import ScopedMemory
 from ..errors import ConfigError, EngramError, NotFound
 from ..uri import DOMAINS
 from . import auth, profiles, stdio
+from . import http as transport
 from . import schema as s
 from .door import Call, Door, Options
 from .text import boot_text
@@ -155,6 +157,7 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
                           "starts the process owns it")
     door = Door(options)
     server = build_server(door, host, port)
+    limit = Config.load().mcp_max_message_bytes
     where = f"http://{host}:{port}/mcp" if http else "stdio"
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
@@ -170,8 +173,8 @@ def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
               file=sys.stderr, flush=True)
     try:
         if http:
-            server.run("streamable-http", host=host, port=port)
+            transport.run(server, host=host, port=port, limit=limit)
         else:
-            anyio.run(stdio.serve_stdio, server)   # answers malformed input (stdio.py)
+            anyio.run(stdio.serve_stdio, server, limit)   # answers malformed input
     finally:
         door.close()

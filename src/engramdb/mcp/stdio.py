@@ -1,62 +1,35 @@
-"""The MCP stdio transport with JSON-RPC's answers to bad input (issue 18).
+"""The MCP stdio transport with JSON-RPC's answers to bad input (issues 18 and 29).
 
 The SDK's stdio transport hands a line it cannot read to the server as an exception, which
 logs it and answers nothing: a client that sent it waits forever. Here each line is checked
-before the SDK sees it:
-
-- not JSON (or not UTF-8): answer ``-32700`` (parse error), id null;
-- JSON, but not a JSON-RPC 2.0 message (an array, a number, ``"method": 5``, no
-  ``"jsonrpc": "2.0"``...): answer ``-32600`` (invalid request), with the message's id when
-  it has a usable one (a string or an integer), else null; an id of another type (an
-  object, a list, a boolean, a fraction) is itself an invalid request;
-- a blank line: skipped.
+before the SDK sees it (jsonrpc.py says what is refused and how it is answered); a blank line is
+skipped. A line longer than ``Config.mcp_max_message_bytes`` is not held in memory: its start
+is read up to the limit and the rest dropped as it comes.
 
 Every other line goes on to the SDK unchanged, and the server keeps serving after each
 refusal. The answers go out through the SDK's own writer, so lines never interleave."""
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterator
 from typing import Any, BinaryIO
 
 import anyio
-import mcp_types as types
 from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
-Refusal = tuple[int, str, str | int | None]
+from .jsonrpc import NOT_UTF8, Refusal, error, refusal, too_large
 
-
-def refusal(line: str | None) -> Refusal | None:
-    """(code, message, id) for a line JSON-RPC refuses (None: a line not in UTF-8), None for
-    one to pass on."""
-    if line is None:
-        return types.PARSE_ERROR, "Parse error: the line is not UTF-8", None
-    try:
-        data = json.loads(line)
-    except ValueError as exc:
-        return types.PARSE_ERROR, f"Parse error: {exc}", None
-    id_ = data.get("id") if isinstance(data, dict) else None
-    if isinstance(id_, bool) or not isinstance(id_, str | int):
-        id_ = None
-    if isinstance(data, dict) and "id" in data and data["id"] is not None and id_ is None:
-        return types.INVALID_REQUEST, "Invalid Request: an id must be a string or an integer", None
-    try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except ValueError as exc:
-        first = str(exc).splitlines()[0]
-        return types.INVALID_REQUEST, f"Invalid Request: not a JSON-RPC 2.0 message ({first})", id_
-    return None
+CHUNK = 1 << 16   # the rest of an over-long line is read (and dropped) this much at a time
 
 
 class CheckedLines:
     """The lines of ``source`` that are JSON-RPC messages; the others are answered on the
     write stream given to ``answer_on``."""
 
-    def __init__(self, source: Any) -> None:
+    def __init__(self, source: AsyncIterator[str | Refusal]) -> None:
         self._source = source
         self._ready = anyio.Event()
         self._write: Any = None
@@ -67,36 +40,52 @@ class CheckedLines:
 
     async def __aiter__(self) -> AsyncIterator[str]:
         async for line in self._source:
-            if line is not None and not line.strip():
-                continue
-            problem = refusal(line)
-            if problem is None and line is not None:
-                yield line
-                continue
-            assert problem is not None
-            code, message, id_ = problem
+            if isinstance(line, str):
+                if not line.strip():
+                    continue
+                problem = refusal(line)
+                if problem is None:
+                    yield line
+                    continue
+            else:
+                problem = line
             await self._ready.wait()
-            error = types.JSONRPCError(jsonrpc="2.0", id=id_,
-                                       error=types.ErrorData(code=code, message=message))
-            await self._write.send(SessionMessage(error))
+            await self._write.send(SessionMessage(error(problem)))
 
 
-async def serve_stdio(server: MCPServer) -> None:
-    """Run ``server`` over this process's stdin and stdout until stdin closes."""
-    lines = CheckedLines(_lines(sys.stdin.buffer))
+async def serve_stdio(server: MCPServer, limit: int) -> None:
+    """Run ``server`` over this process's stdin and stdout until stdin closes; a line over
+    ``limit`` bytes is refused."""
+    lines = CheckedLines(_lines(sys.stdin.buffer, limit))
     lowlevel = server._lowlevel_server   # the SDK's own run_stdio_async does the same
     async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
         lines.answer_on(write_stream)
         await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
-async def _lines(stdin: BinaryIO) -> AsyncIterator[str | None]:
-    """Each line of ``stdin`` decoded, or None for a line that is not UTF-8."""
+async def _lines(stdin: BinaryIO, limit: int) -> AsyncIterator[str | Refusal]:
+    """Each line of ``stdin`` decoded, or the refusal of a line that is not UTF-8 or is longer
+    than ``limit`` bytes."""
     while True:
-        raw = await anyio.to_thread.run_sync(stdin.readline)
+        raw = await anyio.to_thread.run_sync(read_line, stdin, limit)
+        if raw is None:
+            yield too_large(limit)
+            continue
         if not raw:
             return
         try:
             yield raw.decode("utf-8")
         except UnicodeDecodeError:
-            yield None
+            yield NOT_UTF8
+
+
+def read_line(stdin: BinaryIO, limit: int) -> bytes | None:
+    """The next line (b"" at the end), or None for a line over ``limit`` bytes (its newline not
+    counted), read to its end and dropped."""
+    raw = stdin.readline(limit + 1)
+    if len(raw) <= limit or raw.endswith(b"\n"):
+        return raw
+    while True:
+        rest = stdin.readline(CHUNK)
+        if not rest or rest.endswith(b"\n"):
+            return None

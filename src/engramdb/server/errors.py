@@ -3,13 +3,14 @@
 
 | status | code | when |
 |---|---|---|
-| 400 | malformed_json | the body is not JSON (or not UTF-8) |
+| 400 | malformed_json | the body is not JSON (or not UTF-8, or nested too deeply) |
 | 401 | unauthorized | no key, an unknown key, a revoked key |
 | 403 | forbidden | the key's role is too low, or a non-admin key names another scope |
 | 404 | not_found | no such memory in the key's scope (another scope's id too), no such route |
 | 405 | method_not_allowed | a route that exists, called with another method |
 | 409 | conflict | the write clashes with what is stored (engramdb.Conflict) |
 | 413 | too_large | the body is larger than ``Config.http_max_body_bytes`` |
+| 414, 431 | uri_too_long, headers_too_large | answered before the app, by wire.py |
 | 422 | invalid | a field missing, of a wrong type, unknown or out of range (engramdb.Invalid) |
 | 503 | store_error | the store cannot be used (StoreError, ConfigError, SQLite still busy) |
 | 500 | unexpected | a bug: logged with its traceback on the server's stderr |
@@ -64,6 +65,16 @@ def describe(errors: list[Any]) -> tuple[str, str]:
     return "invalid", "; ".join(parts) + more
 
 
+def unparsed(exc: HTTPException) -> str | None:
+    """What was wrong with a body FastAPI could not parse (it says only "There was an error
+    parsing the body"), or None for another HTTPException."""
+    if isinstance(exc.__cause__, RecursionError):
+        return "the request body's JSON nests too deeply: flatten it"
+    if isinstance(exc.__cause__, UnicodeDecodeError):
+        return "the request body is not UTF-8"
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Register the boundary's handlers on ``app``."""
 
@@ -83,7 +94,8 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         code = HTTP_CODES.get(exc.status_code, "error")
-        return error_response(exc.status_code, code, str(exc.detail), exc.headers)
+        return error_response(exc.status_code, code, unparsed(exc) or str(exc.detail),
+                              exc.headers)
 
     @app.exception_handler(sqlite3.OperationalError)
     async def store_busy(_: Request, exc: sqlite3.OperationalError) -> JSONResponse:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -44,7 +45,8 @@ class Limits:
 
 class BodyLimit:
     """ASGI middleware: a body larger than ``limit`` bytes gets 413 before any route reads it,
-    whether it says its length (Content-Length) or streams (chunked)."""
+    whether it says its length (Content-Length) or streams (chunked). A subclass may refuse a
+    whole body too (``check``) and word the 413 its own way (``too_large``)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -73,6 +75,10 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        problem = self.check(scope, body)
+        if problem is not None:
+            await _answer(send, *problem)
+            return
         replayed = False
 
         async def replay() -> Message:
@@ -95,10 +101,21 @@ class BodyLimit:
                 return  # the client went away
             drained += len(message.get("body", b""))
             more = message.get("more_body", False)
-        body = json.dumps({"error": {"code": "too_large", "message":
-                          f"the request body is larger than {self.limit} bytes"}}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+        await _answer(send, 413, self.too_large(), close=True)
+
+    def too_large(self) -> Any:
+        """The JSON of the 413."""
+        return {"error": {"code": "too_large", "message":
+                          f"the request body is larger than {self.limit} bytes"}}
+
+    def check(self, scope: Scope, body: bytes) -> tuple[int, Any] | None:
+        """(status, JSON) refusing a whole ``body``, or None to pass it on."""
+        return None
+
+
+async def _answer(send: Send, status: int, data: Any, *, close: bool = False) -> None:
+    body = json.dumps(data).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status,
+                "headers": headers + ([(b"connection", b"close")] if close else [])})
+    await send({"type": "http.response.body", "body": body})

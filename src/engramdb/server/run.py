@@ -1,12 +1,13 @@
 """`engramdb serve`: open (create, migrate) the store once, then run uvicorn with N worker
 processes, each opening the same SQLite file (WAL: readers never block, writers queue on the
-busy timeout, ``Config.busy_timeout_ms``)."""
+busy timeout, ``Config.busy_timeout_ms``). Over-long URLs and headers are answered by wire.py."""
 
 from __future__ import annotations
 
 import os
 
 from ..errors import ConfigError, Invalid
+from .wire import PROTOCOL
 
 MAX_WORKERS = 64
 
@@ -34,4 +35,4 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
         os.environ["ENGRAMDB_METRICS_PUBLIC"] = "1"
     uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level=log_level,
-                proxy_headers=False, server_header=False)
+                proxy_headers=False, server_header=False, http=PROTOCOL)

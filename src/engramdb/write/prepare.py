@@ -35,6 +35,7 @@ LIFECYCLE_BY_PRIORITY = {
     Priority.P2: Lifecycle.CONTEXTUAL, Priority.P3: Lifecycle.LOG,
 }
 MAX_ANCHORS = 64
+MAX_METADATA_DEPTH = 32   # dicts and lists inside one another in a memory's metadata
 
 
 # The design's kind names, read as engramdb's kinds wherever a kind is parsed (writes, update,
@@ -79,12 +80,29 @@ def check_metadata(value: dict[str, Any] | None) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise Invalid("metadata must be a dict with string keys")
+    if too_deep(value, MAX_METADATA_DEPTH):
+        raise Invalid(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels of objects and "
+                      "lists: flatten it")
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")  # lone surrogates cannot be stored
         return json.loads(text)
     except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
         raise Invalid(f"metadata must be JSON-serialisable: {exc}") from exc
+
+
+def too_deep(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests more than ``limit`` dicts and lists (read without recursion, so
+    a value nested thousands deep is measured too)."""
+    level: list[tuple[Any, int]] = [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            level.extend((child, depth + 1) for child in children)
+    return False
 
 
 def check_anchors(name: str, value: list[str] | None) -> list[str]:

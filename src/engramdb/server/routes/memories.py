@@ -54,7 +54,7 @@ def list_memories(
     include_superseded: bool = True,
     newest_first: bool = False,
     limit: int = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: int = 0,
 ) -> JSONResponse:
     c.limits.check_page(limit)
     found = list(c.mem.list(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
