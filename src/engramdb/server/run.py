@@ -12,6 +12,7 @@ from ..config import Config
 from ..errors import ConfigError, Invalid
 
 MAX_WORKERS = 64
+POSTGRES = ("postgresql://", "postgres://")
 
 
 def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1",
@@ -51,5 +52,3 @@ def worker_url(db: str | None, location: str) -> str:
         return url
     return os.path.abspath(location)
 
-
-POSTGRES = ("postgresql://", "postgres://")
