@@ -51,4 +51,3 @@ def worker_url(db: str | None, location: str) -> str:
             raise ConfigError("serve could not tell which PostgreSQL URL it opened")
         return url
     return os.path.abspath(location)
-
