@@ -92,7 +92,8 @@ def subcommands() -> list[list[str]]:
 def small_store(cli: list[str], env: dict[str, str], db: Path, embedder: str) -> None:
     """Two memories written with ``embedder`` (a store keeps the embedder it was built with)."""
     for text in ("I moved to Berlin in May", "My sister likes green tea"):
-        timed_run([*cli, "--db", str(db), "--embedder", embedder, "remember", text], env)
+        timed_run([*cli, "--db", str(db), "--create", "--embedder", embedder, "remember", text],
+                  env)
 
 
 def row(label: str, wall: float, cpu: float, target: float | None) -> str:

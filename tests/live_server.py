@@ -57,13 +57,15 @@ def thread_server(mem: Memory) -> Iterator[str]:
 
 
 @contextmanager
-def serve_process(db: Path, workers: int = 1, *options: str) -> Iterator[str]:
-    """`engramdb serve` as a subprocess over ``db`` (hashing embedder, more ``options``);
-    yields its base URL."""
+def serve_process(db: Path | str, workers: int = 1, *options: str,
+                  log_to: Path | None = None) -> Iterator[str]:
+    """`engramdb serve` as a subprocess over ``db`` (a file, or a postgresql:// URL with
+    ``log_to``; hashing embedder, more ``options``); yields its base URL. Its output goes to
+    ``log_to``, else next to the file."""
     port = free_port()
     cmd = [sys.executable, "-m", "engramdb.cli", "serve", "--db", str(db), "--embedder",
            "hashing", "--port", str(port), "--workers", str(workers), *options]
-    log = open(db.with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
+    log = open(log_to or Path(db).with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
                             env={**os.environ, "ENGRAMDB_THREADS": "1"})
     url = f"http://127.0.0.1:{port}"

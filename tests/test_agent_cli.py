@@ -37,7 +37,7 @@ def runner_for(tmp_path: Path, env: dict[str, str]) -> Run:
     db = str(tmp_path / "memory.db")
 
     def run(*args: str, code: int = 0, input: str | None = None) -> Result:
-        result = runner.invoke(app, ["--db", db, "--user", "alice", *args], env=env,
+        result = runner.invoke(app, ["--db", db, "--create", "--user", "alice", *args], env=env,
                                input=input)
         assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
         assert "Traceback" not in result.output

@@ -32,7 +32,11 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def db(tmp_path: Path) -> str:
-    return str(tmp_path / "memory.db")
+    """A memory file made as a user makes one: `engramdb init`."""
+    path = str(tmp_path / "memory.db")
+    made = CliRunner().invoke(app, ["init", "--db", path], env=ENV)
+    assert made.exit_code == 0, made.output
+    return path
 
 
 @pytest.fixture
@@ -245,7 +249,7 @@ def test_export_then_import_gives_the_same_recall(cli: Run, cli_json: Callable[.
     assert cli("export").stdout == dump.read_text(encoding="utf-8")
 
     fresh = str(tmp_path / "fresh.db")
-    imported = cli("--db", fresh, "import", str(dump))
+    imported = cli("--db", fresh, "--create", "import", str(dump))
     assert "imported 5" in imported.stdout and "5/5" in imported.stderr
     assert cli_json("--db", fresh, "import", str(dump)) == {
         "imported": 0, "skipped": 5, "goals": 0, "reembedded": 0}
@@ -271,7 +275,7 @@ def test_import_from_stdin(cli: Run, cli_json: Callable[..., Any], tmp_path: Pat
     remember(cli_json, "carried over a pipe")
     dump = cli("export").stdout
     fresh = str(tmp_path / "fresh.db")
-    assert cli_json("--db", fresh, "import", "-", input=dump)["imported"] == 1
+    assert cli_json("--db", fresh, "--create", "import", "-", input=dump)["imported"] == 1
     assert cli_json("--db", fresh, "list")[0]["content"] == "carried over a pipe"
 
 
@@ -292,8 +296,8 @@ def test_import_refuses_what_is_not_an_export(cli: Run, tmp_path: Path) -> None:
 def test_global_options_go_before_or_after_the_command(tmp_path: Path) -> None:
     runner = CliRunner()
     before, after = str(tmp_path / "before.db"), str(tmp_path / "after.db")
-    for args in (["--db", before, "--user", "amy", "--json", "remember", "x1"],
-                 ["remember", "x1", "--db", after, "--user", "amy", "--json"]):
+    for args in (["--db", before, "--create", "--user", "amy", "--json", "remember", "x1"],
+                 ["remember", "x1", "--db", after, "--user", "amy", "--json", "--create"]):
         result = runner.invoke(app, args, env=ENV)
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout)["memory"]["user"] == "amy"
@@ -302,7 +306,8 @@ def test_global_options_go_before_or_after_the_command(tmp_path: Path) -> None:
 def test_settings_from_the_environment(tmp_path: Path) -> None:
     path = str(tmp_path / "env.db")
     env = {**ENV, "ENGRAMDB_URL": path, "ENGRAMDB_USER": "eve", "ENGRAMDB_AGENT": "bot"}
-    result = CliRunner().invoke(app, ["--json", "remember", "from the environment"], env=env)
+    result = CliRunner().invoke(app, ["--json", "--create", "remember", "from the environment"],
+                                env=env)
     assert result.exit_code == 0, result.output
     assert (json.loads(result.stdout)["memory"]["user"], Path(path).exists()) == ("eve", True)
     status = json.loads(CliRunner().invoke(app, ["status", "--json"], env=env).stdout)
@@ -388,7 +393,7 @@ def test_store_errors_exit_6(cli: Run, tmp_path: Path) -> None:
         assert "not an engramdb database" in result.stderr
     assert text_file.read_text(encoding="utf-8") == "just some notes\n" * 100
     missing = cli("status", "--db", str(tmp_path / "no" / "dir.db"), code=6)
-    assert "does not exist" in missing.stderr
+    assert "no memory file at" in missing.stderr and not (tmp_path / "no").exists()
     cli("remember", "made with hashing")
     other_model = cli("status", "--embedder", "e5", code=6)
     assert "built with embedder hashing" in other_model.stderr
@@ -443,15 +448,17 @@ for i in range(int(sys.argv[2])):
 """
 
 
-def test_cli_and_library_write_one_file_at_once(db: str) -> None:
-    """Both start on a file that does not exist yet: creation, migration and writes race.
-    (20 CLI processes, not more: each one costs a Python start-up, ~0.5 s.)"""
-    n = 20
+def test_cli_and_library_write_one_file_at_once(tmp_path: Path) -> None:
+    """Both start on a file that does not exist yet (the CLI told to --create it): creation,
+    migration and writes race. (20 CLI processes, not more: each one costs a Python start-up,
+    ~0.5 s.)"""
+    n, db = 20, str(tmp_path / "raced.db")
     library = subprocess.Popen([sys.executable, "-c", LIBRARY_WRITER, db, str(n)],
                                env=process_env(), stderr=subprocess.PIPE, text=True)
     try:
         failed = [(i, p.stderr) for i in range(n)
-                  if (p := engramdb(db, "remember", f"cli memory number {i} about sailing"))
+                  if (p := engramdb(db, "--create", "remember",
+                                    f"cli memory number {i} about sailing"))
                   .returncode != 0]
     finally:
         _, library_err = library.communicate(timeout=120)

@@ -28,7 +28,7 @@ def cli(tmp_path: Path) -> Any:
     db = str(tmp_path / "memory.db")
 
     def run(*args: str, code: int = 0) -> Result:
-        result = runner.invoke(app, ["--db", db, *args], env=ENV)
+        result = runner.invoke(app, ["--db", db, "--create", *args], env=ENV)
         assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
         if code not in (0, 2):
             assert "Traceback" not in result.output and result.stderr.startswith("error: ")

@@ -30,7 +30,7 @@ def cli(tmp_path: Path) -> Run:
     db = str(tmp_path / "memory.db")
 
     def run(*args: str, code: int = 0, input: str | None = None) -> Result:
-        result = runner.invoke(app, ["--db", db, *args], env=ENV, input=input)
+        result = runner.invoke(app, ["--db", db, "--create", *args], env=ENV, input=input)
         assert result.exit_code == code, (result.stdout, result.stderr, result.exception)
         if code not in (0, 2):
             assert "Traceback" not in result.output

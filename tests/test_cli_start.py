@@ -82,7 +82,8 @@ def test_import_engramdb_alone_loads_no_engine() -> None:
 
 def test_a_command_that_needs_the_engine_loads_it(tmp_path: Path) -> None:
     """The probe sees imports: a recall loads the engine and numpy (and no web stack)."""
-    code, loaded = loaded_by("--db", str(tmp_path / "m.db"), "recall", "where do I live")
+    code, loaded = loaded_by("--db", str(tmp_path / "m.db"), "--create", "recall",
+                             "where do I live")
     assert code == 0
     assert "engramdb.engine" in loaded and "numpy" in loaded
     assert not [m for m in loaded if m.split(".")[0] in ("fastapi", "uvicorn", "mcp", "httpx")]

@@ -3,10 +3,14 @@ PostgreSQL (tests/pg.py), with keys stored there."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import httpx
 import pytest
 
-from live_server import auth, new_key, thread_server
+import engramdb
+from live_server import auth, new_key, serve_process, thread_server
 
 BACKENDS = ("postgres",)
 
@@ -41,3 +45,46 @@ def test_the_http_verbs_work_on_postgresql(served, mem):  # type: ignore[no-unty
                               headers=auth(keys["read"]))
         assert read.status_code == 403
     assert mem.count(user="alice", agent="noah") == 2
+
+
+PASSWORD = "s3cret-pw-29"   # the test server trusts its socket: any password is accepted
+
+
+def with_password(url: str) -> str:
+    user, rest = url.removeprefix("postgresql://").split("@", 1)
+    return f"postgresql://{user.split(':')[0]}:{PASSWORD}@{rest}"
+
+
+def test_serve_with_two_workers_on_postgresql(pg_url, tmp_path):  # type: ignore[no-untyped-def]
+    """`engramdb serve --db postgresql://... --workers 2` as a user starts it: every worker
+    opens the database (not a file named after the URL); writes are read back, whichever
+    worker answers; the password is printed nowhere."""
+    url = with_password(pg_url)
+    with engramdb.open(url, embedder="hashing") as mem:
+        secret = new_key(mem, "write")
+    log = tmp_path / "serve.log"
+    with serve_process(url, 2, log_to=log) as base:
+        def write(n: int) -> list[str]:
+            with httpx.Client(base_url=base, headers=auth(secret), timeout=60) as client:
+                made = [client.post("/v1/memories", json={
+                    "content": f"served note {n}-{i}: 笔记 {n * 100 + i}", "kind": "event"})
+                    for i in range(5)]
+                assert all(r.status_code == 200 for r in made), made[0].text
+                return [r.json()["memory"]["id"] for r in made]
+
+        with ThreadPoolExecutor(4) as pool:
+            ids = [i for batch in pool.map(write, range(4)) for i in batch]
+        assert len(set(ids)) == 20
+        with httpx.Client(base_url=base, headers=auth(secret), timeout=60) as client:
+            for mid in ids:   # spread over connections: both workers answer some
+                with httpx.Client(base_url=base, headers=auth(secret), timeout=60) as one:
+                    assert one.get(f"/v1/memories/{mid}").status_code == 200
+            stats = client.get("/v1/stats")
+            assert stats.json()["total"] == 20 and PASSWORD not in stats.text
+            hits = client.post("/v1/recall", json={"query": "笔记 302", "k": 1}).json()["hits"]
+            assert hits[0]["memory"]["content"] == "served note 3-2: 笔记 302"
+    printed = log.read_text()
+    assert "Started server process" in printed and PASSWORD not in printed
+    assert not list(Path.cwd().glob("postgresql:*"))   # no file named after the URL
+    with engramdb.open(url, embedder="hashing") as mem:
+        assert mem.count(user="alice", agent="noah") == 20

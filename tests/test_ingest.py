@@ -175,7 +175,7 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-unt
     db = str(tmp_path / "memory.db")
 
     def invoke(*args: str, code: int = 0, input: str | None = None):  # type: ignore[no-untyped-def]
-        result = CliRunner().invoke(app, ["--db", db, *args], input=input,
+        result = CliRunner().invoke(app, ["--db", db, "--create", *args], input=input,
                                     env={"ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200"})
         assert result.exit_code == code, result.output
         return result

@@ -114,6 +114,7 @@ def run(*args: str) -> tuple[int, str, str]:
 def test_keys_commands_create_list_revoke(tmp_path):  # type: ignore[no-untyped-def]
     db = str(tmp_path / "m.db")
     base = ["--db", db, "--embedder", "hashing"]
+    assert run("init", *base)[0] == 0
     code, out, err = run("keys", "create", "--role", "write", "--name", "笔记本", "--user",
                          "alice", "--agent", "noah", *base, "--json")
     assert code == 0, err
@@ -139,6 +140,7 @@ def test_keys_commands_create_list_revoke(tmp_path):  # type: ignore[no-untyped-
 
 def test_keys_commands_report_bad_input(tmp_path):  # type: ignore[no-untyped-def]
     base = ["--db", str(tmp_path / "m.db"), "--embedder", "hashing"]
+    assert run("init", *base)[0] == 0
     assert run("keys", "create", "--role", "owner", *base)[0] == 4
     assert run("keys", "revoke", "knope", *base)[0] == 3
     code, out, _ = run("keys", "revoke", "knope", *base, "--json")
@@ -147,6 +149,7 @@ def test_keys_commands_report_bad_input(tmp_path):  # type: ignore[no-untyped-de
 
 def test_serve_refuses_bad_settings(tmp_path):  # type: ignore[no-untyped-def]
     base = ["--db", str(tmp_path / "m.db"), "--embedder", "hashing"]
+    assert run("init", *base)[0] == 0
     assert run("serve", "--workers", "0", *base)[0] == 4
     assert run("serve", "--port", "70000", *base)[0] == 4
     assert run("serve", "--db", ":memory:", "--embedder", "hashing")[0] == 6

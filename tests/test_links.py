@@ -172,7 +172,7 @@ def test_cli_link_related_path_and_recall_explain(tmp_path, monkeypatch):  # typ
     db = str(tmp_path / "m.db")
 
     def run(*args: str, code: int = 0):  # type: ignore[no-untyped-def]
-        result = runner.invoke(app, ["--db", db, *args],
+        result = runner.invoke(app, ["--db", db, "--create", *args],
                                env={"ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200"})
         assert result.exit_code == code, (result.stdout, result.stderr)
         if code:

@@ -40,8 +40,9 @@ def anyio_backend() -> str:
 
 
 def command(db: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--embedder",
-            "hashing", *extra]
+    """`engramdb mcp` on ``db``, made if new (--create: the tests start on fresh files)."""
+    return [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--create",
+            "--embedder", "hashing", *extra]
 
 
 def server_env(**extra: str) -> dict[str, str]:
@@ -424,8 +425,8 @@ async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
 def make_key(db: Path, role: str, user: str = "alice") -> tuple[str, str]:
     """(key id, secret) from `engramdb keys create`, as an operator would make one."""
     done = subprocess.run(
-        [sys.executable, "-m", "engramdb.cli", "keys", "create", "--db", str(db), "--embedder",
-         "hashing", "--user", user, "--role", role, "--json"],
+        [sys.executable, "-m", "engramdb.cli", "keys", "create", "--db", str(db), "--create",
+         "--embedder", "hashing", "--user", user, "--role", role, "--json"],
         env=clean_env(), capture_output=True, text=True, check=True)
     made = json.loads(done.stdout)
     return made["key"]["id"], made["secret"]

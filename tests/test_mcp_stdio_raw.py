@@ -21,8 +21,8 @@ WAIT_S = 60.0   # how long an answer may take (a wait, not a timing test)
 
 class Raw:
     def __init__(self, db: Path, env: dict[str, str] | None = None) -> None:
-        cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--embedder",
-               "hashing", "--user", "alice"]
+        cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(db), "--create",
+               "--embedder", "hashing", "--user", "alice"]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL,
                                      env={**os.environ, "ENGRAMDB_THREADS": "1", **(env or {})})

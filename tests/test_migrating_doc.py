@@ -94,6 +94,7 @@ def test_the_import_commands_of_the_page_run(tmp_path, monkeypatch):  # type: ig
     exports(tmp_path)
     monkeypatch.chdir(tmp_path)
     env = {"ENGRAMDB_URL": str(tmp_path / "memory.db"), "ENGRAMDB_EMBEDDER": "hashing"}
+    assert CliRunner().invoke(app, ["init"], env=env).exit_code == 0   # the store, made once
     for args in commands():
         result = CliRunner().invoke(app, args, env=env)
         assert result.exit_code == 0, (args, result.output)

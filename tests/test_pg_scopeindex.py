@@ -88,5 +88,5 @@ def test_the_index_scope_command(pg_url, tmp_path) -> None:  # type: ignore[no-u
     finally:
         store.close()
     assert run(pg_url, "--user", "alice", "index-scope", "--drop")[1].strip() == "dropped"
-    code, _, err = run(str(tmp_path / "m.db"), "index-scope")   # SQLite: not needed there
+    code, _, err = run(str(tmp_path / "m.db"), "--create", "index-scope")   # SQLite: not needed
     assert code == 4 and err.startswith("error: ") and "PostgreSQL" in err

@@ -59,3 +59,12 @@ def test_writers_and_readers_in_processes(concurrency, tmp_path):  # type: ignor
     assert figures["errors"] == 0, figures["first_errors"]
     assert figures["lost"] == 0 and figures["duplicates"] == 0
     assert figures["writes_acked"] == 240 and figures["recalls"] >= 40
+
+
+def test_writers_and_readers_through_serve_on_postgresql(concurrency, pg_url, tmp_path):  # type: ignore[no-untyped-def]
+    """The same property through `engramdb serve --workers 2` on PostgreSQL, over HTTP."""
+    figures = concurrency.run_served(pg_url, writers=2, per_writer=25, readers=1, workers=2,
+                                     seconds=240, log=tmp_path / "serve.log")
+    assert figures["errors"] == 0, figures["first_errors"]
+    assert figures["lost"] == 0 and figures["duplicates"] == 0
+    assert figures["writes_acked"] == 50 and figures["recalls"] >= 20

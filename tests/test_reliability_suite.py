@@ -47,3 +47,10 @@ def test_sigkill_leaves_the_file_whole_with_every_acknowledged_write() -> None:
     figures = _load("crash").run(2)
     assert figures["acknowledged_writes"] > 0
     assert figures["integrity_failures"] == 0 and figures["missing_acknowledged"] == 0
+
+
+def test_a_sleep_killed_between_phases_converges() -> None:
+    """SIGKILL right after sync, then right after decay, committed: the next sleep ends where
+    an uninterrupted one ends (bench/reliability/crash.py --phase-kills)."""
+    figures = _load("crash").run_phase_kills(2)
+    assert figures["converged"] == 2, figures

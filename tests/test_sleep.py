@@ -184,7 +184,7 @@ def test_cli_sleep_and_explain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     runner = CliRunner()
 
     def run(*args: str, code: int = 0) -> str:
-        result = runner.invoke(app, ["--db", db, *args], env=env)
+        result = runner.invoke(app, ["--db", db, "--create", *args], env=env)
         assert result.exit_code == code, (result.stdout, result.stderr)
         return result.stdout if code == 0 else result.stderr
 

@@ -4,7 +4,10 @@ with both versions, then migrated; a migration that fails leaves the original un
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +84,58 @@ def test_a_failed_migration_leaves_the_original_untouched(tmp_path, monkeypatch)
     with engramdb.open(path, embedder="hashing") as mem:   # and it still upgrades after
         assert mem.count() == 0
     assert versions(path) == [m.version for m in MIGRATIONS]
+
+
+# a child that opens an old file and is SIGKILLed in the middle of its backup copy: the
+# online backup goes one page at a time, and the kill comes once some pages are written
+KILLED_MID_BACKUP = r"""
+import os, signal, sys
+import engramdb
+from engramdb.store.sqlite import upgrade
+
+def copy_then_die(db, path):
+    import sqlite3
+    copy = sqlite3.connect(path)
+    def progress(status, remaining, total):
+        if total - remaining >= 2:
+            os.kill(os.getpid(), signal.SIGKILL)
+    db.backup(copy, pages=1, progress=progress)
+
+upgrade.copy_to = copy_then_die
+engramdb.open(sys.argv[1], embedder="hashing")
+"""
+
+
+def test_a_kill_during_the_backup_leaves_no_broken_copy(tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "memory.db"
+    first_version_file(path)
+    before = dump(str(path))
+    child = subprocess.Popen([sys.executable, "-c", KILLED_MID_BACKUP, str(path)],
+                             stderr=subprocess.PIPE, text=True)
+    child_pid, (_, err) = child.pid, child.communicate(timeout=120)
+    assert child.returncode == -signal.SIGKILL, err
+    left = sorted(p.name for p in tmp_path.iterdir() if "schema-" in p.name)
+    assert left == [f"memory.db.schema-1-to-{NEWEST}.bak.{child_pid}.tmp{end}"
+                    for end in ("", "-journal")], left   # a partial copy, not named .bak
+    assert versions(path) == [1]   # the original is untouched
+    with engramdb.open(path, embedder="hashing") as mem:   # the next open cleans up, then upgrades
+        backup = mem.store.upgrade_backup
+        assert sorted(p.name for p in mem.store.upgrade_leftovers) == left
+    assert backup == tmp_path / f"memory.db.schema-1-to-{NEWEST}.bak"
+    assert dump(str(backup)) == before   # a whole copy under the .bak name
+    assert sorted(p.name for p in tmp_path.iterdir() if "schema-" in p.name) == [backup.name]
+
+
+def test_a_backup_in_progress_in_another_process_is_left_alone(tmp_path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "memory.db"
+    first_version_file(path)
+    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        busy = tmp_path / f"memory.db.schema-1-to-{NEWEST}.bak.{alive.pid}.tmp"
+        busy.write_bytes(b"being written")
+        with engramdb.open(path, embedder="hashing") as mem:
+            assert mem.store.upgrade_leftovers == []
+        assert busy.exists()
+    finally:
+        alive.kill()
+        alive.wait()

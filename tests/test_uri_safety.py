@@ -59,7 +59,7 @@ def test_update_and_the_prefix_readers_refuse_them_too(mem):  # type: ignore[no-
 @pytest.mark.parametrize("uri", ["core://../x", "core://a//b", "core://a\x01b"])
 def test_the_cli_exits_non_zero(tmp_path, uri):  # type: ignore[no-untyped-def]
     db = str(tmp_path / "m.db")
-    result = CliRunner().invoke(app, ["--db", db, "remember", "x", "--uri", uri],
+    result = CliRunner().invoke(app, ["--db", db, "--create", "remember", "x", "--uri", uri],
                                 env={"ENGRAMDB_EMBEDDER": "hashing"})
     assert result.exit_code == 4, result.output
     assert result.stderr.startswith("error: ") and "uri" in result.stderr

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from .guard import guarded, make_parent, open_memory
+from .guard import guarded, open_memory
 from .options import Door, command
 from .render import (
     emit,
@@ -30,8 +30,7 @@ keys_app = typer.Typer(help="API keys for `engramdb serve`: create, list, revoke
 def init(d: Door) -> None:
     """Create (or open) the memory file; print its path and embedder."""
     with guarded(d):
-        make_parent(d.db)
-        with open_memory(d) as mem:
+        with open_memory(d, create=True) as mem:
             stats = mem.stats()
         path = (stats.path if stats.path == ":memory:" or "://" in stats.path
                 else str(Path(stats.path).resolve()))
@@ -194,7 +193,6 @@ def keys_create(
     from engramdb.keys import Keys
 
     with guarded(d):
-        make_parent(d.db)
         with open_memory(d) as mem:
             key, secret = Keys(mem).create(role=role, name=name)
         if d.json:

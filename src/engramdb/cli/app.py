@@ -1,11 +1,12 @@
 """The `engramdb` command: a thin door onto the Memory engine.
 
-Every command takes the global options --db, --user, --agent, --embedder, --json and
--v/--verbose (before or after the command name; options.py). Human output is rich tables on
-stdout; errors and warnings go to stderr, informational lines too but only with -v. Exit
-codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid input, 5 conflict,
-6 store or config error. `engramdb --install-completion` installs shell completion. See
-docs/cli.md.
+Every command takes the global options --db, --create, --user, --agent, --embedder, --json
+and -v/--verbose (before or after the command name; options.py). A --db (or $ENGRAMDB_URL)
+file that does not exist is refused unless the command is `init` or --create is given. Human
+output is rich tables on stdout; errors and warnings go to stderr, informational lines too but
+only with -v. Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid
+input, 5 conflict, 6 store or config error. `engramdb --install-completion` installs shell
+completion. See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import engramdb
 
 from . import admin, agent, attention, entity, io, links, memory, review, serve, session
 from .guard import EXIT_OK
-from .options import Agent, AsJson, Db, Door, EmbedderName, User, Verbose
+from .options import Agent, AsJson, Create, Db, Door, EmbedderName, User, Verbose
 
 app = typer.Typer(
     name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
@@ -34,14 +35,15 @@ def show_version(value: bool) -> None:
 
 
 @app.callback()
-def root(ctx: typer.Context, db: Db = None, user: User = None, agent: Agent = None,
-         embedder: EmbedderName = None, as_json: AsJson = False, verbose: Verbose = False,
+def root(ctx: typer.Context, db: Db = None, create: Create = False, user: User = None,
+         agent: Agent = None, embedder: EmbedderName = None, as_json: AsJson = False,
+         verbose: Verbose = False,
          version: Annotated[bool, typer.Option(
              "--version", help="Print the version.", callback=show_version, is_eager=True)]
          = False,
          ) -> None:
     """Memory for AI agents: remember, recall, inspect one memory file."""
-    ctx.obj = Door(db, user, agent, embedder, as_json, verbose)
+    ctx.obj = Door(db, user, agent, embedder, as_json, verbose, create)
 
 
 for group in (admin.commands, memory.commands, io.commands, serve.commands,

@@ -5,6 +5,7 @@ Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid inpu
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,8 +55,31 @@ def fail(code: str, message: str, status: int, as_json: bool) -> NoReturn:
     raise typer.Exit(status)
 
 
-def open_memory(d: Door) -> engramdb.Memory:
+def open_memory(d: Door, *, create: bool = False) -> engramdb.Memory:
+    """The memory the options name. A --db (or $ENGRAMDB_URL) file that does not exist is
+    refused unless ``create`` (`init`) or --create: see ``check_exists``."""
+    make_parent(check_exists(d, create=create))
     return engramdb.open(d.db, embedder=d.embedder, user=d.user, agent=d.agent)
+
+
+def check_exists(d: Door, *, create: bool = False) -> str | None:
+    """Refuse (StoreError, exit 6) a --db or $ENGRAMDB_URL path that does not exist, unless
+    ``create`` or --create: a mistyped path would otherwise open a new, empty memory and every
+    command would answer "no memory". The per-user default file (neither given), ":memory:"
+    and postgresql:// URLs are not checked. Returns the file whose folder may be made (when
+    creating), else None."""
+    creating = create or d.create
+    target, source = d.db, "--db"
+    if not target:
+        target = engramdb.Config.load().url
+        source = "$ENGRAMDB_URL" if os.environ.get("ENGRAMDB_URL") else "the config file's url"
+    if not target or target == ":memory:" or "://" in target:
+        return None
+    if not creating and not Path(target).exists():
+        raise StoreError(
+            f"no memory file at {Path(target).absolute()} ({source} {target}): check the path; "
+            f"to make a new one run `engramdb --db {target} init` or add --create")
+    return target if creating else None
 
 
 def make_parent(db: str | None) -> None:

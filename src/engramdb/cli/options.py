@@ -1,10 +1,10 @@
 """The options and arguments of the `engramdb` commands, each defined once.
 
-Every command takes the global options --db, --user, --agent, --embedder, --json and
+Every command takes the global options --db, --create, --user, --agent, --embedder, --json and
 -v/--verbose, before or after its name. ``command`` registers a function on a Typer group with
-those six options
-added to its parameters: the function gets them as one ``Door`` (its first parameter), the
-options given after the command winning over the same options given before it."""
+those seven options added to its parameters: the function gets them as one ``Door`` (its first
+parameter), the options given after the command winning over the same options given before
+it."""
 
 from __future__ import annotations
 
@@ -19,8 +19,12 @@ import typer
 GLOBAL = "Global options"
 Db = Annotated[str | None, typer.Option(
     "--db", metavar="FILE", help="SQLite file or postgresql:// URL; else $ENGRAMDB_URL, else the "
-    "per-user default file.",
+    "per-user default file. The file must exist (init or --create makes it).",
     rich_help_panel=GLOBAL, show_default=False)]
+Create = Annotated[bool, typer.Option(
+    "--create", help="Create the --db (or $ENGRAMDB_URL) file if it does not exist; without "
+    "it, a path that does not exist is refused (a mistyped path would open a new, empty "
+    "memory).", rich_help_panel=GLOBAL)]
 User = Annotated[str | None, typer.Option(
     "--user", metavar="NAME", help="User scope; else $ENGRAMDB_USER, else 'default'.",
     rich_help_panel=GLOBAL, show_default=False)]
@@ -63,18 +67,22 @@ class Door:
     embedder: str | None = None
     json: bool = False
     verbose: bool = False
+    create: bool = False   # --create: a --db file that does not exist is made, not refused
 
 
 def door(ctx: typer.Context, db: str | None, user: str | None, agent: str | None,
-         embedder: str | None, as_json: bool, verbose: bool = False) -> Door:
+         embedder: str | None, as_json: bool, verbose: bool = False,
+         create: bool = False) -> Door:
     """Options given after the command win over the same options given before it."""
     base = ctx.obj if isinstance(ctx.obj, Door) else Door()
     return Door(db or base.db, user or base.user, agent or base.agent,
-                embedder or base.embedder, as_json or base.json, verbose or base.verbose)
+                embedder or base.embedder, as_json or base.json, verbose or base.verbose,
+                create or base.create)
 
 
 KW = inspect.Parameter.KEYWORD_ONLY
 GLOBALS = [inspect.Parameter("db", KW, default=None, annotation=Db),
+           inspect.Parameter("create", KW, default=False, annotation=Create),
            inspect.Parameter("user", KW, default=None, annotation=User),
            inspect.Parameter("agent", KW, default=None, annotation=Agent),
            inspect.Parameter("embedder", KW, default=None, annotation=EmbedderName),
@@ -86,15 +94,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def with_globals(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``func(d: Door, ...)`` as the callback Typer reads: ``(ctx, ..., db, user, agent,
-    embedder, as_json, verbose)``."""
+    """``func(d: Door, ...)`` as the callback Typer reads: ``(ctx, ..., db, create, user,
+    agent, embedder, as_json, verbose)``."""
     own = list(inspect.signature(func, eval_str=True).parameters.values())[1:]
     params = [CTX, *own, *GLOBALS]
 
     @functools.wraps(func)
     def callback(ctx: typer.Context, **kw: Any) -> Any:
         d = door(ctx, kw.pop("db"), kw.pop("user"), kw.pop("agent"), kw.pop("embedder"),
-                 kw.pop("as_json"), kw.pop("verbose"))
+                 kw.pop("as_json"), kw.pop("verbose"), kw.pop("create"))
         return func(d, **kw)
 
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .guard import guarded, make_parent
+from .guard import check_exists, guarded, make_parent
 from .options import Door, command
 
 commands = typer.Typer()
@@ -27,7 +27,7 @@ def serve(
 ) -> None:
     """Serve the HTTP API (/v1), its docs (/docs) and the web page (/); needs API keys."""
     with guarded(d):
-        make_parent(d.db)
+        make_parent(check_exists(d))   # a path that does not exist: refused, unless --create
         from engramdb.server import serve as run_server
 
         run_server(d.db, embedder=d.embedder, host=host, port=port, workers=workers,
@@ -56,5 +56,6 @@ def mcp_cmd(
     from engramdb.mcp import Options, serve
 
     with guarded(d):
+        make_parent(check_exists(d))   # a path that does not exist: refused, unless --create
         serve(Options(d.db, d.user, d.agent, d.embedder, scope_per_call, snapshots, keys),
               http=http, host=host, port=port)

@@ -63,7 +63,7 @@ class Pass:
     polisher: Any = None             # dynamics/polish.py: rewords a gist, or None
     near_hints: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # merge.NearHints
     since: datetime | None = None    # an incremental run: when the scope last slept
-    decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay in this run
+    decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay, unconsolidated
 
     def core(self) -> list[Record]:
         if self._core is None:

@@ -4,7 +4,9 @@ Phases, in order: sync -> decay -> tidy -> lessons -> consolidate -> govern. Les
 oldest lessons into rules past five (dynamics/lessons.py). Consolidate merges near-duplicates
 and turns clusters of settled episodes into gists (dynamics/consolidate.py). A whole sleep (no
 phase named) is incremental after the first one: it visits only what changed since the last
-sleep and what is due now (dynamics/incremental.py); ``full=True`` visits all.
+sleep and what is due now (dynamics/incremental.py); ``full=True`` visits all. Each phase
+commits on its own; a sleep killed between two of them is finished by the next one
+(dynamics/resume.py).
 Every change a phase makes is a saved version with actor "sleep" and its reason, so
 ``history(id)`` shows it; nothing is ever deleted, and forgotten memories are never touched
 (every phase reads the core layer only)."""
@@ -26,6 +28,7 @@ from .decay import decay_pass
 from .lessons import lessons_pass
 from .lifecycle import tidy_pass
 from .passes import Embed, Pass, PhaseReport
+from .resume import decayed_unconsolidated
 from .strength import DecayParams
 
 PHASES = ("sync", "decay", "tidy", "lessons", "consolidate", "govern")
@@ -74,6 +77,8 @@ def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
                          mode="phase" if phase else "incremental" if only is not None
                          else "full")
     report.visited = len(run.core())
+    if "consolidate" in names:  # what a sleep killed after its decay left (resume.py)
+        run.decayed.update(decayed_unconsolidated(store, scope, {r.id for r in run.core()}))
     for name in names:
         started = time.perf_counter()
         result = _RUNNERS[name](run)

@@ -1,15 +1,20 @@
 """`engramdb serve`: open (create, migrate) the store once, then run uvicorn with N worker
-processes, each opening the same SQLite file (WAL: readers never block, writers queue on the
-busy timeout, ``Config.busy_timeout_ms``). Over-long URLs and headers are answered by wire.py."""
+processes, each opening the same store: the same SQLite file (WAL: readers never block, writers
+queue on the busy timeout, ``Config.busy_timeout_ms``) or the same PostgreSQL database. The
+workers read where from ENGRAMDB_URL: the file's absolute path, or the connection URL as given
+(with its password: the environment of this process only, never printed). Over-long URLs and
+headers are answered by wire.py."""
 
 from __future__ import annotations
 
 import os
 
+from ..config import Config
 from ..errors import ConfigError, Invalid
 from .wire import PROTOCOL
 
 MAX_WORKERS = 64
+POSTGRES = ("postgresql://", "postgres://")
 
 
 def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1",
@@ -24,15 +29,27 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
         raise Invalid(f"workers must be from 1 to {MAX_WORKERS}, got {workers!r}")
     if not 0 <= port <= 65535:
         raise Invalid(f"port must be from 0 to 65535, got {port}")
-    with engramdb.open(db, embedder=embedder) as mem:  # fails here, once, on a bad file
+    with engramdb.open(db, embedder=embedder) as mem:  # fails here, once, on a bad store
         location = mem.store.location
         model = embedder or mem.config.embedder
     if location == ":memory:":
         raise ConfigError("serve needs a database file: its API keys are stored in it")
-    os.environ["ENGRAMDB_URL"] = os.path.abspath(location)  # the workers read it
+    os.environ["ENGRAMDB_URL"] = worker_url(db, location)  # the workers read it
     os.environ["ENGRAMDB_EMBEDDER"] = model
     if metrics_public:  # else the setting stays as the environment or config file has it
         os.environ["ENGRAMDB_METRICS_PUBLIC"] = "1"
     uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level=log_level,
                 proxy_headers=False, server_header=False, http=PROTOCOL)
+
+
+def worker_url(db: str | None, location: str) -> str:
+    """Where each worker opens the store that was just opened at ``location``: a SQLite file's
+    absolute path (a worker may start elsewhere), or the PostgreSQL URL it was opened with
+    (``location`` is that URL without its password)."""
+    if location.startswith(POSTGRES):
+        url = db if db is not None else Config.load().url
+        if not url.startswith(POSTGRES):  # cannot happen: the store was opened from it
+            raise ConfigError("serve could not tell which PostgreSQL URL it opened")
+        return url
+    return os.path.abspath(location)

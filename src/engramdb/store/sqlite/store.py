@@ -24,7 +24,7 @@ from .migrations import MIGRATIONS
 from .pending import PendingTable
 from .search import Search
 from .sleep import SleepTables
-from .upgrade import backup_before_migrating
+from .upgrade import backup_before_migrating, remove_leftovers
 from .writes import Writes
 
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
@@ -106,7 +106,9 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             db.execute("PRAGMA synchronous = NORMAL")
 
     def _migrate(self) -> None:
-        # an older file is copied next to itself before it is migrated (upgrade.py)
+        # an older file is copied next to itself before it is migrated (upgrade.py); what a
+        # process killed during that copy left is removed first
+        self.upgrade_leftovers = [] if self._memory else remove_leftovers(self.location)
         self.upgrade_backup = None if self._memory else backup_before_migrating(
             self._db, self.location, max(m.version for m in MIGRATIONS))
         with self.transaction():
