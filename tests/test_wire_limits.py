@@ -129,7 +129,7 @@ def test_the_http_api_answers_long_urls_and_big_headers(served) -> None:  # type
 
 def test_mcp_over_http_refuses_deep_huge_and_invalid_messages(tmp_path: Path) -> None:
     limit = 300_000
-    with mcp_http_process(tmp_path / "mcp.db", "--user", "alice",
+    with mcp_http_process(tmp_path / "mcp.db", "--create", "--user", "alice",
                           env={"ENGRAMDB_MCP_MAX_MESSAGE_BYTES": str(limit)}) as url, \
             httpx.Client(timeout=60, headers={"accept": "application/json, text/event-stream",
                                               "content-type": "application/json"}) as client:

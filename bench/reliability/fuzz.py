@@ -329,7 +329,7 @@ def fuzz_mcp(cases: int, tmp: Path) -> Tally:
     t = Tally("MCP stdio lines")
     limit = 100_000
     proc = subprocess.Popen(
-        [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(tmp / "mcp.db"),
+        [sys.executable, "-m", "engramdb.cli", "mcp", "--db", str(tmp / "mcp.db"), "--create",
          "--embedder", "hashing"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, env={**os.environ, "ENGRAMDB_THREADS": "1",
                                         "ENGRAMDB_MCP_MAX_MESSAGE_BYTES": str(limit)})
