@@ -59,16 +59,22 @@ def test_a_bad_synchronous_from_the_environment_names_the_setting(tmp_path, monk
     assert not (tmp_path / "x.db").exists()
 
 
-@pytest.mark.parametrize("verb", ["remember", "remember_many"])
-@pytest.mark.parametrize("mode", ["fails", "rolls_back", "commit_lands"])
+@pytest.mark.parametrize(("verb", "mode"), [
+    ("remember", "fails"), ("remember", "rolls_back"), ("remember", "commit_lands"),
+    ("remember_many", "fails"), ("remember_many", "commit_lands"), ("update", "fails"),
+    ("uri_update", "fails"), ("forget_hard", "fails")])
 def test_an_io_error_at_any_statement_of_a_write_leaves_it_whole_or_absent(  # type: ignore[no-untyped-def]
         tmp_path, durability, verb, mode):
+    """bench/reliability/durability.py runs every verb in every mode, with larger batches."""
     result = durability.sweep(tmp_path / "faults.db", verb, mode, batch=2)
     assert result.failures == []
     assert result.statements >= (1 if mode == "commit_lands" else 10)   # each one faulted once
-    assert result.errors == {"StoreError": result.statements}
+    # "none": the fault hit a best-effort step after the commit (a hard forget's WAL
+    # truncation) and the call returned with its write done
+    assert set(result.errors) <= {"StoreError", "none"}
     # a COMMIT that reached the file is there whole; nothing else was written
-    assert result.written == (result.statements if mode == "commit_lands" else 0)
+    landed = result.statements if mode == "commit_lands" else result.errors.get("none", 0)
+    assert result.written == landed
 
 
 def test_the_sweep_sees_a_store_left_in_a_failed_transaction(tmp_path, durability, monkeypatch):  # type: ignore[no-untyped-def]

@@ -1,11 +1,13 @@
 """Durability (issue 29), tested the way SQLite's own tests do, on real files:
 
-- I/O faults: every statement of a write (``remember``, ``remember_many``) fails once, in
-  turn, with ``sqlite3.OperationalError("disk I/O error")``: the statement fails and its
-  transaction stays open, or SQLite has rolled the whole transaction back, or (for COMMIT)
-  the commit reached the file but reported the error. Property: the call raises StoreError,
-  the memory is whole (row, full-text row, vector, event) or absent (every table as before),
-  recall shows no trace of an absent one, and the store takes the next write.
+- I/O faults: every statement of a write (``remember``, ``remember_many``, ``update``, a
+  write to a taken URI, a hard ``forget``) fails once, in turn, with
+  ``sqlite3.OperationalError("disk I/O error")``: the statement fails and its transaction
+  stays open, or SQLite has rolled the whole transaction back, or (for COMMIT) the commit
+  reached the file but reported the error. Property: the call raises StoreError (or, where a
+  best-effort step after the commit failed, returns with the write done), the write is whole
+  (row, full-text row, vector, event, concepts) or absent (every table as before), recall
+  agrees with the tables, and the store takes the next write.
 - Power loss: acknowledged writes, then a copy of the file and its WAL at a random point,
   the WAL cut at a random byte (a torn tail, sometimes with garbage after the cut) no earlier
   than what the synchronous setting has synced: under FULL the last acknowledged commit, under
@@ -181,6 +183,53 @@ class Sweep:
     failures: list[str] = field(default_factory=list)
 
 
+VERBS = ("remember", "remember_many", "update", "uri_update", "forget_hard")
+
+
+@dataclass
+class Write:
+    """One write to fault: ``run`` it; ``applied()`` says whether it took effect, ``partly()``
+    whether only part of it did; ``shown`` maps a text to whether recall should return it."""
+
+    run: Callable[[], Any]
+    applied: Callable[[], bool]
+    partly: Callable[[], bool]
+    shown: Callable[[bool], dict[str, bool]]
+
+
+def _write(me: Any, verb: str, words: list[str]) -> Write:
+    """The write of ``verb`` (what it changes is made here, before the fault is armed)."""
+    texts = [f"{w} was noted while testing {verb}" for w in words]
+    if verb in ("remember", "remember_many"):
+        texts = texts[:1] if verb == "remember" else texts
+
+        def stored() -> list[bool]:
+            have = {m.content for m in me.list(limit=100_000)}
+            return [t in have for t in texts]
+
+        def run() -> Any:
+            if verb == "remember":
+                return me.remember(texts[0], kind="fact")
+            return me.remember_many([Draft(t, kind="fact") for t in texts])
+
+        return Write(run, lambda: all(stored()), lambda: any(stored()) and not all(stored()),
+                     lambda done: {t: done for t in texts})
+    old, new = texts[0], f"{words[0]} changed its wording for {verb}"
+    uri = f"core://user/{words[0]}" if verb == "uri_update" else None
+    memory = me.remember(old, kind="fact", uri=uri).memory
+    if verb == "forget_hard":
+        def gone() -> bool:
+            return memory.id not in {m.id for m in me.list(limit=100_000)}
+
+        return Write(lambda: me.forget(memory.id, hard=True), gone, lambda: False,
+                     lambda done: {old: not done})
+    run = (lambda: me.update(memory.id, content=new)) if verb == "update" else (
+        lambda: me.remember(new, kind="fact", uri=uri))
+    return Write(run, lambda: me.get(memory.id).content == new,
+                 lambda: me.get(memory.id).content not in (old, new),
+                 lambda done: {new: done, old: not done})
+
+
 def sweep(path: Path, verb: str, mode: str, batch: int = 3, tag: str = "") -> Sweep:
     """Fail statement 1, 2, ... of one ``verb`` call in turn (a fresh write each time) until a
     call runs out of statements before the fault; check the file and the store after each."""
@@ -192,16 +241,12 @@ def sweep(path: Path, verb: str, mode: str, batch: int = 3, tag: str = "") -> Sw
         at = 0
         while True:
             at += 1
-            words = [f"zq{tag}{mode[:2]}{verb[-4:]}{at}x{i}" for i in range(batch)]
-            texts = [f"{w} was noted while testing {verb} fault {at}" for w in words]
+            write = _write(me, verb, [f"zq{tag}{mode[:2]}{verb[:3]}{verb[-3:]}{at}x{i}"
+                                      for i in range(batch)])
             before = table_counts(db)
             faults.arm(at, mode)
             try:
-                if verb == "remember":
-                    texts = texts[:1]
-                    me.remember(texts[0], kind="fact")
-                else:
-                    me.remember_many([Draft(t, kind="fact") for t in texts])
+                write.run()
                 error = None
             except Exception as exc:   # noqa: BLE001 - any escape is a finding
                 error = exc
@@ -213,38 +258,41 @@ def sweep(path: Path, verb: str, mode: str, batch: int = 3, tag: str = "") -> Sw
             out.statements += 1
             name = type(error).__name__ if error is not None else "none"
             out.errors[name] = out.errors.get(name, 0) + 1
-            if not isinstance(error, StoreError):
-                out.failures.append(f"fault at {at} ({fired[:40]}): the call gave {error!r}")
-            out.failures += _check_after(db, me, texts, before, at, fired, out)
+            where = f"{verb} {mode}, fault at statement {at} ({fired[:40]!r})"
+            if error is not None and not isinstance(error, StoreError):
+                out.failures.append(f"{where}: the call gave {error!r}")
+            out.failures += [f"{where}: {p}" for p in _check_after(db, me, write, before, error,
+                                                                   out)]
     with sqlite3.connect(path) as db:   # and as the next process sees it
         out.failures += [f"reopened: {p}" for p in broken(db)]
     return out
 
 
-def _check_after(db: sqlite3.Connection, me: Any, texts: list[str], before: dict[str, int],
-                 at: int, fired: str, out: Sweep) -> list[str]:
-    where = f"fault at statement {at} ({fired[:40]!r})"
-    stored = {m.content for m in me.list(limit=100_000)}
-    present = [t for t in texts if t in stored]
-    problems = [f"{where}: {p}" for p in broken(db)]
-    if present and len(present) != len(texts):
-        problems.append(f"{where}: {len(present)} of the batch's {len(texts)} memories written")
-    if present:
-        out.written += 1
+def _check_after(db: sqlite3.Connection, me: Any, write: Write, before: dict[str, int],
+                 error: Exception | None, out: Sweep) -> list[str]:
+    problems = broken(db)
+    applied = write.applied()
+    if write.partly():
+        problems.append("only part of the write is there")
+    if applied:
+        out.written += error is not None
+    elif error is None:   # a fault swallowed on purpose must leave the write done
+        problems.append("no error, yet the write is not there")
     elif table_counts(db) != before:
         diff = {k: (before.get(k), v) for k, v in table_counts(db).items() if before.get(k) != v}
-        problems.append(f"{where}: nothing written, yet tables changed: {diff}")
-    for text in texts:
+        problems.append(f"nothing written, yet tables changed: {diff}")
+    for text, shown in write.shown(applied).items():
         hits = me.recall(text, k=3, track=False)
-        if (text in stored) != any(h.memory.content == text for h in hits):
-            problems.append(f"{where}: recall disagrees with the table about {text[:20]!r}")
+        if shown != any(h.memory.content == text for h in hits):
+            problems.append(f"recall {'misses' if shown else 'still shows'} {text[:24]!r}")
     try:   # the store takes the next write
-        probe = f"probe after fault {at} {fired[:10]} {len(texts)}"
-        me.remember(probe, kind="fact")
-        if me.recall(probe, k=1, track=False)[0].memory.content != probe:
-            problems.append(f"{where}: the next write is not found")
+        key = f"pr{out.verb}{out.mode}{out.statements}".replace("_", "")
+        probe = f"{key} checks the store after a fault"
+        if me.remember(probe, kind="fact").action.value != "add" or \
+                me.recall(key, k=1, track=False)[0].memory.content != probe:
+            problems.append("the next write is not found")
     except EngramError as exc:
-        problems.append(f"{where}: the store refused the next write: {exc}")
+        problems.append(f"the store refused the next write: {exc}")
     return problems
 
 
@@ -300,6 +348,8 @@ class Loss:
     losses: int = 0
     acknowledged: int = 0     # acknowledged writes at the copy points, summed
     lost: int = 0             # of them, rolled back by the cut (NORMAL only may)
+    checkpointed: int = 0     # losses after a checkpoint had moved writes into the file
+    in_flight_kept: int = 0   # losses whose unacknowledged last write survived whole
     failures: list[str] = field(default_factory=list)
 
 
@@ -343,6 +393,7 @@ def _one_loss(case: Path, synchronous: str, writes: int, rng: random.Random,
         image = path.read_bytes()
         floor = synced_floor(path, page)
     salt, ends = wal_commits(wal)
+    out.checkpointed += floor > 0 or any(s != salt for _, s, _ in done)
     last_acked = done[acked - 1]
     if synchronous == "full" and last_acked[1] == salt:
         floor = max(floor, last_acked[2])     # FULL synced the WAL at every commit
@@ -355,6 +406,7 @@ def _one_loss(case: Path, synchronous: str, writes: int, rng: random.Random,
     expected = [t for texts, s, end in done if s != salt or end <= survived for t in texts]
     out.acknowledged += acked
     out.lost += sum(1 for texts, s, end in done[:acked] if s == salt and end > survived)
+    out.in_flight_kept += done[-1][1] != salt or done[-1][2] <= survived
     with engramdb.open(copy, embedder="hashing", clock=FrozenClock(START)) as mem:
         stored = sorted(m.content for m in mem.scope(user="loss").list(limit=100_000))
     where = f"{synchronous} cut at {cut} of {len(wal)} (floor {floor})"
@@ -375,9 +427,10 @@ def run(sweeps: int, losses: int, verbose: bool = False) -> dict[str, Any]:
     figures: dict[str, Any] = {"sweeps": [], "losses": []}
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(sweeps):
-            for verb in ("remember", "remember_many"):
+            for verb in VERBS:
                 for mode in MODES:
-                    result = sweep(Path(tmp) / f"faults{r}.db", verb, mode, tag=str(r))
+                    result = sweep(Path(tmp) / f"faults{r}.db", verb, mode, batch=2 + 4 * r,
+                                   tag=str(r))
                     figures["sweeps"].append(result)
                     if verbose:
                         print(f"round {r + 1} {verb} {mode}: {result.statements} faults, "
@@ -397,8 +450,9 @@ def main(argv: list[str] | None = None) -> int:
     failures = [f for s in figures["sweeps"] for f in s.failures]
     for loss in figures["losses"]:
         print(f"power loss, synchronous={loss.synchronous}: {loss.losses} losses, "
-              f"{loss.acknowledged} acknowledged writes, {loss.lost} rolled back, "
-              f"{len(loss.failures)} failures")
+              f"{loss.checkpointed} after a checkpoint, {loss.acknowledged} acknowledged "
+              f"writes, {loss.lost} of them rolled back, in-flight write kept "
+              f"{loss.in_flight_kept} times, {len(loss.failures)} failures")
         failures += loss.failures
     for failure in failures[:20]:
         print("FAIL", failure)
