@@ -96,6 +96,18 @@ def test_power_loss_under_full_loses_no_acknowledged_write(tmp_path, durability)
     assert result.acknowledged > 0 and result.lost == 0
 
 
+def test_the_power_loss_check_sees_a_store_that_does_not_sync_its_commits(  # type: ignore[no-untyped-def]
+        tmp_path, durability, monkeypatch):
+    """The harness itself: the cut follows the pragma the file runs, so a store that asked
+    for FULL and ran NORMAL loses acknowledged writes, and the check says so."""
+    import engramdb.store.sqlite.store as sqlite_store
+
+    monkeypatch.setitem(sqlite_store.SYNCHRONOUS, "full", "NORMAL")
+    result = durability.power_losses(tmp_path, "full", losses=5, writes=8, seed=1)
+    assert result.lost > 0
+    assert any("an acknowledged write is missing" in f for f in result.failures)
+
+
 def test_power_loss_under_normal_keeps_a_whole_prefix(tmp_path, durability):  # type: ignore[no-untyped-def]
     """NORMAL's promise: what survives is every write up to some commit (at least the last
     checkpoint), each whole, and nothing after it."""
