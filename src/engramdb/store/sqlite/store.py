@@ -196,7 +196,10 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
 
     def _end_scrub(self) -> None:
         self._scrub = False
-        self._db.execute(f"PRAGMA secure_delete = {self._secure_delete}")  # as it was
+        try:   # as it was; after the commit, so a failure must not fail the erase it followed
+            self._db.execute(f"PRAGMA secure_delete = {self._secure_delete}")
+        except sqlite3.Error:
+            pass   # left on: freed space stays zeroed, the safe side
         if not self._memory and not self._db.in_transaction:
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
