@@ -116,7 +116,7 @@ def faulty_open(path: Path, **settings: Any) -> Iterator[tuple[engramdb.Memory, 
     sqlite3.connect = connect  # type: ignore[assignment]
     try:
         mem = engramdb.open(path, embedder="hashing", clock=FrozenClock(START),
-                            auto_sleep_importance=0, **settings)
+                            **{"auto_sleep_importance": 0, **settings})
     finally:
         sqlite3.connect = real
     try:
@@ -230,11 +230,12 @@ def _write(me: Any, verb: str, words: list[str]) -> Write:
                  lambda done: {new: done, old: not done})
 
 
-def sweep(path: Path, verb: str, mode: str, batch: int = 3, tag: str = "") -> Sweep:
+def sweep(path: Path, verb: str, mode: str, batch: int = 3, tag: str = "",
+          **settings: Any) -> Sweep:
     """Fail statement 1, 2, ... of one ``verb`` call in turn (a fresh write each time) until a
     call runs out of statements before the fault; check the file and the store after each."""
     out = Sweep(verb, mode)
-    with faulty_open(path) as (mem, faults):
+    with faulty_open(path, **settings) as (mem, faults):
         me = mem.scope(user="faults")
         db = mem.store._db  # type: ignore[attr-defined]
         me.remember(f"seed memory {tag} about the garden", kind="fact")
@@ -276,6 +277,8 @@ def _check_after(db: sqlite3.Connection, me: Any, write: Write, before: dict[str
         problems.append("only part of the write is there")
     if applied:
         out.written += error is not None
+        if error is not None and out.mode != "commit_lands":
+            problems.append("the call failed, yet its write is stored")
     elif error is None:   # a fault swallowed on purpose must leave the write done
         problems.append("no error, yet the write is not there")
     elif table_counts(db) != before:
@@ -434,8 +437,13 @@ def run(sweeps: int, losses: int, verbose: bool = False) -> dict[str, Any]:
                     result = sweep(Path(tmp) / f"faults{r}.db", verb, mode, batch=2 + 4 * r,
                                    tag=str(r))
                     figures["sweeps"].append(result)
+                    if verb == "remember":   # again, each write setting off a sleep
+                        result = sweep(Path(tmp) / f"sleeps{r}.db", verb, mode, tag=str(r),
+                                       auto_sleep_importance=0.001)
+                        result.verb = "remember (auto-sleep)"
+                        figures["sweeps"].append(result)
                     if verbose:
-                        print(f"round {r + 1} {verb} {mode}: {result.statements} faults, "
+                        print(f"round {r + 1} {result.verb} {mode}: {result.statements} faults, "
                               f"{result.errors}, written {result.written}, "
                               f"{len(result.failures)} failures", flush=True)
         for synchronous in ("full", "normal"):
