@@ -434,21 +434,33 @@ def run(sweeps: int, losses: int, verbose: bool = False) -> dict[str, Any]:
         for r in range(sweeps):
             for verb in VERBS:
                 for mode in MODES:
-                    result = sweep(Path(tmp) / f"faults{r}.db", verb, mode, batch=2 + 4 * r,
-                                   tag=str(r))
-                    figures["sweeps"].append(result)
+                    results = [sweep(Path(tmp) / f"faults{r}.db", verb, mode, batch=2 + 4 * r,
+                                     tag=str(r))]
                     if verb == "remember":   # again, each write setting off a sleep
-                        result = sweep(Path(tmp) / f"sleeps{r}.db", verb, mode, tag=str(r),
-                                       auto_sleep_importance=0.001)
-                        result.verb = "remember (auto-sleep)"
-                        figures["sweeps"].append(result)
-                    if verbose:
+                        results.append(sweep(Path(tmp) / f"sleeps{r}.db", verb, mode,
+                                             tag=str(r), auto_sleep_importance=0.001))
+                        results[-1].verb = "remember (auto-sleep)"
+                    figures["sweeps"] += results
+                    for result in results if verbose else []:
                         print(f"round {r + 1} {result.verb} {mode}: {result.statements} faults, "
                               f"{result.errors}, written {result.written}, "
                               f"{len(result.failures)} failures", flush=True)
         for synchronous in ("full", "normal"):
             figures["losses"].append(power_losses(Path(tmp), synchronous, losses))
     return figures
+
+
+def _sweep_table(sweeps: list[Sweep]) -> None:
+    print("| write | statements in one call | faults | raised StoreError | returned, write done "
+          "| failed call with its COMMIT landed | failures |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for verb in dict.fromkeys(s.verb for s in sweeps):
+        mine = [s for s in sweeps if s.verb == verb]
+        sizes = ", ".join(str(s.statements) for s in mine if s.mode == "fails")
+        print(f"| {verb} | {sizes} | {sum(s.statements for s in mine)} | "
+              f"{sum(s.errors.get('StoreError', 0) for s in mine)} | "
+              f"{sum(s.errors.get('none', 0) for s in mine)} | {sum(s.written for s in mine)} | "
+              f"{sum(len(s.failures) for s in mine)} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -458,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     figures = run(args.sweeps, args.losses, verbose=True)
     failures = [f for s in figures["sweeps"] for f in s.failures]
+    _sweep_table(figures["sweeps"])
     for loss in figures["losses"]:
         print(f"power loss, synchronous={loss.synchronous}: {loss.losses} losses, "
               f"{loss.checkpointed} after a checkpoint, {loss.acknowledged} acknowledged "
