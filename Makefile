@@ -39,13 +39,16 @@ bench-scale: $(STAMP)
 bench-http: $(STAMP)
 	$(BIN)/python bench/http_load.py
 
-# issue 18: load, SIGKILL and fuzzing; minutes, not part of `make test` (its fast part is:
-# tests/test_reliability_suite.py); figures in bench/results/reliability.md
+# issue 18: load, SIGKILL and fuzzing; issue 29: I/O faults, power loss, the cost of FULL;
+# minutes, not part of `make test` (its fast part is: tests/test_reliability_suite.py,
+# tests/test_durability.py); figures in bench/results/reliability.md
 reliability: $(STAMP)
 	PYTHONPATH=src $(BIN)/python bench/reliability/concurrency.py
 	PYTHONPATH=src $(BIN)/python bench/reliability/crash.py --kills 100
 	PYTHONPATH=src $(BIN)/python bench/reliability/fuzz.py --cases 10000
 	PYTHONPATH=src $(BIN)/python bench/reliability/scope_probes.py
+	PYTHONPATH=src $(BIN)/python bench/reliability/durability.py --sweeps 3 --losses 300
+	PYTHONPATH=src $(BIN)/python bench/reliability/sync_cost.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .ruff_cache

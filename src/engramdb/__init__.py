@@ -109,7 +109,7 @@ def open(  # noqa: A001 - the public verb is engramdb.open
     else:
         raise ConfigError("embedder must be a registry name or an Embedder object")
     store = _postgres(target) if postgres else SQLiteStore(
-        target, busy_timeout_ms=cfg.busy_timeout_ms)
+        target, busy_timeout_ms=cfg.busy_timeout_ms, synchronous=cfg.synchronous)
     try:
         return Memory(store, model, clock=clock, config=cfg)
     except BaseException:

@@ -33,6 +33,7 @@ def _flag(value: Any) -> bool:
 
 
 EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
+SYNCHRONOUS = ("full", "normal")    # SQLite's synchronous pragma (Config.synchronous)
 _CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
 
 
@@ -52,6 +53,9 @@ class Config:
     max_content_bytes: int = 65536
     preset: str = "default"            # recall preset
     busy_timeout_ms: int = 10000
+    synchronous: str = "full"          # SQLite: full, an acknowledged write survives power loss;
+    # normal, it survives a crash of the process but the last ones may roll back on power loss
+    # or an OS crash (README "Reliability"; bench/results/reliability.md)
     half_life_p1_days: float = 365.0   # strength halves when unused (dynamics/strength.py)
     half_life_p2_days: float = 90.0
     half_life_p3_days: float = 14.0
@@ -122,6 +126,10 @@ class Config:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
         self._check_working()
         self._check_pii()
+        if not isinstance(self.synchronous, str) or self.synchronous not in SYNCHRONOUS:
+            raise ConfigError(f"synchronous must be full (an acknowledged write survives power "
+                              f"loss) or normal (it survives a crash of the process), got "
+                              f"{self.synchronous!r}")
         value = self.relevance_floor
         if not _number(value) or not 0 <= value <= 1:
             raise ConfigError(f"relevance_floor must be a number from 0 to 1 (0 keeps every "

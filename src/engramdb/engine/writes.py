@@ -11,7 +11,7 @@ import numpy as np
 
 from ..clock import aware
 from ..dynamics.feedback import Feedback, give_feedback
-from ..errors import Conflict, EngramError, Invalid
+from ..errors import Conflict, Invalid
 from ..ids import new_id
 from ..model import (
     Action,
@@ -49,6 +49,7 @@ from ..write.supersede import (
 )
 from ..write.textnear import text_judgement, text_neighbours
 from ..write.turncontext import with_turn_context
+from .boundary import translate
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
 from .deferred import defer_vectors
 
@@ -288,9 +289,11 @@ class WriteVerbs(Core):
             return
         try:
             report = self._sleep(scope)  # no catch-up of pending vectors (deferred.py)
-        except EngramError as exc:  # the write itself is stored: say why no sleep followed
+        except Exception as exc:  # noqa: BLE001 - the write itself is stored (a disk I/O
+            # error in the sleep included): say why no sleep followed, never fail the write
             results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
-                                                  "threshold": threshold, "error": str(exc)}
+                                                  "threshold": threshold,
+                                                  "error": str(translate(exc, "sleep"))}
             return
         self.last_auto_sleep = report
         results[-1].evidence["auto_sleep"] = {

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ...errors import StoreError
+from ...errors import ConfigError, StoreError
 from ...text.anchors import concept_names
 from ..common import ts
 from ..idorder import IdOrder
@@ -28,6 +28,10 @@ from .upgrade import backup_before_migrating, remove_leftovers
 from .writes import Writes
 
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
+# What a commit waits for (README "Reliability"): FULL syncs the WAL at every commit, so an
+# acknowledged write survives power loss; NORMAL syncs it only at checkpoints, so the last
+# writes may roll back on power loss or an OS crash (never half of one: the WAL's checksums).
+SYNCHRONOUS = {"full": "FULL", "normal": "NORMAL"}
 
 
 def _concepts_json(data_json: str) -> str:
@@ -40,7 +44,11 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
     """The mix-ins hold the writes, reads, searches, links, sessions, goals, keys and sleep
     state; this class holds the connection, its setup and the transaction."""
 
-    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 10000) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, busy_timeout_ms: int = 10000,
+                 synchronous: str = "full") -> None:
+        if not isinstance(synchronous, str) or synchronous not in SYNCHRONOUS:
+            raise ConfigError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}, got "
+                              f"{synchronous!r}")
         self.location = str(path)
         self._memory = self.location == ":memory:"
         if not self._memory:
@@ -58,7 +66,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             self._depth = 0
             self._scrub = False  # an erase is in this transaction: see _start_scrub
             self._secure_delete = 0
-            self._configure(busy_timeout_ms)
+            self._configure(busy_timeout_ms, SYNCHRONOUS[synchronous])
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
             # the caches exist before the migration, whose rollback invalidates them
             self._vectors = VectorCache(self._db, self._lock)
@@ -87,7 +95,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
         if not path.exists() and not os.access(parent, os.W_OK):
             raise StoreError(f"directory {parent} is not writable")
 
-    def _configure(self, busy_timeout_ms: int) -> None:
+    def _configure(self, busy_timeout_ms: int, synchronous: str) -> None:
         db = self._db
         db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         db.execute("PRAGMA foreign_keys = ON")
@@ -103,7 +111,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode.lower() != "wal":
                 raise StoreError(f"cannot switch {self.location} to WAL (got {mode})")
-            db.execute("PRAGMA synchronous = NORMAL")
+            db.execute(f"PRAGMA synchronous = {synchronous}")
 
     def _migrate(self) -> None:
         # an older file is copied next to itself before it is migrated (upgrade.py); what a
@@ -153,23 +161,30 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             try:
                 yield
             except BaseException:
-                self._db.execute("ROLLBACK")
-                self._vectors.invalidate()
-                self._id_order.invalidate()
-                self._text.invalidate()
+                self._abandon()
                 raise
             else:
                 try:
                     self._db.execute("COMMIT")
                 except BaseException:  # the caches may hold what never reached the file
-                    self._vectors.invalidate()
-                    self._id_order.invalidate()
-                    self._text.invalidate()
+                    self._abandon()
                     raise
             finally:
                 self._depth = 0
                 if self._scrub:
                     self._end_scrub()
+
+    def _abandon(self) -> None:
+        """After a failed statement or COMMIT: roll back what is still open (a failed COMMIT,
+        e.g. a disk I/O error, may leave the transaction open; SQLite may also have rolled it
+        back already) and forget the caches, which may hold what never reached the file."""
+        try:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        finally:
+            self._vectors.invalidate()
+            self._id_order.invalidate()
+            self._text.invalidate()
 
     def _start_scrub(self) -> None:
         """Erased words must not stay in the file: freed space is zeroed (secure_delete), the
@@ -183,7 +198,10 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
 
     def _end_scrub(self) -> None:
         self._scrub = False
-        self._db.execute(f"PRAGMA secure_delete = {self._secure_delete}")  # as it was
+        try:   # as it was; after the commit, so a failure must not fail the erase it followed
+            self._db.execute(f"PRAGMA secure_delete = {self._secure_delete}")
+        except sqlite3.Error:
+            pass   # left on: freed space stays zeroed, the safe side
         if not self._memory and not self._db.in_transaction:
             try:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
