@@ -50,7 +50,7 @@ def main() -> None:
     groups: dict[str, list[float]] = {"all": [], "evidence inside": [], "evidence outside": []}
     empty, missed = [], []
     for q in questions:
-        window = parse_window(q["question"], now)
+        window = parse_window(q["question"], now, ranges=True)
         if window is None or window.loose or not window.anchored:
             continue
         told = [dates.get((q["conversation_id"], e.split(":")[0][1:])) for e in q["evidence"]]

@@ -73,6 +73,33 @@ def test_open_ended_windows() -> None:
     assert zh_after is not None and (zh_after.start, zh_after.end) == (after.start, after.end)
 
 
+@pytest.mark.parametrize(("query", "start", "end", "expr"), [
+    ("Where was John between August 11 and August 15 2023?", d(2023, 8, 11), d(2023, 8, 16),
+     "between August 11 and August 15 2023"),
+    ("what did I do from 1 May to 8 May 2023", d(2023, 5, 1), d(2023, 5, 9),
+     "from 1 May to 8 May 2023"),
+    ("from May 2023 to July 2023", d(2023, 5, 1), d(2023, 8, 1), "from May 2023 to July 2023"),
+    ("from 2023 to 2024", d(2023, 1, 1), d(2025, 1, 1), "from 2023 to 2024"),
+    ("我2023年5月1日到5月8日做了什么", d(2023, 5, 1), d(2023, 5, 9), "2023年5月1日到5月8日"),
+    ("我从2023年5月到7月住在哪", d(2023, 5, 1), d(2023, 8, 1), "2023年5月到7月"),
+    # not ranges of time: the one time named is read
+    ("What happened between Caroline and Mel in May 2023", d(2023, 5, 1), d(2023, 6, 1),
+     "May 2023"),
+    ("where did I go from Berlin to Paris in 2024", d(2024, 1, 1), d(2025, 1, 1), "2024"),
+    ("我到2024年5月才搬家", d(2024, 5, 1), d(2024, 6, 1), "2024年5月"),
+])
+def test_ranges(query: str, start: datetime, end: datetime, expr: str) -> None:
+    window = parse_window(query, NOW, ranges=True)
+    assert window is not None and window.anchored
+    assert (window.start, window.end, window.expr) == (start, end, expr)
+
+
+def test_ranges_only_when_asked() -> None:
+    """Without ``ranges`` (dating an extracted episode) the time named in full is read."""
+    window = parse_window("between August 11 and August 15 2023", NOW)
+    assert window is not None and (window.start, window.end) == (d(2023, 8, 15), d(2023, 8, 16))
+
+
 @pytest.mark.parametrize("query", ["where does Li live now", "I know now", "李现在住在哪",
                                    "where did Li live before", "release 2.0.3", "port 8420",
                                    "the week before May 8, 2023"])

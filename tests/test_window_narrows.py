@@ -129,3 +129,21 @@ def test_abstains_only_when_nothing_matches_the_rest_either(tmp_path):  # type: 
         on = mem.recall("what did Mel paint in March 2023", k=3, track=False)
         assert not on.abstained and contents(on) == ["Mel: I painted a sunrise"]
         assert outside(on[0]) and on.note.startswith("nothing remembered between 2023-03-01")
+
+
+def test_a_range_is_one_window_in_english_and_chinese(mem):  # type: ignore[no-untyped-def]
+    me = mem.scope(user="john")
+    me.remember("John: I'm in Chicago for a tournament", kind="event", at=d(2023, 8, 11))
+    me.remember("John: back home from Chicago with the team", kind="event", at=d(2023, 8, 17))
+    hits = me.recall("Where was John between August 11 and August 15 2023?", k=5, track=False)
+    assert hits.plan["window"]["label"] == "between 2023-08-11 and 2023-08-16"
+    assert contents(hits) == ["John: I'm in Chicago for a tournament",
+                              "John: back home from Chicago with the team"]
+    assert inside(hits[0]) and outside(hits[1])
+    zh = mem.scope(user="wang")
+    zh.remember("我在杭州开会", kind="event", at=d(2023, 5, 3))
+    zh.remember("我从杭州回来了", kind="event", at=d(2023, 5, 20))
+    hits = zh.recall("我2023年5月1日到5月8日在哪里", k=5, track=False)
+    assert hits.plan["window"]["label"] == "between 2023-05-01 and 2023-05-09"
+    assert contents(hits)[0] == "我在杭州开会" and inside(hits[0])
+    assert all(outside(h) for h in hits[1:])
