@@ -22,7 +22,9 @@ No time expression: None."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -107,9 +109,10 @@ _LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(WEEKDAYS)})\b"
                            r"|(?:上周|上星期|上个星期|上礼拜)([一二三四五六日天])", re.IGNORECASE)
 
 
-_RANGE_EN = re.compile(r"\b(?:between|from)\s+(.+?)\s+(?:and|to|until|till|through)\s+(.+)",
-                       re.IGNORECASE)
-_RANGE_ZH = re.compile(r"(.+?)\s*(?:到|至)\s*(.+)")
+_RANGE_START = re.compile(r"\b(?:between|from)\s+", re.IGNORECASE)
+_RANGE_TO = re.compile(r"\s+(?:and|to|until|till|through)\s+", re.IGNORECASE)
+_RANGE_TO_ZH = re.compile(r"\s*(?:到|至)\s*")
+RANGE_TRIES = 3   # "from"s or 到s looked at: linear in the text, however long
 _YEAR_OF = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
 
 
@@ -133,20 +136,34 @@ def _range(text: str, now: datetime) -> TimeWindow | None:
     """A range between two days, months or years the text names, from the start of the
     first to the end of the second. A side that names no year takes the other side's, and
     must then name a day or a month."""
-    m = _RANGE_EN.search(text) or _RANGE_ZH.search(text)
-    if m is None:
-        return None
-    years = [y.group(1) for y in map(_YEAR_OF.search, (m.group(1), m.group(2))) if y]
-    if not years:
-        return None
-    chinese = m.re is _RANGE_ZH
-    first = _side(m.group(1), years[0], now, chinese)
-    second = _side(m.group(2), years[-1], now, chinese)
-    if first is None or second is None or first[0].start >= second[0].end:
-        return None
-    begin = m.start() if not chinese else m.start(1) + first[1][0]
-    expr = text[begin : m.start(2) + second[1][1]]
-    return TimeWindow(first[0].start, second[0].end, expr, True)
+    for begin, cut, after in _range_splits(text):
+        first_text, second_text = text[begin:cut.start()], text[cut.end() : after]
+        years = [y.group(1) for y in map(_YEAR_OF.search, (first_text, second_text)) if y]
+        if not years:
+            continue
+        chinese = cut.re is _RANGE_TO_ZH
+        first = _side(first_text, years[0], now, chinese)
+        second = _side(second_text, years[-1], now, chinese)
+        if first is None or second is None or first[0].start >= second[0].end:
+            continue
+        start = begin if not chinese else begin + first[1][0]
+        expr = text[start : cut.end() + second[1][1]]
+        return TimeWindow(first[0].start, second[0].end, expr, True)
+    return None
+
+
+def _range_splits(text: str) -> Iterator[tuple[int, re.Match[str], int]]:
+    """Where a range may start, its connector, and where it may end: after "between" or
+    "from" up to the next "and"/"to"/"until" (English); around 到 or 至 (Chinese)."""
+    for tried, start in enumerate(_RANGE_START.finditer(text)):
+        cut = _RANGE_TO.search(text, start.end())
+        if tried == RANGE_TRIES or cut is None:
+            break
+        yield start.start(), cut, len(text)
+    cuts = list(itertools.islice(_RANGE_TO_ZH.finditer(text), RANGE_TRIES + 1))
+    for i, cut in enumerate(cuts[:RANGE_TRIES]):
+        yield (cuts[i - 1].end() if i else 0), cut, (cuts[i + 1].start() if i + 1 < len(cuts)
+                                                     else len(text))
 
 
 def _side(side: str, year: str, now: datetime,
