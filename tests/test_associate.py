@@ -122,7 +122,9 @@ def test_associated_hits_obey_the_time_window_and_kinds(me):  # type: ignore[no-
     me.link(a.id, old.id, "reminds", 0.9)
     assert assoc_ids(me.recall("ski trip", k=5, track=False, preset=LEX)) == [old.id]
     windowed = me.recall("ski trip in May 2025", k=5, track=False, preset=LEX)
-    assert [h.memory.id for h in windowed] == [a.id]
+    # what association brings from outside the window follows, explained as outside it
+    assert [h.memory.id for h in windowed] == [a.id, old.id]
+    assert any(n.startswith("outside the asked window") for n in windowed[1].explanation.notes)
     fact = me.remember("December is cold", kind="fact").memory
     me.link(a.id, fact.id, "reminds", 0.9)
     events = me.recall("ski trip", k=5, track=False, preset=LEX, kinds=["event"])

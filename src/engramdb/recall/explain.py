@@ -1,6 +1,8 @@
-"""What the read path says when it returns nothing: why the result is empty (a time window
-with nothing in it, only superseded values), or why it abstained (nothing above the embedder's
-relevance floor). A hit's own explanation is built where it is scored (recall/rank.py)."""
+"""What the read path says when it returns nothing: why the result is empty (nothing inside
+the time window nor outside it, only superseded values), or why it abstained (nothing above
+the embedder's relevance floor); and what it says when a time window holds none of the hits it
+returns. A hit's own explanation is built where it is scored (recall/rank.py) and placed
+(recall/temporal.py)."""
 
 from __future__ import annotations
 
@@ -8,23 +10,32 @@ from ..model import Hit, Record
 from .legs import Ranked
 from .plan import QueryPlan
 from .presets import Preset
+from .temporal import in_window
 
 
 def why_empty(plan: QueryPlan, left_out: list[Record]) -> str:
     window = plan.applied_window
     if window is not None:
-        note = f"nothing remembered {window.label()} matches this query"
-        if left_out:
-            near = min(left_out, key=lambda r: min(abs(r.at - window.start),
-                                                   abs(r.at - window.end)))
-            note += f"; the nearest related memory is from {near.at.date()}"
-        return note
+        return f"nothing remembered {window.label()} matches this query, nor anything outside it"
     if left_out and plan.routing.mode == "current":
         latest = max(left_out, key=lambda r: r.invalid_at or r.at)
         when = latest.invalid_at.date() if latest.invalid_at else "?"
         return (f"only superseded memories match (the latest, {latest.content[:60]!r}, "
                 f"stopped holding on {when}); ask about the past to see them")
     return ""
+
+
+def outside_note(plan: QueryPlan, hits: list[Hit]) -> str:
+    """Hits were found, but none inside the time window the query names: say so, and which
+    returned memory is nearest to it in time (the hits are the best matches outside it)."""
+    window = plan.applied_window
+    if window is None or not hits or any(in_window(h.memory, window) for h in hits):
+        return ""
+    near = min(hits, key=lambda h: min(abs(h.memory.at - window.start),
+                                       abs(h.memory.at - window.end)))
+    return (f"nothing remembered {window.label()} matches this query; the nearest related "
+            f"memory is from {near.memory.at.date()}; the best matches outside the window "
+            "are returned")
 
 
 def below_floor(floor: float | None, ranked: dict[str, Ranked], preset: Preset,

@@ -19,7 +19,7 @@ from .collapse import collapse, gists_above
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
-from .explain import below_floor, why_empty
+from .explain import below_floor, outside_note, why_empty
 from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
 from .mixedrank import mixed_rank, others_of
@@ -28,6 +28,7 @@ from .presets import Preset
 from .rank import allowed, best_candidates, past_first
 from .relevance import QueryTerms, apply_floor, query_terms, score_hits
 from .rerank import RERANK_DEPTH, rerank
+from .temporal import window_first
 from .wake import wake
 from .wakemeaning import Meaning
 
@@ -90,6 +91,10 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
+        window = plan.applied_window
+        if window is not None:  # a window narrows, it does not erase: inside first
+            hits, inside = window_first(hits, window)
+            plan.stages["window"] = {"inside": inside, "outside": len(hits) - inside}
         if not hits:
             note = why_empty(plan, left_out) or "nothing in memory matches this query"
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
@@ -102,7 +107,7 @@ class Recaller:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
-        return Hits(hits[:k], plan=plan.to_dict())
+        return Hits(hits[:k], note=outside_note(plan, hits[:k]), plan=plan.to_dict())
 
     def _main_vector(self, plan: QueryPlan) -> np.ndarray | None:
         """The query in the main model's half: the dense leg's vector for a question the main

@@ -74,7 +74,7 @@ class QueryPlan:
 def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = None) -> QueryPlan:
     match = _URI.search(query)
     uri_prefix = match.group(0) if match else None
-    window = parse_window(query, now) if now is not None else None
+    window = parse_window(query, now, ranges=True) if now is not None else None
     plan = QueryPlan(query=query, tokens=tokenize(query), uri_prefix=uri_prefix, kinds=kinds,
                      window=window, routing=route(query, window), asked=asked_slot(query))
     if window is not None and window.loose:

@@ -1,6 +1,7 @@
 """Ranking: candidates loaded best-fused first and blended with strength, anchor cues, recency
-and the asked slot; the time rules that may leave a record out; former values placed first
-when the query asks about the past."""
+and the asked slot; the rules that may leave a record out (a time window does not: it ranks,
+recall/temporal.py ``window_first``); former values placed first when the query asks about
+the past."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ..tracing import traced
 from .plan import QueryPlan
 from .presets import Preset
 from .slotcue import SLOT_BOOST, slot_factor
-from .temporal import in_window, why_out
+from .temporal import in_window
 
 
 @traced("recall.rank")
@@ -26,12 +27,15 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     """Load and score candidates best-fused first, in growing batches, and stop once k
     hits beat what any remaining candidate could reach: the blend only scales the fused
     score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
-    the result is exactly that of scoring every candidate."""
+    the result is exactly that of scoring every candidate. Under a time window, the hits
+    inside it come first (recall/temporal.py), so the stop counts only those: a candidate
+    inside the window is never missed for outside ones that scored higher."""
     ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
                * (1.0 + 1e-9))
     ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
     order = sorted(fused, key=lambda mid: (-fused[mid], mid))
     wanted = frozenset(plan.tokens)
+    window = plan.applied_window
     hits: list[Hit] = []
     done, step = 0, max(2 * k, 16)
     while done < len(order):
@@ -41,7 +45,8 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
         hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
                  for m in batch
                  if m in records and allowed(records[m], plan, now, left_out)]
-        scores = sorted((h.score for h in [*pool, *hits]), reverse=True)
+        scores = sorted((h.score for h in [*pool, *hits]
+                         if window is None or in_window(h.memory, window)), reverse=True)
         reachable = fused[order[done]] * ceiling if done < len(order) else 0.0
         if len(scores) >= k and reachable < scores[k - 1]:
             break
@@ -51,17 +56,13 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
 def allowed(record: Record, plan: QueryPlan, now: datetime,
              left_out: list[Record]) -> bool:
     """May the record be returned? Time rules count what they leave out in the plan and
-    keep it in ``left_out`` (for the note of an empty result)."""
+    keep it in ``left_out`` (for the note of an empty result). A time window leaves nothing
+    out: it ranks (recall/temporal.py ``window_first``)."""
     if record.expires_at is not None and record.expires_at <= now:
         return False
     if plan.kinds and record.kind.value not in plan.kinds:
         return False
     if plan.within is not None and not (record.uri or "").startswith(plan.within):
-        return False
-    window = plan.applied_window
-    if window is not None and not in_window(record, window):
-        _count(plan, "outside_window", why_out(record, window))
-        left_out.append(record)
         return False
     if plan.routing.mode == "current" and record.invalid_at is not None:
         _count(plan, "superseded", f"{record.content[:40]!r}, superseded on "
@@ -78,9 +79,6 @@ def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPl
     factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
     terms = {"rrf": fused, "strength_factor": factor}
     notes = []
-    window = plan.applied_window
-    if window is not None:
-        notes.append(f"in the window {window.label()} (at {record.at.date()})")
     cues = anchor_cues(record, plan, wanted) if preset.anchor_boost else []
     if cues:
         terms["anchor_factor"] = 1.0 + preset.anchor_boost

@@ -1,12 +1,15 @@
 """Reading with time: which memories a query about a time, the present or the past may return.
 
 Routing (one per query, shown in the plan):
-- ``window``: the query names a time (text/timewindow.py) and the window is applied. An event
-  or emotion is in it when its ``at`` is; any other kind (a fact, a preference...) holds from
+- ``window``: the query names a time (text/timewindow.py) and the window is applied: it
+  narrows, it does not erase. What falls inside it is ranked first; the best matches outside
+  it follow, each explained as outside the asked window, so a question whose answer was told
+  on another day than the one it names still finds it (``window_first``). An event or emotion
+  is in the window when its ``at`` is; any other kind (a fact, a preference...) holds from
   its ``at`` until it was superseded (``invalid_at``, open while current), and is in the window
-  when that span meets it: "where did Li live in 2024" finds the fact that held in 2024,
+  when that span meets it: "where did Li live in 2024" finds the fact that held in 2024 first,
   superseded or not. A fact's ``at`` is when it was written unless the writer said otherwise,
-  so a fact written today is not found by a window in the past.
+  so a fact written today is not inside a window in the past.
 - ``past``: no applied window, and the query asks about the past ("before", "used to",
   "previously", 以前, 之前, 原来, 曾经...): superseded memories are kept and each is placed just
   above the current value that replaced it (the newest former value first).
@@ -22,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Kind, Record
+from ..model import Hit, Kind, Record
 from ..text.timespan import span_end
 from ..text.timewindow import TimeWindow
 
@@ -49,7 +52,8 @@ def route(query: str, window: TimeWindow | None) -> Routing:
     if window is not None and not window.loose:
         how = "names its year" if window.anchored else "read from the clock"
         return Routing("window", f"the query names a time ({window.expr!r}, {how}): "
-                                 f"only memories {window.label()}")
+                                 f"memories {window.label()} first, the best matches "
+                                 "outside it after")
     past = _PAST.search(query)
     if past:
         return Routing("past", f"the query asks about the past ({past.group(0)!r}): former "
@@ -69,9 +73,28 @@ def in_window(record: Record, window: TimeWindow) -> bool:
 
 
 def why_out(record: Record, window: TimeWindow) -> str:
+    """Where the record sits in time, said of one outside the window."""
     if record.kind in POINT_KINDS:
         if record.at_precision is not None:
-            return f"in the {record.at_precision} of {record.at.date()}, outside the window"
-        return f"at {record.at.date()} is outside the window"
+            return f"in the {record.at_precision} of {record.at.date()}"
+        return f"at {record.at.date()}"
     until = record.invalid_at.date() if record.invalid_at else "now"
-    return f"held {record.at.date()}..{until}, outside the window"
+    return f"held {record.at.date()}..{until}"
+
+
+def window_first(hits: list[Hit], window: TimeWindow) -> tuple[list[Hit], int]:
+    """The hits inside the window first, then those outside it, each group in its order; every
+    hit says which side it is on. Also returns how many are inside."""
+    inside: list[Hit] = []
+    outside: list[Hit] = []
+    for hit in hits:
+        rec = hit.memory
+        if in_window(rec, window):
+            hit.explanation.notes.append(f"in the window {window.label()} (at {rec.at.date()})")
+            inside.append(hit)
+        else:
+            hit.explanation.notes.append(
+                f"outside the asked window {window.label()} ({why_out(rec, window)}): "
+                "ranked after what falls inside it")
+            outside.append(hit)
+    return inside + outside, len(inside)

@@ -10,7 +10,11 @@ Understood, in English and Chinese, most specific first:
   week/month/year (本周/上周, 这个月/上个月, 今年/去年/前年), "N days/weeks/months/years ago"
   (三天前, 两周前), and a bare month ("in March", "三月": the latest March not after now);
 - "before"/"after"/"since"/"until" a day, month or year ("before May 2023", "2023年5月之前",
-  "2024年以后"): an open-ended window.
+  "2024年以后"): an open-ended window;
+- with ``ranges``, a range between two days, months or years ("between August 11 and August
+  15 2023", "from May 2023 to July 2023", "2023年5月1日到5月8日"): from the start of the first
+  to the end of the second; a side without a year takes the other's ("between 11 and 15
+  August 2023", a bare number, is not understood).
 
 ``anchored`` is True when the window names its calendar year itself; False when it is read
 from the clock ("last week", "in March"). Recall treats the two differently (pipeline.py).
@@ -18,7 +22,9 @@ No time expression: None."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -103,9 +109,22 @@ _LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(WEEKDAYS)})\b"
                            r"|(?:上周|上星期|上个星期|上礼拜)([一二三四五六日天])", re.IGNORECASE)
 
 
-def parse_window(text: str, now: datetime) -> TimeWindow | None:
-    """The window of time ``text`` names, read against ``now``, or None."""
+_RANGE_START = re.compile(r"\b(?:between|from)\s+", re.IGNORECASE)
+_RANGE_TO = re.compile(r"\s+(?:and|to|until|till|through)\s+", re.IGNORECASE)
+_RANGE_TO_ZH = re.compile(r"\s*(?:到|至)\s*")
+RANGE_TRIES = 3   # "from"s or 到s looked at: linear in the text, however long
+_YEAR_OF = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
+
+
+def parse_window(text: str, now: datetime, ranges: bool = False) -> TimeWindow | None:
+    """The window of time ``text`` names, read against ``now``, or None. ``ranges``: read a
+    range between two times as one window (a question's "between August 11 and August 15
+    2023"); without it, the one time such a range names in full is read (what the dating of
+    an extracted episode expects)."""
     now = now.astimezone(UTC)
+    ranged = _range(text, now) if ranges else None
+    if ranged is not None:
+        return ranged
     found = _explicit(text, now)
     if found is not None:
         window, span = found
@@ -113,8 +132,68 @@ def parse_window(text: str, now: datetime) -> TimeWindow | None:
     return _relative_window(text, now)
 
 
+def _range(text: str, now: datetime) -> TimeWindow | None:
+    """A range between two days, months or years the text names, from the start of the
+    first to the end of the second. A side that names no year takes the other side's, and
+    must then name a day or a month."""
+    for begin, cut, after in _range_splits(text):
+        first_text, second_text = text[begin:cut.start()], text[cut.end() : after]
+        years = [y.group(1) for y in map(_YEAR_OF.search, (first_text, second_text)) if y]
+        if not years:
+            continue
+        chinese = cut.re is _RANGE_TO_ZH
+        first = _side(first_text, years[0], now, chinese)
+        second = _side(second_text, years[-1], now, chinese)
+        if first is None or second is None or first[0].start >= second[0].end:
+            continue
+        start = begin if not chinese else begin + first[1][0]
+        expr = text[start : cut.end() + second[1][1]]
+        return TimeWindow(first[0].start, second[0].end, expr, True)
+    return None
+
+
+def _range_splits(text: str) -> Iterator[tuple[int, re.Match[str], int]]:
+    """Where a range may start, its connector, and where it may end: after "between" or
+    "from" up to the next "and"/"to"/"until" (English); around 到 or 至 (Chinese)."""
+    for tried, start in enumerate(_RANGE_START.finditer(text)):
+        cut = _RANGE_TO.search(text, start.end())
+        if tried == RANGE_TRIES or cut is None:
+            break
+        yield start.start(), cut, len(text)
+    cuts = list(itertools.islice(_RANGE_TO_ZH.finditer(text), RANGE_TRIES + 1))
+    for i, cut in enumerate(cuts[:RANGE_TRIES]):
+        yield (cuts[i - 1].end() if i else 0), cut, (cuts[i + 1].start() if i + 1 < len(cuts)
+                                                     else len(text))
+
+
+def _side(side: str, year: str, now: datetime,
+          chinese: bool) -> tuple[TimeWindow, tuple[int, int]] | None:
+    """The time one side of a range names and where in the side it names it."""
+    if _YEAR_OF.search(side):
+        return _explicit(side, now)
+    shift = len(year) + 1 if chinese else 0
+    found = _day_or_month(f"{year}年{side}" if chinese else f"{side} {year}", now)
+    if found is None or not found[0].anchored:
+        return None
+    window, (a, b) = found
+    return window, (max(a - shift, 0), min(b - shift, len(side)))
+
+
 def _explicit(text: str, now: datetime) -> tuple[TimeWindow, tuple[int, int]] | None:
     """A day, month or year the text names, with where it names it."""
+    found = _day_or_month(text, now)
+    if found is not None:
+        return found
+    m = _YEAR_ONLY.search(text)
+    if m:
+        y = int(m.group(1))
+        start = datetime(y, 1, 1, tzinfo=UTC)
+        return TimeWindow(start, start.replace(year=y + 1), m.group(0), True), m.span()
+    return None
+
+
+def _day_or_month(text: str, now: datetime) -> tuple[TimeWindow, tuple[int, int]] | None:
+    """A day or month the text names, with where it names it."""
     for kind, pattern in _DAY_PATTERNS:
         for m in pattern.finditer(text):
             window = _day(kind, m, now)
@@ -125,11 +204,6 @@ def _explicit(text: str, now: datetime) -> tuple[TimeWindow, tuple[int, int]] | 
             window = _month(kind, m, now)
             if window is not None:
                 return window, m.span()
-    m = _YEAR_ONLY.search(text)
-    if m:
-        y = int(m.group(1))
-        start = datetime(y, 1, 1, tzinfo=UTC)
-        return TimeWindow(start, start.replace(year=y + 1), m.group(0), True), m.span()
     return None
 
 
