@@ -44,7 +44,8 @@ bench-http: $(STAMP)
 # tests/test_durability.py); figures in bench/results/reliability.md
 reliability: $(STAMP)
 	PYTHONPATH=src $(BIN)/python bench/reliability/concurrency.py
-	PYTHONPATH=src $(BIN)/python bench/reliability/crash.py --kills 100
+	PYTHONPATH=src $(BIN)/python bench/reliability/concurrency.py --served-postgres --writers 4 --per-writer 250 --readers 2
+	PYTHONPATH=src $(BIN)/python bench/reliability/crash.py --kills 100 --phase-kills 15
 	PYTHONPATH=src $(BIN)/python bench/reliability/fuzz.py --cases 10000
 	PYTHONPATH=src $(BIN)/python bench/reliability/scope_probes.py
 	PYTHONPATH=src $(BIN)/python bench/reliability/durability.py --sweeps 3 --losses 300
