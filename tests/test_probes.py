@@ -43,7 +43,8 @@ def test_temporal_probe(probes, tmp_path):  # type: ignore[no-untyped-def]
         got = probes.probe_temporal(mem, events, empty)
     assert got["temporal.recall@5"] == 1.0
     assert got["temporal.window_precision"] == 1.0
-    assert got["temporal.empty_abstain"] == 1.0
+    assert got["temporal.inside_first"] == 1.0
+    assert got["temporal.empty_said"] == 1.0
 
 
 def test_capacity_probe(probes, tmp_path):  # type: ignore[no-untyped-def]
