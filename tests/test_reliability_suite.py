@@ -24,7 +24,7 @@ def _load(name: str) -> ModuleType:
 
 @pytest.mark.parametrize(("target", "cases"), [
     ("timewindow", 300), ("duedate", 300), ("uri", 300), ("migrate", 100), ("messages", 60),
-    ("http", 40), ("limits", 12), ("mcp", 20)])
+    ("http", 40), ("limits", 6), ("mcp", 20)])
 def test_fuzzed_parsers_raise_only_engram_errors_and_write_nothing_on_refusal(target, cases):  # type: ignore[no-untyped-def]
     fuzz = _load("fuzz")
     (tally,) = fuzz.run(cases, [target])
