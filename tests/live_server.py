@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -63,25 +63,37 @@ def serve_process(db: Path | str, workers: int = 1, *options: str,
     ``log_to``; hashing embedder, more ``options``); yields its base URL. Its output goes to
     ``log_to``, else next to the file."""
     port = free_port()
-    cmd = [sys.executable, "-m", "engramdb.cli", "serve", "--db", str(db), "--embedder",
-           "hashing", "--port", str(port), "--workers", str(workers), *options]
-    log = open(log_to or Path(db).with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, "ENGRAMDB_THREADS": "1"})
     url = f"http://127.0.0.1:{port}"
+
+    def ready() -> bool:
+        try:
+            return httpx.get(url + "/openapi.json", timeout=2).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    with _process(["serve", "--db", str(db), "--embedder", "hashing", "--port", str(port),
+                   "--workers", str(workers), *options],
+                  Path(log_to or Path(db).with_suffix(".log")), ready, {}):
+        yield url
+
+
+@contextmanager
+def _process(args: list[str], log_path: Path, ready: Callable[[], bool],
+             env: dict[str, str]) -> Iterator[None]:
+    """`engramdb ARGS` as a subprocess (its output in ``log_path``) until ``ready()``; stopped
+    when the block ends."""
+    log = open(log_path, "w+")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen([sys.executable, "-m", "engramdb.cli", *args], stdout=log,
+                            stderr=subprocess.STDOUT,
+                            env={**os.environ, "ENGRAMDB_THREADS": "1", **env})
     try:
         deadline = time.monotonic() + READY_S
-        while True:
-            try:
-                if httpx.get(url + "/openapi.json", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
+        while not ready():
             if proc.poll() is not None or time.monotonic() > deadline:
                 log.seek(0)
-                raise RuntimeError(f"engramdb serve did not start:\n{log.read()}")
+                raise RuntimeError(f"engramdb {args[0]} did not start:\n{log.read()}")
             time.sleep(0.1)
-        yield url
+        yield
     finally:
         proc.terminate()
         try:
@@ -105,29 +117,27 @@ def mcp_http_process(db: Path, *options: str, env: dict[str, str] | None = None)
     """`engramdb mcp --http` as a subprocess over ``db`` (hashing embedder, more ``options``,
     more ``env``); yields its endpoint URL (.../mcp)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "engramdb.cli", "mcp", "--http", "--db", str(db), "--embedder",
-           "hashing", "--port", str(port), *options]
-    log = open(db.with_suffix(".log"), "w+")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, "ENGRAMDB_THREADS": "1", **(env or {})})
-    try:
-        deadline = time.monotonic() + READY_S
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=2):
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                raise RuntimeError(f"engramdb mcp --http did not start:\n{log.read()}")
-            time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
+
+    def ready() -> bool:
         try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+            with socket.create_connection(("127.0.0.1", port), timeout=2):
+                return True
+        except OSError:
+            return False
+
+    with _process(["mcp", "--http", "--db", str(db), "--embedder", "hashing", "--port",
+                   str(port), *options], db.with_suffix(".log"), ready, env or {}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def raw_request(base: str, data: bytes) -> tuple[int, bytes]:
+    """Send ``data`` on a fresh connection, all of it, and read the answer to its end:
+    (status, body). A reset connection raises (what issue 29 saw)."""
+    host, port = base.split("//")[1].split("/")[0].split(":")
+    with socket.create_connection((host, int(port)), timeout=60) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), body

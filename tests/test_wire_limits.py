@@ -5,7 +5,6 @@ error shape, in plain words, and the server answers the next request; nothing is
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +14,9 @@ from mcp_types import LATEST_PROTOCOL_VERSION
 
 import engramdb
 from helpers import dump
-from live_server import auth, mcp_http_process, new_key, serve_process
+from live_server import auth, mcp_http_process, new_key, raw_request, serve_process
 
 BIG = str(2**63)   # one past SQLite's (and PostgreSQL's) largest integer
-
-
-def raw_request(base: str, data: bytes) -> tuple[int, bytes]:
-    """Send ``data`` on a fresh connection, all of it, and read the answer to its end:
-    (status, body). A reset connection fails the test (what issue 29 saw)."""
-    host, port = base.split("//")[1].split("/")[0].split(":")
-    with socket.create_connection((host, int(port)), timeout=60) as sock:
-        sock.sendall(data)
-        answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    return int(head.split(b" ")[1]), body
 
 
 def long_url(path: str) -> bytes:

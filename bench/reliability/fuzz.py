@@ -233,20 +233,6 @@ def deep(depth: int, opener: str) -> str:
     return opener * depth + ("]" * depth if opener == "[" else "1" + "}" * depth)
 
 
-def _raw(base: str, data: bytes) -> tuple[int, bytes]:
-    """(status, body) for ``data`` sent whole on a fresh connection (a reset raises)."""
-    import socket
-
-    host, port = base.split("//")[1].split("/")[0].split(":")
-    with socket.create_connection((host, int(port)), timeout=60) as sock:
-        sock.sendall(data)
-        answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    return int(head.split(b" ")[1]), body
-
-
 def _refused(status: int, body: bytes, what: str) -> None:
     """A 5xx fails the case; a 4xx in the error shape, in plain words, is a refusal."""
     from engramdb import Invalid
@@ -268,7 +254,7 @@ def fuzz_limits(cases: int, tmp: Path) -> Tally:
 
     import engramdb
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
-    from live_server import auth, new_key, serve_process
+    from live_server import auth, new_key, raw_request, serve_process
 
     t = Tally("HTTP limits")
     path = tmp / "limits.db"
@@ -298,7 +284,7 @@ def fuzz_limits(cases: int, tmp: Path) -> Tally:
                 target = b"/v1/stats" + (b"?q=" + b"x" * n if kind == "url" else b"")
                 extra = {"header": b"X-Big: " + b"y" * n + b"\r\n",
                          "headers": b"".join(b"X-%d: z\r\n" % i for i in range(n // 8))}
-                status, answer = _raw(base, b"GET " + target + b" HTTP/1.1\r\nHost: a\r\n"
+                status, answer = raw_request(base, b"GET " + target + b" HTTP/1.1\r\nHost: a\r\n"
                                       b"Authorization: " + secret + b"\r\n"
                                       + extra.get(kind, b"") + b"\r\n")
             if client.get("/v1/stats").status_code != 200:
