@@ -1,18 +1,24 @@
-"""Waking archived memories: a query whose cues match an archived memory on at least two kinds
-(person, place, topic, time) returns it, marked as woken, next to the core hits.
+"""Waking archived memories: a query that names an archived memory's anchors, says its words
+or means it (recall/wakemeaning.py) returns it, marked as woken, next to the core hits.
 
-Cues come from the archived memories' own anchors (``people``, ``places``, ``topics``) named in
-the query, and from a time the query names (text/timeexpr.py) that holds the memory's ``at``.
-Each cue kind scores how much of its best anchor the query names (1 = all of it; a kind counts
-from one half); the wake score is their sum. A strong cue (wake score >= 2: two kinds named in
-full) promotes the memory back to core when the recall is tracked; a weak one (two kinds, one of
-them only in part) wakes it without promoting. A tracked recall also counts as a use of every
-memory it returns, woken ones included (the reconsolidation bonus). ``recall(track=False)``
-still returns woken memories, marked as woken, but changes nothing: no use, no promotion.
+- Anchors: the memory's ``people``, ``places`` and ``topics`` named in the query, and a time the
+  query names (text/timeexpr.py) that holds its ``at``. Each kind scores how much of its best
+  anchor the query names (1 = all of it; a kind counts from one half). Two kinds wake it; one
+  kind and the meaning of the rest of the query count as two ("that trip with Wang").
+- Meaning: the memory stands out from its scope's background for this query (a z-score per
+  language, averaged over the embedder's models): a "meaning" cue, 0.5 to 1.
+- Words: the memory holds most of the query's content words: a "words" cue, their share.
+The wake score is the sum of the cues. A strong cue (wake score >= 2: two anchor kinds named in
+full, or the words and a clear meaning together) promotes the memory back to core when the
+recall is tracked; a weak one wakes it without promoting. A tracked recall also counts as a use
+of every memory it returns, woken ones included (the reconsolidation bonus).
+``recall(track=False)`` still returns woken memories, marked as woken, but changes nothing.
 
-A woken hit is scored like a fused one, as if each fully named cue kind were a first-ranked
-leg: ``wake_score / (rrf_k + 1)``, times the strength factor. It competes with the core hits
-for the k slots, and at most ``preset.wake_slots`` (2) of them go to woken memories."""
+A woken hit is scored like a fused one: woken by anchors, as if each fully named kind were a
+first-ranked leg (``wake_score / (rrf_k + 1)``); woken by meaning or words, which stand out of
+the whole scope, as if first in every leg of the preset. Times the strength factor. It competes
+with the core hits for the k slots, and at most ``preset.wake_slots`` (2) go to woken memories.
+"""
 
 from __future__ import annotations
 
@@ -116,7 +122,8 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
     for rec in records.values():
         if kinds and rec.kind.value not in kinds:
             continue
-        named = _cues(store, scope, rec, query, text, meaning, standing.get(rec.id))
+        named = _cues(store, scope, rec, query, text, meaning if rec.id in close else None,
+                      standing.get(rec.id))
         if named:
             hits.append(_woken_hit(rec, named, preset, now, params))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
@@ -128,7 +135,8 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
 def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
           meaning: Meaning | None, z: float | None) -> list[Cue]:
     """The cues that wake ``rec``, or none: two kinds of anchor named (a named anchor and
-    the meaning of the rest count as two); else the memory's meaning standing out from the
+    the meaning of the rest count as two, where ``meaning`` is given: ``rec`` is among the
+    archived memories nearest the query); else the memory's meaning standing out from the
     scope (``z``), its words, or both."""
     named = cues(rec, query)
     if named and len({c.kind for c in named}) < MIN_KINDS and meaning is not None:
