@@ -7,10 +7,19 @@ CHROMIUM := /usr/bin/chromium
 
 .PHONY: demo test lint bench-locomo bench-scale bench-http reliability clean
 
-$(STAMP): pyproject.toml
+RUNTIME := $(VENV)/.runtime
+LOCK   := requirements.lock
+
+# `make demo` installs the library alone; `make test` adds the test tools and the libraries the
+# adapters are tested against. Both take their versions from the lock (pip's constraints file).
+$(RUNTIME): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c $(LOCK) -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
+	$(BIN)/pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
 # the web page's browser test (tests/test_web.py) drives Debian's Chromium; none is downloaded
@@ -18,7 +27,7 @@ $(CHROMIUM):
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
 
-demo: $(STAMP)
+demo: $(RUNTIME)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP) $(CHROMIUM)
