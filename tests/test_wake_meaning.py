@@ -88,3 +88,27 @@ def test_a_cue_about_something_else_wakes_nothing(faded, cue):  # type: ignore[n
     path, clock, _ = faded
     with engramdb.open(path, embedder="use", clock=clock) as mem:
         assert not [h for h in mem.recall(cue, k=5, track=False) if h.woken]
+
+
+@pytest.fixture(scope="module")
+def faded_mixed(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """The same in a scope of both languages with the default embedder, where the final
+    ranking re-scores the first candidates on the cross-lingual leg (recall/mixedrank.py)."""
+    clock = FrozenClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
+    path = tmp_path_factory.mktemp("wm3") / "m.db"
+    with engramdb.open(path, clock=clock) as mem:
+        pipe = mem.remember("At the Porto marina, Captain Ruiz lent us his dinghy for the regatta",
+                            kind="event").memory
+        for text in DAYS:
+            mem.remember(text, kind="fact", priority="P0")
+        clock.advance(days=120)
+        mem.sleep()
+        assert mem.get(pipe.id).layer.value == "archived"
+    return path, clock, pipe
+
+
+def test_a_woken_memory_keeps_its_place_in_a_scope_of_two_languages(faded_mixed):  # type: ignore[no-untyped-def]
+    path, clock, boat = faded_mixed
+    with engramdb.open(path, clock=clock) as mem:
+        hits = mem.recall("Porto marina Ruiz dinghy regatta", k=3, track=False)
+        assert hits[0].memory.id == boat.id and hits[0].woken

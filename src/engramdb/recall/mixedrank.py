@@ -23,7 +23,8 @@ LoCoMo dev with one Chinese memory added to each conversation fell from R@10 0.7
 
 - dense standing: the cross-lingual leg's score, the sum of two models' z-scores within the
   memory's own language (USE, which aligns the languages, and e5), so both languages stand
-  on an equal footing; a candidate that leg did not reach gets its lowest score;
+  on an equal footing; a candidate that leg did not reach gets its lowest score, and a
+  memory woken from the archive (which the leg does not search) its highest;
 - coverage: the IDF-weighted share of the question's words the memory holds (recall/rerank.py,
   recall/relevance.py), the same for a memory in either language: in the other language only
   the words both write alike count (names, numbers, "Costco"), so it lifts no memory for
@@ -71,9 +72,11 @@ def mixed_rank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     if len(top) < 2:
         return hits
     dense = [h.explanation.legs[LEG].score for h in top if LEG in h.explanation.legs]
-    floor = min(dense, default=0.0)
+    floor, best = min(dense, default=0.0), max(dense, default=0.0)
+    # a woken memory is archived, where the leg does not search: its cues single it out of
+    # the whole scope (recall/wake.py), so it stands as the leg's first
     standing = {h.memory.id: (h.explanation.legs[LEG].score if LEG in h.explanation.legs
-                              else floor) for h in top}
+                              else best if h.woken else floor) for h in top}
     best = sorted(standing, key=lambda mid: (-standing[mid], mid))[:GATE]
     if GATE and not any(mid in others for mid in best):
         plan.stages["mixed_rank"] = {"depth": 0, "gate": GATE,
