@@ -55,19 +55,23 @@ DAYS = ["I work at Acme as an engineer", "My manager asked for the budget slides
 PIPE = "Our kitchen pipe burst at three in the morning and soaked the hallway carpet"
 
 
-@pytest.fixture(scope="module")
-def faded(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """One episode archived among twenty everyday facts in two languages (the background)."""
+def fade_one(path, episode: str, embedder: str):  # type: ignore[no-untyped-def]
+    """``episode`` archived among the DAYS facts in two languages (the background), at
+    ``path``; (path, clock, the episode's record)."""
     clock = FrozenClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
-    path = tmp_path_factory.mktemp("wm2") / "m.db"
-    with engramdb.open(path, embedder="use", clock=clock) as mem:
-        pipe = mem.remember(PIPE, kind="event").memory
+    with engramdb.open(path, embedder=embedder, clock=clock) as mem:
+        record = mem.remember(episode, kind="event").memory
         for text in DAYS:
             mem.remember(text, kind="fact", priority="P0")
         clock.advance(days=120)
         mem.sleep()
-        assert mem.get(pipe.id).layer.value == "archived"
-    return path, clock, pipe
+        assert mem.get(record.id).layer.value == "archived"
+    return path, clock, record
+
+
+@pytest.fixture(scope="module")
+def faded(tmp_path_factory):  # type: ignore[no-untyped-def]
+    return fade_one(tmp_path_factory.mktemp("wm2") / "m.db", PIPE, "use")
 
 
 @pytest.mark.parametrize("cue", ["the night the plumbing leaked all over the floor",
@@ -92,19 +96,11 @@ def test_a_cue_about_something_else_wakes_nothing(faded, cue):  # type: ignore[n
 
 @pytest.fixture(scope="module")
 def faded_mixed(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """The same in a scope of both languages with the default embedder, where the final
-    ranking re-scores the first candidates on the cross-lingual leg (recall/mixedrank.py)."""
-    clock = FrozenClock(datetime(2026, 3, 1, 12, tzinfo=UTC))
-    path = tmp_path_factory.mktemp("wm3") / "m.db"
-    with engramdb.open(path, clock=clock) as mem:
-        pipe = mem.remember("At the Porto marina, Captain Ruiz lent us his dinghy for the regatta",
-                            kind="event").memory
-        for text in DAYS:
-            mem.remember(text, kind="fact", priority="P0")
-        clock.advance(days=120)
-        mem.sleep()
-        assert mem.get(pipe.id).layer.value == "archived"
-    return path, clock, pipe
+    """With the default embedder, whose final ranking of a scope in both languages re-scores
+    the first candidates on the cross-lingual leg (recall/mixedrank.py)."""
+    return fade_one(tmp_path_factory.mktemp("wm3") / "m.db",
+                    "At the Porto marina, Captain Ruiz lent us his dinghy for the regatta",
+                    "default")
 
 
 def test_a_woken_memory_keeps_its_place_in_a_scope_of_two_languages(faded_mixed):  # type: ignore[no-untyped-def]
