@@ -107,3 +107,16 @@ def test_the_library_equivalent_in_json_mode_and_the_wire(store: Path):  # type:
     text = said["choices"][0]["message"]["content"]
     assert text.startswith(LABEL["en"]) and "- Tea at four with Ana" in text
     assert bad.status_code == 400
+
+
+def test_the_docs_library_block_runs_as_written(store: Path, monkeypatch, capsys):  # type: ignore[no-untyped-def]
+    import re
+
+    page = (ROOT / "docs" / "local-llms.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "demo_llm" in b)
+    monkeypatch.chdir(store.parent)
+    store.rename(store.parent / "memory.db")
+    monkeypatch.setenv("ENGRAMDB_EMBEDDER", "hashing")
+    exec(compile(block, "docs/local-llms.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith(LABEL["en"]) and "- My dog is called Biscuit" in printed

@@ -1,9 +1,8 @@
 """The LLM planner: one action per call, from any OpenAI-compatible chat endpoint.
 
-Settings: Config ``llm_url`` / ``llm_model`` / ``llm_api_key`` / ``llm_timeout``; when
-``llm_url`` is not set, the environment's ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` /
-``OPENAI_MODEL``. The request goes through ``engramdb.chat.message`` (the client extraction and
-summaries use).
+Settings: ``Endpoint.resolve`` (llm/chat.py): the Config's ``llm_*``, else the environment's
+``OPENAI_COMPATIBLE_*``, else ``OPENAI_*``. The request goes through ``llm.chat.message`` (the
+client extraction and summaries use).
 
 Mode ``auto`` (default) sends the tools natively (``tools`` in the request, ``tool_calls`` in
 the answer); an endpoint that refuses them (HTTP 400, 422 or 501) is asked again in ``json``
