@@ -90,6 +90,16 @@ def test_a_bad_value_is_refused_naming_its_variable(monkeypatch, name, value, ru
     assert name in str(err.value) and rule in str(err.value) and repr(value) in str(err.value)
 
 
+def test_the_config_checks_and_types_the_tuning_it_is_given():  # type: ignore[no-untyped-def]
+    cfg = Config(llm_use_env_proxy="no", llm_timeout=5, llm_max_tokens=256)   # type: ignore[arg-type]
+    assert (cfg.llm_use_env_proxy, cfg.llm_timeout, cfg.llm_max_tokens) == (False, 5.0, 256)
+    for bad in ({"llm_temperature": 2.5}, {"llm_max_tokens": 0}, {"llm_timeout": -1},
+                {"llm_temperature": True}, {"llm_max_tokens": 1.5}):
+        name = next(iter(bad))
+        with pytest.raises(ConfigError, match=f"^{name} must be"):
+            Config(**bad)
+
+
 # ---------------------------------------------------------------- on the wire
 
 

@@ -194,8 +194,8 @@ class Config:
             raise ConfigError("llm_url and llm_model go together: set both or neither")
         for name in ("timeout", "temperature", "max_tokens", "use_env_proxy"):
             value = getattr(self, f"llm_{name}")
-            if value is not None:
-                llm_setting(name, value, f"llm_{name}")
+            if value is not None:   # kept typed: "no" given outright is False, not a truthy text
+                object.__setattr__(self, f"llm_{name}", llm_setting(name, value, f"llm_{name}"))
         if self.shape_judge not in ("auto", "rules", "llm"):
             raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
         if self.shape_judge == "llm" and not self.llm_url:
