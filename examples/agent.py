@@ -6,7 +6,8 @@
     python examples/agent.py "What is 17% of 2,340?"
     python examples/agent.py                          # a chat: one turn per line, empty line ends
 
-(ENGRAMDB_LLM_URL / ENGRAMDB_LLM_MODEL / ENGRAMDB_LLM_API_KEY take precedence.) Memories go to
+(ENGRAMDB_LLM_URL / ENGRAMDB_LLM_MODEL / ENGRAMDB_LLM_API_KEY take precedence, then
+OPENAI_COMPATIBLE_BASE_URL / _MODEL / _API_KEY; docs/local-llms.md.) Memories go to
 ``--db`` (default agent-memory.db); ``--json`` prints every step of each turn.
 """
 

@@ -1,6 +1,7 @@
 """An OpenAI-compatible server on loopback for the adapter tests: it speaks the
 /v1/chat/completions wire protocol (what the ``openai`` client and the Agents SDK's chat
-completions model send), answers with scripted text, and records every request body."""
+completions model send), answers with scripted text, and records every request (path, body,
+Authorization header)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.seen.append({"path": self.path, "body": body})
+        self.seen.append({"path": self.path, "body": body,
+                          "auth": self.headers.get("Authorization")})
         if not self.path.endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return

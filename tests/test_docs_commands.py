@@ -35,8 +35,8 @@ SETTING = r"(?:[A-Z_][A-Z0-9_]*=\S+\s+)*"
 # the engramdb command not run: why
 SKIP = {"serve": "starts an HTTP server that runs until stopped",
         "mcp": "starts an MCP server that waits for a client",
-        "ask": "needs an OpenAI-compatible model endpoint",
-        "chat": "needs an OpenAI-compatible model endpoint"}
+        "ask": "needs a model endpoint (--llm demo: run in tests/test_agent_demo.py)",
+        "chat": "needs a model endpoint (--llm demo: run in tests/test_agent_demo.py)"}
 NETWORK = ("postgresql://", "needs a PostgreSQL server on the network")
 GLOBAL_VALUE = {"--db", "--user", "--agent", "--embedder"}   # engramdb's options with a value
 

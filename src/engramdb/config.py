@@ -34,7 +34,38 @@ def _flag(value: Any) -> bool:
 
 EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
 SYNCHRONOUS = ("full", "normal")    # SQLite's synchronous pragma (Config.synchronous)
-_CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
+_CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag, "int | None": int,
+                            "float | None": float, "bool | None": _flag}
+_WORDS = {int: "a whole number", float: "a number", _flag: "yes or no (1/0, true/false, yes/no, "
+          "on/off)"}
+# The chat endpoint's tuning: what each value must be (llm_setting; the OPENAI_* names too)
+LLM_RULES = {"temperature": "a number from 0 to 2", "max_tokens": "a whole number of at least 1",
+             "timeout": "a number of seconds above 0", "use_env_proxy": _WORDS[_flag]}
+
+
+def llm_setting(name: str, value: Any, label: str) -> Any:
+    """A chat endpoint's ``name`` (temperature, max_tokens, timeout, use_env_proxy) from
+    ``value`` (a number, a bool, or an environment text) checked against LLM_RULES; a
+    ConfigError naming ``label`` (the setting or the environment variable) when it does not
+    fit."""
+    found: Any = None
+    try:
+        if name == "use_env_proxy":
+            return _flag(value)
+        if isinstance(value, bool):
+            raise ValueError(value)
+        if name == "max_tokens":
+            found = value if isinstance(value, int) else int(str(value).strip())
+            ok = found >= 1
+        else:
+            found = float(value)
+            ok = math.isfinite(found) and (0 <= found <= 2 if name == "temperature"
+                                           else found > 0)
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ConfigError(f"{label} must be {LLM_RULES[name]}, got {value!r}")
+    return found
 
 
 def _number(value: object) -> bool:
@@ -79,7 +110,11 @@ class Config:
     llm_url: str = ""                  # OpenAI-compatible base URL (".../v1"): extraction, gists
     llm_model: str = ""                # the chat model asked to extract memories or word gists
     llm_api_key: str = ""              # sent as a Bearer token when set
-    llm_timeout: float = 30.0          # seconds before a silent endpoint counts as failed
+    llm_timeout: float | None = None   # seconds before a silent endpoint counts as failed
+    # (None: 30, unless the agent finds OPENAI_COMPATIBLE_TIMEOUT / OPENAI_TIMEOUT)
+    llm_temperature: float | None = None  # 0 to 2 (None: 0, or the agent's OPENAI_* names)
+    llm_max_tokens: int | None = None  # a cap on every reply's tokens (None: no cap)
+    llm_use_env_proxy: bool | None = None  # HTTP(S)_PROXY from the environment (None: yes)
     shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
     #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
@@ -157,6 +192,10 @@ class Config:
                               f"{self.embed!r}")
         if bool(self.llm_url) != bool(self.llm_model):
             raise ConfigError("llm_url and llm_model go together: set both or neither")
+        for name in ("timeout", "temperature", "max_tokens", "use_env_proxy"):
+            value = getattr(self, f"llm_{name}")
+            if value is not None:   # kept typed: "no" given outright is False, not a truthy text
+                object.__setattr__(self, f"llm_{name}", llm_setting(name, value, f"llm_{name}"))
         if self.shape_judge not in ("auto", "rules", "llm"):
             raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
         if self.shape_judge == "llm" and not self.llm_url:
@@ -173,6 +212,7 @@ class Config:
     @classmethod
     def load(cls, file: str | os.PathLike[str] | None = None, **overrides: Any) -> Config:
         values: dict[str, Any] = {}
+        source: dict[str, str] = {}       # where each value came from, for the error messages
         path = file or os.environ.get("ENGRAMDB_CONFIG")
         if path:
             try:
@@ -180,17 +220,37 @@ class Config:
                     values.update(tomllib.load(fh).get("engramdb", {}))
             except (OSError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+            source.update({k: f"{k} in {path}" for k in values})
         for f in fields(cls):
             env = os.environ.get(f"ENGRAMDB_{f.name.upper()}")
             if env is not None and env != "":
                 values[f.name] = env
-        values.update({k: v for k, v in overrides.items() if v is not None})
+                source[f.name] = f"ENGRAMDB_{f.name.upper()}"
+        given = {k: v for k, v in overrides.items() if v is not None}
+        values.update(given)
+        source.update({k: k for k in given})
         known = {f.name: f for f in fields(cls)}
         unknown = set(values) - set(known)
         if unknown:
             raise ConfigError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        typed = {k: llm_setting(k[4:], v, source[k]) if k[4:] in LLM_RULES else
+                 _typed(v, _CONVERT.get(str(known[k].type), str), source[k])
+                 for k, v in values.items()}
         try:
-            typed = {k: _CONVERT.get(str(known[k].type), str)(v) for k, v in values.items()}
-        except ValueError as exc:
-            raise ConfigError(f"bad setting: {exc}") from exc
-        return replace(cls(), **typed)
+            return replace(cls(), **typed)
+        except ConfigError as exc:
+            named = [source[k] for k in typed if str(exc).startswith(f"{k} ")
+                     and source[k] != k]
+            if named:
+                raise ConfigError(f"{exc} (set by {named[0]})") from None
+            raise
+
+
+def _typed(value: Any, convert: Any, source: str) -> Any:
+    try:
+        return convert(value)
+    except ValueError as exc:
+        what = _WORDS.get(convert)
+        if what is None:
+            raise ConfigError(f"bad setting {source}: {exc}") from exc
+        raise ConfigError(f"bad setting {source}: {what} is needed, got {value!r}") from None

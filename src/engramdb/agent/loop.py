@@ -205,7 +205,8 @@ class Agent:
                 continue
             if action.tool == PLAN:
                 text = self._plan_step(action, required)
-                steps.append(Step(n, "plan", tool=PLAN, args=action.args, output=text))
+                steps.append(Step(n, "plan", tool=PLAN, args=action.args, output=text,
+                                  data=_why(action)))
                 done.append(Done(action, text))
                 continue
             out = self.tools.call(action.tool, action.args)
@@ -215,7 +216,8 @@ class Agent:
                 beliefs += cog.meet(self.memory, self.scope, out.output, action.tool)
             steps.append(Step(n, "tool", tool=action.tool, args=out.args, ok=out.ok,
                               output=out.text, error=out.error,
-                              data={"pure": self.tools.get(action.tool).pure}))
+                              data={"pure": self.tools.get(action.tool).pure,
+                                    **_why(action)}))
             done.append(Done(action, out.text))
         why = ", ".join(sorted(required - ran)) or "no finish"
         text = STEP_LIMIT[lang].format(n=allowed, why=why)
@@ -293,6 +295,11 @@ class Agent:
         if unknown:
             raise Invalid(f"requires names unknown tool(s): {', '.join(map(str, unknown))}")
         return set(requires)
+
+
+def _why(action: Action) -> dict[str, str]:
+    """The model's rationale for an action, for its step's data (when it gave one)."""
+    return {"rationale": action.rationale} if action.rationale else {}
 
 
 def _check_steps(value: object) -> int:

@@ -1,15 +1,17 @@
 """The LLM planner: one action per call, from any OpenAI-compatible chat endpoint.
 
-Settings: Config ``llm_url`` / ``llm_model`` / ``llm_api_key`` / ``llm_timeout``; when
-``llm_url`` is not set, the environment's ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` /
-``OPENAI_MODEL``. The request goes through ``engramdb.chat.message`` (the client extraction and
-summaries use).
+Settings: ``Endpoint.resolve`` (llm/chat.py): the Config's ``llm_*``, else the environment's
+``OPENAI_COMPATIBLE_*``, else ``OPENAI_*``. The request goes through ``llm.chat.message`` (the
+client extraction and summaries use).
 
 Mode ``auto`` (default) sends the tools natively (``tools`` in the request, ``tool_calls`` in
 the answer); an endpoint that refuses them (HTTP 400, 422 or 501) is asked again in ``json``
 mode, and this planner stays in JSON mode from then on. In JSON mode the tools' schemas are in
 the system prompt and the model answers one JSON object (texts.JSON_FORMAT). A native answer
-with text and no tool call is an answer (or a JSON action, if the text is one).
+with text and no tool call is an answer (or a JSON action, if the text is one). A JSON action
+may also come in the cognitive-agent planner's own shape, ``{"name": TOOL, "arguments": {...}
+or "<JSON text>", "rationale": "..."}``: an alias of ``{"action": "tool", ...}``. A
+``rationale`` (in either shape) is kept on the action, and so in the turn's steps.
 
 Every reply is validated (a known tool, arguments that fit its schema, a non-empty answer). An
 invalid reply is retried once with the validation error; a second invalid reply, or an
@@ -48,10 +50,12 @@ class Action:
     error: str = ""          # why a fallback, or the first attempt's validation error
     infra: bool = False      # the endpoint failed (not the model's answer)
     mode: str = "native"
+    rationale: str = ""      # why, when the model said (a JSON action's "rationale")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "tool": self.tool, "args": self.args, "text": self.text,
-                "attempts": self.attempts, "error": self.error, "mode": self.mode}
+        found = {"kind": self.kind, "tool": self.tool, "args": self.args, "text": self.text,
+                 "attempts": self.attempts, "error": self.error, "mode": self.mode}
+        return found | ({"rationale": self.rationale} if self.rationale else {})
 
 
 @dataclass(frozen=True)
@@ -183,11 +187,29 @@ def _json_object(text: str) -> dict[str, Any] | None:
         value = json.loads(text[start:end + 1])
     except json.JSONDecodeError:
         return None
-    return value if isinstance(value, dict) and "action" in value else None
+    if not isinstance(value, dict) or not ("action" in value or "name" in value):
+        return None
+    return value
 
 
 def _json_action(obj: dict[str, Any], tools: ToolRegistry) -> Action:
+    action = _json_kind(obj, tools)
+    why = obj.get("rationale")
+    if isinstance(why, str):
+        action.rationale = why.strip()
+    return action
+
+
+def _json_kind(obj: dict[str, Any], tools: ToolRegistry) -> Action:
     kind = obj.get("action")
+    if kind is None:   # the alias {"name", "arguments", "rationale"}: a tool call
+        raw = obj.get("arguments", {})
+        try:
+            args = json.loads(raw) if isinstance(raw, str) and raw.strip() else raw or {}
+        except json.JSONDecodeError:
+            raise Invalid(f"the arguments of {obj.get('name')!r} are not JSON: "
+                          f"{raw[:80]}") from None
+        return _tool_action(obj.get("name"), args, tools, "")
     if kind == "tool":
         return _tool_action(obj.get("tool"), obj.get("args", {}), tools, "")
     if kind in ("answer", "finish"):

@@ -45,6 +45,8 @@ class Step:
             out["args"] = self.args
         if self.output:
             out["output"] = self.output[:200]
+        if self.data.get("rationale"):
+            out["rationale"] = str(self.data["rationale"])[:200]
         return out
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,10 +1,12 @@
 """The agent's commands: ask (one turn), chat (a REPL over a session), feedback on a memory,
 and import-from (another memory system's export, io/foreign.py).
 
-`ask` and `chat` need a chat endpoint (ENGRAMDB_LLM_URL and ENGRAMDB_LLM_MODEL, or
-OPENAI_BASE_URL and OPENAI_MODEL): without one they fail with exit 6 (a config error). A turn
-that did not reach an answer the agent stands behind (a fallback, the step limit) still prints
-its answer, and `ask` exits 7."""
+`ask` and `chat` need a chat endpoint (ENGRAMDB_LLM_URL and ENGRAMDB_LLM_MODEL, else
+OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODEL, else OPENAI_BASE_URL and OPENAI_MODEL:
+llm/chat.py), or `--llm demo`: the built-in stand-in (llm/demo.py, not a model; it quotes the
+memories it is given). Without either they fail with exit 6 (a config error). A turn that did
+not reach an answer the agent stands behind (a fallback, the step limit) still prints its
+answer, and `ask` exits 7."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import io
 import json
 import sys
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,6 +26,7 @@ from engramdb.io.foreign import SOURCES
 if TYPE_CHECKING:  # the agent loads with the command that runs it (a quick --help)
     from engramdb.agent import Agent, TurnResult
     from engramdb.dynamics.feedback import Feedback
+    from engramdb.llm.chat import Endpoint
 
 from .guard import guarded, open_memory
 from .inputs import read_file
@@ -39,6 +44,12 @@ Goal = Annotated[str | None, typer.Option(
     metavar="TITLE", help="Start this goal unless it is the active one already.")]
 MaxSteps = Annotated[int, typer.Option(
     "--max-steps", metavar="N", help="Planner steps allowed per turn (1 to 50).")]
+Llm = Annotated[str | None, typer.Option(
+    "--llm", metavar="demo", help="demo: the built-in stand-in, no server needed (not a model: "
+    "it quotes the memories that share words with the question, and says so). Without it: "
+    "the configured endpoint (docs/local-llms.md).", show_default=False)]
+DEMO_NOTE = ("using the built-in demo stand-in (--llm demo), not a language model: its answers "
+             "quote your memories; docs/local-llms.md sets up a real local LLM")
 
 
 @command(commands)
@@ -49,15 +60,17 @@ def ask(
     session: Session = None,
     goal: Goal = None,
     max_steps: MaxSteps = 6,
+    llm: Llm = None,
 ) -> None:
     """One agent turn: the answer on stdout (with --json: the whole turn, its steps included).
     Exit 7 when the turn ended without an answer the agent stands behind (answer still
-    printed)."""
+    printed). --llm demo: try it with the built-in stand-in."""
     from engramdb.agent import Agent
 
-    with guarded(d), open_memory(d) as mem:
+    with guarded(d), open_memory(d) as mem, endpoint_for(llm) as endpoint:
         text = sys.stdin.read() if message == "-" else message
-        result = Agent(mem, max_steps=max_steps).turn(text, session=session, goal=goal)
+        result = Agent(mem, max_steps=max_steps, endpoint=endpoint).turn(
+            text, session=session, goal=goal)
         show_turn(result, d.json)
     if not result.ok:
         raise typer.Exit(EXIT_NO_ANSWER)
@@ -69,17 +82,36 @@ def chat(
     session: Session = None,
     goal: Goal = None,
     max_steps: MaxSteps = 6,
+    llm: Llm = None,
 ) -> None:
     """A conversation with the agent over one session (a new one unless --session): a plain
     line is a turn; /good ID and /bad ID say a memory was useful or not; /state prints the
-    cognitive state; /help lists these; /quit or end of input ends."""
+    cognitive state; /help lists these; /quit or end of input ends. --llm demo: try it with the
+    built-in stand-in."""
     from engramdb.agent import Agent
 
-    with guarded(d), open_memory(d) as mem:
-        agent = Agent(mem, max_steps=max_steps)
+    with guarded(d), open_memory(d) as mem, endpoint_for(llm) as endpoint:
+        agent = Agent(mem, max_steps=max_steps, endpoint=endpoint)
         sid = session or f"chat-{uuid.uuid4().hex[:8]}"
         typer.echo(f"session {sid}; {CHAT_HELP}", err=True)
         Chat(agent, sid, goal, d.json).run()
+
+
+@contextmanager
+def endpoint_for(llm: str | None) -> Iterator[Endpoint | None]:
+    """The endpoint --llm names while the command runs (None: the configured one)."""
+    if llm is None:
+        yield None
+        return
+    if llm.strip().lower() != "demo":
+        raise Invalid(f"--llm takes demo (the built-in stand-in), got {llm!r}; a real endpoint "
+                      f"is set with ENGRAMDB_LLM_URL and ENGRAMDB_LLM_MODEL "
+                      f"(docs/local-llms.md)")
+    from engramdb.llm.demo import demo_llm
+
+    typer.echo(DEMO_NOTE, err=True)
+    with demo_llm() as endpoint:
+        yield endpoint
 
 
 class Chat:

@@ -3,8 +3,9 @@
 
 The server keeps one Agent per scope (user, agent) for its lifetime, so the semantic cache and
 what the persona learnt from reactions survive from one request to the next; turns of one
-scope run one at a time. A turn needs a chat endpoint (``llm_url``/``llm_model`` or
-OPENAI_BASE_URL/OPENAI_MODEL): without one the answer is 503 ``config_error``. A turn that
+scope run one at a time. A turn needs a chat endpoint (``llm_url``/``llm_model``, else
+OPENAI_COMPATIBLE_* or OPENAI_*: llm/chat.py): without one, or with a bad value, the answer is
+503 ``config_error``. A turn that
 ran is 200 whatever it reached: ``ok`` false (a fallback, the step limit) is in the body."""
 
 from __future__ import annotations
