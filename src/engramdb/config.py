@@ -19,6 +19,20 @@ def default_path() -> Path:
 
 MAX_HALF_LIFE_DAYS = 36500.0
 
+# Other systems' names for a setting, read when its ENGRAMDB_* variable is not set (the
+# ENGRAMDB_* one wins when both are): AGENT_MEMORY_DB is the database location of the
+# TypeScript sleep-cycle memory MCP server (docs/migrating.md).
+ENV_ALIASES: dict[str, tuple[str, ...]] = {"url": ("AGENT_MEMORY_DB",)}
+
+
+def env_name(setting: str) -> str | None:
+    """The environment variable a setting is read from now: ENGRAMDB_<NAME>, else the first of
+    its aliases that is set, else None."""
+    for name in (f"ENGRAMDB_{setting.upper()}", *ENV_ALIASES.get(setting, ())):
+        if os.environ.get(name):
+            return name
+    return None
+
 
 def _flag(value: Any) -> bool:
     """A yes/no setting: a bool, or 1/0, true/false, yes/no, on/off (an environment value)."""
@@ -181,9 +195,9 @@ class Config:
             except (OSError, tomllib.TOMLDecodeError) as exc:
                 raise ConfigError(f"cannot read config file {path}: {exc}") from exc
         for f in fields(cls):
-            env = os.environ.get(f"ENGRAMDB_{f.name.upper()}")
-            if env is not None and env != "":
-                values[f.name] = env
+            env = env_name(f.name)
+            if env is not None:
+                values[f.name] = os.environ[env]
         values.update({k: v for k, v in overrides.items() if v is not None})
         known = {f.name: f for f in fields(cls)}
         unknown = set(values) - set(known)

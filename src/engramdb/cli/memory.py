@@ -44,7 +44,8 @@ def remember(
     text: Annotated[str, typer.Argument(
         metavar="TEXT", help="What to remember; '-' reads it from stdin.")],
     kind: Annotated[str | None, typer.Option(
-        metavar="KIND", help="identity, preference, fact, event, lesson, rule, procedure, "
+        "--kind", "--type", metavar="KIND", help="identity, preference, fact, event, lesson, "
+        "rule, procedure, "
         "pending, gist, emotion; or an alias: knowledge or idea (= fact), story or interaction "
         "(= event). Default: inferred from TEXT by the extractor's rules (else fact).")] = None,
     uri: Annotated[str | None, typer.Option(
@@ -121,7 +122,8 @@ def recall(
         "causal, exploratory (none given: the query's intent picks one of the last four).")]
         = None,
     kind: Annotated[list[str] | None, typer.Option(
-        metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
+        "--kind", "--type", metavar="KIND", help="Only memories of this kind (repeatable).")]
+        = None,
     uri_prefix: Annotated[str | None, typer.Option(
         metavar="PREFIX", help="Only memories under this URI prefix (project://billing/).")]
         = None,
