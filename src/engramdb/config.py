@@ -46,6 +46,35 @@ def _flag(value: Any) -> bool:
     raise ValueError(f"a yes/no setting is 1/0, true/false, yes/no or on/off, got {value!r}")
 
 
+def server_settings() -> dict[str, Any]:
+    """What a long-running door (`engramdb serve`, `engramdb mcp`) opens its Memory with: the
+    automatic sleep off the writer's path, unless ENGRAMDB_SLEEP_IN_BACKGROUND says otherwise
+    (engine/sleeper.py)."""
+    return {} if env_name("sleep_in_background") else {"sleep_in_background": True}
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MIN_SLEEP_EVERY_S = 60.0
+
+
+def parse_every(value: object) -> float:
+    """A period as ``Config.sleep_every`` takes it -> seconds (0: off). "" / "off" / "0" are
+    off; "90s", "30m", "6h", "1d" (or a number of seconds) at least a minute."""
+    text = str(value).strip().lower()
+    if text in ("", "off", "0", "no", "false", "never"):
+        return 0.0
+    unit = _UNITS.get(text[-1:], None)
+    number = text[:-1] if unit else text
+    try:
+        seconds = float(number) * (unit or 1)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < MIN_SLEEP_EVERY_S:
+        raise ConfigError(f"sleep_every must be off or a period of at least a minute such as "
+                          f"30m, 6h or 1d, got {value!r}")
+    return seconds
+
+
 EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
 SYNCHRONOUS = ("full", "normal")    # SQLite's synchronous pragma (Config.synchronous)
 _CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag}
@@ -97,6 +126,9 @@ class Config:
     shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
     #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
+    sleep_in_background: bool = False  # that sleep runs on a thread, not in the write
+    # (engine/sleeper.py; on in `engramdb serve` and `engramdb mcp`)
+    sleep_every: str = "off"           # a period ("6h"): sleep every scope with activity
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
@@ -166,6 +198,9 @@ class Config:
         if not _number(value) or not 0 <= value < math.inf:
             raise ConfigError("auto_sleep_importance must be a number from 0 (never) up, "
                               f"got {value!r}")
+        if not isinstance(self.sleep_every, str):
+            raise ConfigError(f"sleep_every must be text such as 6h, got {self.sleep_every!r}")
+        parse_every(self.sleep_every)
         if self.embed not in EMBED_MODES:
             raise ConfigError(f"embed must be one of {', '.join(EMBED_MODES)}, got "
                               f"{self.embed!r}")

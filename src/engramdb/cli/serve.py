@@ -24,6 +24,10 @@ def serve(
     metrics_public: Annotated[bool, typer.Option(
         "--metrics-public", help="Serve /metrics without a key (else it needs an admin key); "
         "also ENGRAMDB_METRICS_PUBLIC=1.")] = False,
+    sleep_every: Annotated[str | None, typer.Option(
+        metavar="PERIOD", help="Sleep every scope with activity once a PERIOD (30m, 6h, 1d) in "
+        "the background; also ENGRAMDB_SLEEP_EVERY. Default: off.", show_default=False)]
+        = None,
 ) -> None:
     """Serve the HTTP API (/v1), its docs (/docs) and the web page (/); needs API keys."""
     with guarded(d):
@@ -31,7 +35,7 @@ def serve(
         from engramdb.server import serve as run_server
 
         run_server(d.db, embedder=d.embedder, host=host, port=port, workers=workers,
-                   metrics_public=metrics_public)
+                   metrics_public=metrics_public, sleep_every=sleep_every)
 
 
 @command(commands, "mcp")
