@@ -116,6 +116,15 @@ def auth(secret: str) -> dict[str, str]:
 def mcp_http_process(db: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """`engramdb mcp --http` as a subprocess over ``db`` (hashing embedder, more ``options``,
     more ``env``); yields its endpoint URL (.../mcp)."""
+    with mcp_process(db, "http", *options, env=env) as url:
+        yield url
+
+
+@contextmanager
+def mcp_process(db: Path, transport: str, *options: str,
+                env: dict[str, str] | None = None) -> Iterator[str]:
+    """`engramdb mcp --transport TRANSPORT` (http or sse) as a subprocess over ``db``; yields
+    its endpoint URL (.../mcp, or .../sse)."""
     port = free_port()
 
     def ready() -> bool:
@@ -125,9 +134,9 @@ def mcp_http_process(db: Path, *options: str, env: dict[str, str] | None = None)
         except OSError:
             return False
 
-    with _process(["mcp", "--http", "--db", str(db), "--embedder", "hashing", "--port",
-                   str(port), *options], db.with_suffix(".log"), ready, env or {}):
-        yield f"http://127.0.0.1:{port}/mcp"
+    with _process(["mcp", "--transport", transport, "--db", str(db), "--embedder", "hashing",
+                   "--port", str(port), *options], db.with_suffix(".log"), ready, env or {}):
+        yield f"http://127.0.0.1:{port}/{'sse' if transport == 'sse' else 'mcp'}"
 
 
 def raw_request(base: str, data: bytes) -> tuple[int, bytes]:

@@ -19,6 +19,20 @@ def default_path() -> Path:
 
 MAX_HALF_LIFE_DAYS = 36500.0
 
+# Other systems' names for a setting, read when its ENGRAMDB_* variable is not set (the
+# ENGRAMDB_* one wins when both are): AGENT_MEMORY_DB is the database location of the
+# TypeScript sleep-cycle memory MCP server (docs/migrating.md).
+ENV_ALIASES: dict[str, tuple[str, ...]] = {"url": ("AGENT_MEMORY_DB",)}
+
+
+def env_name(setting: str) -> str | None:
+    """The environment variable a setting is read from now: ENGRAMDB_<NAME>, else the first of
+    its aliases that is set, else None."""
+    for name in (f"ENGRAMDB_{setting.upper()}", *ENV_ALIASES.get(setting, ())):
+        if os.environ.get(name):
+            return name
+    return None
+
 
 def _flag(value: Any) -> bool:
     """A yes/no setting: a bool, or 1/0, true/false, yes/no, on/off (an environment value)."""
@@ -30,6 +44,35 @@ def _flag(value: Any) -> bool:
     if word in ("0", "false", "no", "off"):
         return False
     raise ValueError(f"a yes/no setting is 1/0, true/false, yes/no or on/off, got {value!r}")
+
+
+def server_settings() -> dict[str, Any]:
+    """What a long-running door (`engramdb serve`, `engramdb mcp`) opens its Memory with: the
+    automatic sleep off the writer's path, unless ENGRAMDB_SLEEP_IN_BACKGROUND says otherwise
+    (engine/sleeper.py)."""
+    return {} if env_name("sleep_in_background") else {"sleep_in_background": True}
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+MIN_SLEEP_EVERY_S = 60.0
+
+
+def parse_every(value: object) -> float:
+    """A period as ``Config.sleep_every`` takes it -> seconds (0: off). "" / "off" / "0" are
+    off; "90s", "30m", "6h", "1d" (or a number of seconds) at least a minute."""
+    text = str(value).strip().lower()
+    if text in ("", "off", "0", "no", "false", "never"):
+        return 0.0
+    unit = _UNITS.get(text[-1:], None)
+    number = text[:-1] if unit else text
+    try:
+        seconds = float(number) * (unit or 1)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < MIN_SLEEP_EVERY_S:
+        raise ConfigError(f"sleep_every must be off or a period of at least a minute such as "
+                          f"30m, 6h or 1d, got {value!r}")
+    return seconds
 
 
 EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
@@ -118,6 +161,9 @@ class Config:
     shape_judge: str = "auto"          # ambiguous supersession: auto (the LLM when configured),
     #                                    llm, rules (write/shapejudge.py)
     auto_sleep_importance: float = 7.5  # sleep once this much importance was written; 0: never
+    sleep_in_background: bool = False  # that sleep runs on a thread, not in the write
+    # (engine/sleeper.py; on in `engramdb serve` and `engramdb mcp`)
+    sleep_every: str = "off"           # a period ("6h"): sleep every scope with activity
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
@@ -187,6 +233,9 @@ class Config:
         if not _number(value) or not 0 <= value < math.inf:
             raise ConfigError("auto_sleep_importance must be a number from 0 (never) up, "
                               f"got {value!r}")
+        if not isinstance(self.sleep_every, str):
+            raise ConfigError(f"sleep_every must be text such as 6h, got {self.sleep_every!r}")
+        parse_every(self.sleep_every)
         if self.embed not in EMBED_MODES:
             raise ConfigError(f"embed must be one of {', '.join(EMBED_MODES)}, got "
                               f"{self.embed!r}")
@@ -222,10 +271,10 @@ class Config:
                 raise ConfigError(f"cannot read config file {path}: {exc}") from exc
             source.update({k: f"{k} in {path}" for k in values})
         for f in fields(cls):
-            env = os.environ.get(f"ENGRAMDB_{f.name.upper()}")
-            if env is not None and env != "":
-                values[f.name] = env
-                source[f.name] = f"ENGRAMDB_{f.name.upper()}"
+            env = env_name(f.name)
+            if env is not None:
+                values[f.name] = os.environ[env]
+                source[f.name] = env
         given = {k: v for k, v in overrides.items() if v is not None}
         values.update(given)
         source.update({k: k for k in given})

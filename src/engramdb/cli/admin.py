@@ -4,7 +4,7 @@ index-scope, check-uris, and the API keys (`engramdb keys ...`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -20,6 +20,9 @@ from .render import (
     short,
     stats_table,
 )
+
+if TYPE_CHECKING:
+    from engramdb.dynamics.sleep import SleepReport
 
 commands = typer.Typer()
 keys_app = typer.Typer(help="API keys for `engramdb serve`: create, list, revoke.",
@@ -58,35 +61,57 @@ Full = Annotated[bool, typer.Option(
     "--full", help="Look at every memory, not only what changed since the last sleep.")]
 
 
+Everything = Annotated[str | None, typer.Argument(
+    metavar="all", show_default=False,
+    help="all: every scope in the database, every memory (as --full): what `reflect all` "
+    "meant in the TypeScript sleep-cycle memory server. Without it: this scope, incrementally.")]
+
+
 @command(commands)
-def sleep(d: Door, phase: Phase = None, full: Full = False) -> None:
+def sleep(d: Door, target: Everything = None, phase: Phase = None, full: Full = False) -> None:
     """Maintenance: sync, decay (archive the weak), tidy (expired, overdue), lessons,
     consolidate (merge near-duplicates, gists of settled episodes), govern."""
-    run_sleep(d, phase, full, reflect=False)
+    run_sleep(d, target, phase, full, reflect=False)
 
 
 @command(commands)
-def reflect(d: Door, phase: Phase = None, full: Full = False) -> None:
-    """The same maintenance as `sleep` (the design's name for it), the same report."""
-    run_sleep(d, phase, full, reflect=True)
+def reflect(d: Door, target: Everything = None, phase: Phase = None, full: Full = False) -> None:
+    """The same maintenance as `sleep` (the design's name for it), the same report;
+    `reflect all` sleeps every scope in full."""
+    run_sleep(d, target, phase, full, reflect=True)
 
 
-def run_sleep(d: Door, phase: str | None, full: bool, reflect: bool) -> None:
+def run_sleep(d: Door, target: str | None, phase: str | None, full: bool,
+              reflect: bool) -> None:
+    if target is not None and target.strip().lower() != "all":
+        raise typer.BadParameter(f"the only target is 'all' (every scope), got {target!r}",
+                                 param_hint="all")
     with guarded(d), open_memory(d) as mem:
-        report = (mem.reflect if reflect else mem.sleep)(phase, full=full)
+        if target is not None:
+            reports = mem.sleep_all(phase, full=True)
+        else:
+            reports = [(mem.reflect if reflect else mem.sleep)(phase, full=full)]
         if d.json:
-            emit(report.to_dict())
+            emit(reports[0].to_dict() if target is None
+                 else {"scopes": [r.to_dict() for r in reports]})
             return
-        table = Table()
-        for name in ("phase", "examined", "changed", "seconds", "note"):
-            table.add_column(name, overflow="fold")
-        for p in report.phases:
-            changed = ", ".join(f"{k} {n}" for k, n in p.counts().items()) or "-"
-            table.add_row(p.phase, str(p.examined), changed, f"{p.seconds:.3f}", Text(p.note))
-        for name, why in report.skipped.items():
-            table.add_row(name, "-", "-", "-", Text(f"skipped: {why}"))
-        out().print(table)
-        out().print(Text(f"{report.mode} sleep, {report.visited} memories visited"))
+        for report in reports:
+            show_sleep(report, target is not None)
+        if target is not None and not reports:
+            out().print(Text("no scope holds a memory yet: nothing to sleep"))
+
+
+def show_sleep(report: SleepReport, named: bool) -> None:
+    table = Table(title=f"user {report.user}, agent {report.agent}" if named else None)
+    for name in ("phase", "examined", "changed", "seconds", "note"):
+        table.add_column(name, overflow="fold")
+    for p in report.phases:
+        changed = ", ".join(f"{k} {n}" for k, n in p.counts().items()) or "-"
+        table.add_row(p.phase, str(p.examined), changed, f"{p.seconds:.3f}", Text(p.note))
+    for name, why in report.skipped.items():
+        table.add_row(name, "-", "-", "-", Text(f"skipped: {why}"))
+    out().print(table)
+    out().print(Text(f"{report.mode} sleep, {report.visited} memories visited"))
 
 
 @command(commands)

@@ -5,7 +5,6 @@ Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid inpu
 
 from __future__ import annotations
 
-import os
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from typing import NoReturn
 import typer
 
 import engramdb
+from engramdb.config import env_name
 from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 
 from .options import Door
@@ -72,7 +72,8 @@ def check_exists(d: Door, *, create: bool = False) -> str | None:
     target, source = d.db, "--db"
     if not target:
         target = engramdb.Config.load().url
-        source = "$ENGRAMDB_URL" if os.environ.get("ENGRAMDB_URL") else "the config file's url"
+        env = env_name("url")
+        source = f"${env}" if env else "the config file's url"
     if not target or target == ":memory:" or "://" in target:
         return None
     if not creating and not Path(target).exists():

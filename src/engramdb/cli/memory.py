@@ -44,7 +44,8 @@ def remember(
     text: Annotated[str, typer.Argument(
         metavar="TEXT", help="What to remember; '-' reads it from stdin.")],
     kind: Annotated[str | None, typer.Option(
-        metavar="KIND", help="identity, preference, fact, event, lesson, rule, procedure, "
+        "--kind", "--type", metavar="KIND", help="identity, preference, fact, event, lesson, "
+        "rule, procedure, "
         "pending, gist, emotion; or an alias: knowledge or idea (= fact), story or interaction "
         "(= event). Default: inferred from TEXT by the extractor's rules (else fact).")] = None,
     uri: Annotated[str | None, typer.Option(
@@ -121,10 +122,18 @@ def recall(
         "causal, exploratory (none given: the query's intent picks one of the last four).")]
         = None,
     kind: Annotated[list[str] | None, typer.Option(
-        metavar="KIND", help="Only memories of this kind (repeatable).")] = None,
+        "--kind", "--type", metavar="KIND", help="Only memories of this kind (repeatable).")]
+        = None,
     uri_prefix: Annotated[str | None, typer.Option(
         metavar="PREFIX", help="Only memories under this URI prefix (project://billing/).")]
         = None,
+    keyword: Annotated[list[str] | None, typer.Option(
+        "--keyword", "--keywords", metavar="WORD", help="More words to match as written "
+        "(repeatable).")] = None,
+    time_context: Annotated[str | None, typer.Option(
+        metavar="WHEN", help="When the answer happened, in words: 'last week', '上周', "
+        "'2025-03', 'from 2025-03-01 to 2025-03-15'; it takes the place of a time QUERY "
+        "names.")] = None,
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the hits as used.")] = False,
     explain: Annotated[bool, typer.Option(
@@ -141,7 +150,8 @@ def recall(
         raise typer.BadParameter(f"one of {', '.join(RECALL_FORMATS)}", param_hint="--format")
     with guarded(d), open_memory(d) as mem:
         hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None,
-                          uri_prefix=uri_prefix)
+                          uri_prefix=uri_prefix, keywords=keyword or None,
+                          time_context=time_context)
         if d.json or fmt == "json":
             emit(hits.to_dict())
             return

@@ -45,7 +45,7 @@ Verbose = Annotated[bool, typer.Option(
 IdOrUri = Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")]
 Reason = Annotated[str | None, typer.Option(metavar="TEXT", help="Why, kept in the event log.")]
 Kinds = Annotated[list[str] | None, typer.Option(
-    metavar="KIND", help="Only this kind (repeatable).")]
+    "--kind", "--type", metavar="KIND", help="Only this kind (repeatable; --type is the same).")]
 UriPrefix = Annotated[str | None, typer.Option(
     metavar="PREFIX", help="Only URIs starting with this, e.g. core://user/.")]
 Since = Annotated[str | None, typer.Option(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Self
 import numpy as np
 
 from ..clock import Clock, SystemClock, aware
-from ..config import Config
+from ..config import Config, parse_every
 from ..dynamics.merge import NearHints
 from ..dynamics.strength import params_from
 from ..embed.base import Embedder
@@ -29,6 +29,7 @@ from ..text.checks import storable
 from ..uri import validate_uri
 from .deferred import VectorWorker
 from .scoped import ScopedMemory
+from .sleeper import Sleeper
 
 if TYPE_CHECKING:
     from ..dynamics.sleep import SleepReport
@@ -63,6 +64,11 @@ class Core:
                                   main=getattr(embedder, "embed_main", None))
         self._later = VectorWorker(store, self._embed, self._now, self.decay_params)
         self._catch_up()
+        self.sleeper = Sleeper(store, self._sleep_in_background, self._now,
+                               every_s=parse_every(self.config.sleep_every),
+                               threshold=self.config.auto_sleep_importance)
+        if self.sleeper.every is not None or self.config.sleep_in_background:
+            self.sleeper.start()
 
     # ---------------------------------------------------------------- plumbing
 
@@ -73,8 +79,10 @@ class Core:
         self.close()
 
     def close(self) -> None:
-        """Stop the vector worker (after the batch in hand; what is still pending stays in
-        the database and is finished at the next open), then close the store."""
+        """Stop the background sleep and the vector worker (after the sleep or batch in hand;
+        what is still due or pending stays in the database for the next open), then close the
+        store."""
+        self.sleeper.close()
         self._later.close()
         self.store.close()
 
@@ -90,6 +98,13 @@ class Core:
             self._later.flush()
         except Exception as exc:  # still pending, still stored: the next open tries again
             log.warning("engramdb: computing pending vectors at open failed: %s", exc)
+
+    def _sleep_in_background(self, scope: Scope) -> SleepReport:
+        """What the background sleeper runs (engine/sleeper.py): the scope's sleep, as the
+        automatic sleep after a write runs it (no catch-up of pending vectors)."""
+        report: SleepReport = self._sleep(scope)  # type: ignore[attr-defined] # maintenance.py
+        self.last_auto_sleep = report
+        return report
 
     def scope(self, user: str | None = None, agent: str | None = None) -> ScopedMemory:
         return ScopedMemory(self, self._scope(user, agent))

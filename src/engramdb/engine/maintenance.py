@@ -29,6 +29,19 @@ class MaintenanceVerbs(Core):
         self._later.flush()  # vectors a deferred write left pending: the passes compare them
         return self._sleep(self._scope(user, agent), phase, full)
 
+    def sleep_all(self, phase: str | None = None, *, full: bool = False) -> list[SleepReport]:
+        """``sleep`` for every scope in the store, one after another (each in its own
+        transactions, as a sleep of that scope alone); one report per scope, in the store's
+        scope order. ``engramdb reflect all`` runs it with ``full=True``."""
+        if not isinstance(full, bool):
+            raise Invalid(f"full must be true or false, got {full!r}")
+        if phase is not None:
+            from ..dynamics.sleep import check_phase
+
+            check_phase(phase)  # refused even when the store holds no scope yet
+        self._later.flush()
+        return [self._sleep(scope, phase, full) for scope in self.store.scopes()]
+
     def _sleep(self, scope: Scope, phase: str | None = None, full: bool = False) -> SleepReport:
         """The sleep itself. The automatic sleep after a write runs it without the catch-up:
         the write's caller does not wait for the model (a memory still without its vector is

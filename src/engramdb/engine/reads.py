@@ -21,6 +21,7 @@ from ..model import (
     Stats,
 )
 from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
+from ..recall.hints import context_window, keyword_tokens
 from ..recall.wake import promote
 from ..recall.why import describe
 from ..store.protocol import ListFilter
@@ -44,10 +45,14 @@ class ReadVerbs(Core):
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: Sequence[str] | None = None, user: str | None = None,
                agent: str | None = None, reveal: bool = False,
-               uri_prefix: str | None = None) -> Hits:
+               uri_prefix: str | None = None, keywords: str | Sequence[str] | None = None,
+               time_context: object = None) -> Hits:
         """The ``k`` memories that best answer ``query``. ``kinds``, ``uri_prefix``: only
         memories of those kinds, under that URI prefix (``"project://billing/"``), fill the k
-        places. ``reveal=True``: masked values in place of their placeholders (as ``get``)."""
+        places. ``reveal=True``: masked values in place of their placeholders (as ``get``).
+        ``keywords``: more words to match lexically; ``time_context``: the time the answer
+        falls in ("last week", "上周", ``{"start": ..., "end": ...}``), applied as a time the
+        query names (recall/hints.py)."""
         scope = self._scope(user, agent)
         if not isinstance(query, str) or not query.strip():
             raise Invalid("query is empty")
@@ -60,7 +65,9 @@ class ReadVerbs(Core):
         uri_prefix = self._stored_prefix(scope, uri_prefix)
         within = validate_prefix(uri_prefix) if uri_prefix is not None else None
         now = self._now()
-        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within)
+        extra, window = keyword_tokens(keywords), context_window(time_context, now)
+        hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within, extra,
+                                     window)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)

@@ -287,6 +287,12 @@ class WriteVerbs(Core):
         threshold = self.config.auto_sleep_importance
         if threshold <= 0 or written < threshold or not results:
             return
+        if self.config.sleep_in_background:  # engine/sleeper.py: the writer does not wait
+            self.sleeper.mark(scope)
+            results[-1].evidence["auto_sleep"] = {"importance_written": round(written, 4),
+                                                  "threshold": threshold,
+                                                  "scheduled": "background"}
+            return
         try:
             report = self._sleep(scope)  # no catch-up of pending vectors (deferred.py)
         except Exception as exc:  # noqa: BLE001 - the write itself is stored (a disk I/O

@@ -1,4 +1,5 @@
-"""API keys on the MCP door's HTTP transport (``engramdb mcp --http --keys``).
+"""API keys on the MCP door's HTTP transports (``engramdb mcp --http --keys``, or
+``--transport sse --keys``).
 
 The keys are the HTTP server's (engramdb/keys.py, ``engramdb keys create``): a request carries
 one as ``Authorization: Bearer <key>``. The MCP SDK's bearer middleware asks ``KeyVerifier``
@@ -54,11 +55,11 @@ def role_of(verb: Verb, args: Any = None) -> Role:
     return Role.ADMIN if verb.name in ADMIN_TOOLS else Role.WRITE
 
 
-def settings(host: str, port: int) -> AuthSettings:
+def settings(host: str, port: int, path: str = "/mcp") -> AuthSettings:
     """The SDK's resource-server settings for this endpoint (keys are issued by engramdb
     itself, so the "authorization server" is the endpoint's own origin)."""
     origin = f"http://{host}:{port}"
-    return AuthSettings(issuer_url=origin, resource_server_url=f"{origin}/mcp")
+    return AuthSettings(issuer_url=origin, resource_server_url=f"{origin}{path}")
 
 
 class KeyVerifier:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engramdb
+from engramdb.config import server_settings
 
 from ..engine import Memory, ScopedMemory
 from ..io import snapshots
@@ -60,7 +61,8 @@ class Door:
         with self.lock:
             if self._memory is None:
                 o = self.options
-                self._memory = self._open(o.db, embedder=o.embedder, user=o.user, agent=o.agent)
+                self._memory = self._open(o.db, embedder=o.embedder, user=o.user, agent=o.agent,
+                                          **server_settings())
                 log.info("opened %s", self._memory.store.location)
             return self._memory
 

@@ -1,14 +1,18 @@
-"""The MCP server's streamable HTTP transport (`engramdb mcp --http`): the SDK's Starlette app
-at /mcp, run by uvicorn on engramdb's wire (server/wire.py: a URL over
-``Config.http_max_url_bytes`` gets 414, headers over ``Config.http_max_header_bytes`` 431),
-with each POSTed message checked first as stdio checks each line (jsonrpc.py, issue 29):
+"""The MCP server's HTTP transports: streamable HTTP (`engramdb mcp --transport http`, or
+--http), the SDK's Starlette app at /mcp; and SSE (`--transport sse`, the older MCP transport
+some clients still speak), the SDK's app with the event stream at GET /sse and the messages
+POSTed to /messages/?session_id=... Both run by uvicorn on engramdb's wire (server/wire.py: a
+URL over ``Config.http_max_url_bytes`` gets 414, headers over ``Config.http_max_header_bytes``
+431), with each POSTed message checked first as stdio checks each line (jsonrpc.py, issue 29):
 
 - a body over ``Config.mcp_max_message_bytes``: 413, and the JSON-RPC error ``-32600``;
-- a JSON body that is not a JSON-RPC message (not JSON, nested too deep, not JSON-RPC 2.0):
-  400 and the JSON-RPC error (``-32700`` or ``-32600``), in plain words.
+- a body that is not a JSON-RPC message (not JSON, nested too deep, not JSON-RPC 2.0): 400
+  and the JSON-RPC error (``-32700`` or ``-32600``), in plain words.
 
-Everything else (other content types included, which the SDK answers with 415) goes on to
-the SDK unchanged."""
+Streamable HTTP: a JSON body is checked; other content types go on to the SDK, which answers
+them with 415. SSE: every POST is checked whatever its content type (the SDK's SSE endpoint
+reads any body as JSON). Over SSE the answer to a message that passes travels on the event
+stream; a refused one is answered on its POST only."""
 
 from __future__ import annotations
 
@@ -21,15 +25,22 @@ from ..server.limits import BodyLimit
 from ..server.wire import PROTOCOL
 from .jsonrpc import NOT_UTF8, Refusal, refusal, too_large
 
+TRANSPORTS = ("stdio", "http", "sse")
+PATHS = {"http": "/mcp", "sse": "/sse"}
+
 
 class CheckedMessages(BodyLimit):
     """ASGI middleware: the JSON-RPC checks above, before the SDK reads a body."""
+
+    def __init__(self, app: ASGIApp, limit: int, *, any_type: bool = False) -> None:
+        super().__init__(app, limit)
+        self.any_type = any_type   # SSE: every POST, whatever its content type
 
     def too_large(self) -> Any:
         return _json(too_large(self.limit))
 
     def check(self, scope: Scope, body: bytes) -> tuple[int, Any] | None:
-        if scope.get("method") != "POST" or not _is_json(scope):
+        if scope.get("method") != "POST" or not (self.any_type or _is_json(scope)):
             return None
         try:
             text = body.decode("utf-8")
@@ -51,14 +62,18 @@ def _json(problem: Refusal) -> Any:
     return {"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}}
 
 
-def app(server: MCPServer, host: str, limit: int) -> ASGIApp:
+def app(server: MCPServer, host: str, limit: int, transport: str = "http") -> ASGIApp:
+    if transport == "sse":
+        return CheckedMessages(server.sse_app(host=host, max_request_body_size=limit), limit,
+                               any_type=True)
     return CheckedMessages(server.streamable_http_app(host=host, max_request_body_size=limit),
                            limit)
 
 
-def run(server: MCPServer, *, host: str, port: int, limit: int) -> None:
-    """Serve ``server`` at http://HOST:PORT/mcp until the process is stopped."""
+def run(server: MCPServer, *, host: str, port: int, limit: int, transport: str = "http") -> None:
+    """Serve ``server`` at http://HOST:PORT/mcp (streamable HTTP) or /sse (SSE) until the
+    process is stopped."""
     import uvicorn
 
-    uvicorn.run(app(server, host, limit), host=host, port=port, http=PROTOCOL,
+    uvicorn.run(app(server, host, limit, transport), host=host, port=port, http=PROTOCOL,
                 log_level=server.settings.log_level.lower(), server_header=False)

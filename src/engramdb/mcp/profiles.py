@@ -64,11 +64,12 @@ def _schema(node: Any, arguments: bool) -> Any:
 
 
 def _without_null(node: dict[str, Any]) -> dict[str, Any]:
-    """``{"anyOf": [X, {"type": "null"}], "default": null, ...}`` -> ``X`` plus the rest."""
+    """``{"anyOf": [X, {"type": "null"}], "default": null, ...}`` -> ``X`` plus the rest
+    (``{"anyOf": [X, Y, null], ...}`` -> ``{"anyOf": [X, Y], ...}``)."""
     options = node.get("anyOf")
-    if not (isinstance(options, list) and len(options) == 2 and "default" in node
+    if not (isinstance(options, list) and len(options) >= 2 and "default" in node
             and node["default"] is None and {"type": "null"} in options):
         return node
-    (kept,) = [o for o in options if o != {"type": "null"}]
+    kept = [o for o in options if o != {"type": "null"}]
     rest = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
-    return {**kept, **rest}
+    return {**kept[0], **rest} if len(kept) == 1 else {"anyOf": kept, **rest}

@@ -92,6 +92,10 @@ class RecallArgs(Args):
     preset: Text | None = Field(None, description="Recall preset name")
     track: bool = Field(True, description="False: a pure read that changes no strength")
     reveal: bool = Field(False, description=REVEAL)
+    # checked by the engine (recall/hints.py): at most 64 keywords, each at most 1000 chars
+    keywords: list[str] | None = Field(None, description="Words to match too")
+    time_context: str | dict[str, str] | None = Field(
+        None, description='When: "last week", "上周", "2025-03" or {start, end}')
 
 
 class RefArgs(Args):

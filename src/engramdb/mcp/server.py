@@ -39,7 +39,7 @@ from ..engine import ScopedMemory
 from ..errors import ConfigError, EngramError, NotFound
 from ..uri import DOMAINS
 from . import auth, profiles, stdio
-from . import http as transport
+from . import http as web
 from . import schema as s
 from .door import Call, Door, Options
 from .text import boot_text
@@ -132,10 +132,11 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
-def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) -> MCPServer:
+def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+                 transport: str = "http") -> MCPServer:
     keys: dict[str, Any] = {}
     if door.options.keys:
-        keys = {"auth": auth.settings(host, port),
+        keys = {"auth": auth.settings(host, port, web.PATHS.get(transport, "/mcp")),
                 "token_verifier": auth.KeyVerifier(door)}
     server = MCPServer(
         "engramdb", version=engramdb.__version__, log_level="INFO",
@@ -149,31 +150,35 @@ def build_server(door: Door, host: str = "127.0.0.1", port: int = DEFAULT_PORT) 
 
 
 def serve(options: Options, *, http: bool = False, host: str = "127.0.0.1",
-          port: int = DEFAULT_PORT) -> None:
-    """Run until the client goes away (stdio) or the process is stopped (HTTP)."""
+          port: int = DEFAULT_PORT, transport: str | None = None) -> None:
+    """Run until the client goes away (stdio) or the process is stopped (HTTP, SSE).
+    ``transport``: stdio, http (streamable HTTP) or sse; ``http=True`` is ``"http"``."""
+    kind = transport or ("http" if http else "stdio")
+    if kind not in web.TRANSPORTS:
+        raise ConfigError(f"transport must be one of {', '.join(web.TRANSPORTS)}, got {kind!r}")
     options = options.with_env()
-    if options.keys and not http:
-        raise ConfigError("--keys is for the HTTP transport (--http): over stdio, whoever "
-                          "starts the process owns it")
+    if options.keys and kind == "stdio":
+        raise ConfigError("--keys is for the HTTP transports (--http, --transport sse): over "
+                          "stdio, whoever starts the process owns it")
     door = Door(options)
-    server = build_server(door, host, port)
+    server = build_server(door, host, port, kind)
     limit = Config.load().mcp_max_message_bytes
-    where = f"http://{host}:{port}/mcp" if http else "stdio"
+    where = f"http://{host}:{port}{web.PATHS[kind]}" if kind != "stdio" else "stdio"
     scope = "per call" if options.scope_per_call else \
         f"user={options.user or '$ENGRAMDB_USER'} agent={options.agent or '$ENGRAMDB_AGENT'}"
     listed = profiles.select(options.tools, VERBS)
     print(f"engramdb MCP server on {where}; scope {scope}; {len(listed)} tools "
           f"({options.tools or profiles.DEFAULT})", file=sys.stderr, flush=True)
-    if http and options.keys:
+    if kind != "stdio" and options.keys:
         print("API keys required: 'Authorization: Bearer <key>' (engramdb keys create)",
               file=sys.stderr, flush=True)
-    elif http and host not in LOOPBACK:
+    elif kind != "stdio" and host not in LOOPBACK:
         print(f"warning: {host} is not a loopback address and the MCP endpoint has no keys: "
               "anyone who reaches it reads and writes this memory (start it with --keys)",
               file=sys.stderr, flush=True)
     try:
-        if http:
-            transport.run(server, host=host, port=port, limit=limit)
+        if kind != "stdio":
+            web.run(server, host=host, port=port, limit=limit, transport=kind)
         else:
             anyio.run(stdio.serve_stdio, server, limit)   # answers malformed input
     finally:

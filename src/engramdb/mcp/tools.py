@@ -114,8 +114,9 @@ VERBS: list[Verb] = [
          "with a note when nothing fits. Found memories get stronger.",
          s.RecallArgs, o.RecallOut,
          lambda c, a: c.me.recall(a.query, a.k, track=a.track, preset=a.preset,
-                                  kinds=a.kinds, uri_prefix=a.uri_prefix,
-                                  reveal=a.reveal).to_dict(), recall_text),
+                                  kinds=a.kinds, uri_prefix=a.uri_prefix, reveal=a.reveal,
+                                  keywords=a.keywords, time_context=a.time_context)
+         .to_dict(), recall_text),
     Verb("get", "Read one memory in full, by the id a recall returned or by its URI "
          "(core://user/name).", s.GetArgs, o.MemoryOut, _one,
          line, read_only=True),

@@ -13,6 +13,7 @@ from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
+from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .associate import associate, merge
 from .collapse import collapse, gists_above
@@ -53,8 +54,9 @@ class Recaller:
         self.main = main  # the embedder's main half, for a question in either script
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
-               k: int, now: datetime, within: str | None = None) -> Hits:
-        plan = plan_query(query, kinds, now)
+               k: int, now: datetime, within: str | None = None,
+               keywords: list[str] | None = None, window: TimeWindow | None = None) -> Hits:
+        plan = plan_query(query, kinds, now, keywords, window)
         plan.within = within
         chosen = choose_preset(plan, preset, self.preset, self.assoc_slots)
         return self.run(scope, plan, chosen, k, now)
@@ -144,7 +146,7 @@ class Recaller:
     def _terms(self, scope: Scope, plan: QueryPlan) -> QueryTerms:
         """The query's content words and their IDF (the time a query names is matched by
         its window, not by words): what the re-ranker and relevance weigh."""
-        when = set(tokenize(plan.window.expr)) if plan.window is not None else set()
+        when = set(tokenize(plan.time_words))
         return query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
                            plan.layers)
 

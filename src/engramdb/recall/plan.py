@@ -15,6 +15,7 @@ from ..store.protocol import ListFilter, Store
 from ..text import tokenize
 from ..text.timewindow import TimeWindow, parse_window
 from ..uri import DOMAINS
+from .hints import describe
 from .intent import classify
 from .presets import PRESET_BY_INTENT, Preset, get_preset
 from .slotcue import AskedSlot, asked_slot
@@ -35,6 +36,7 @@ class QueryPlan:
     layers: tuple[Layer, ...] = (Layer.CORE,)
     notes: list[str] = field(default_factory=list)
     window: TimeWindow | None = None     # the time the query names (applied when routed so)
+    time_words: str = ""                 # the query's own words for a time (not content words)
     routing: Routing = field(default_factory=lambda: Routing("current", "no query analysed"))
     filtered: dict[str, int] = field(default_factory=dict)   # left out, by reason
     intent: str = "factual"              # recall/intent.py
@@ -71,15 +73,28 @@ class QueryPlan:
         return out
 
 
-def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = None) -> QueryPlan:
+def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = None,
+               keywords: list[str] | None = None, given: TimeWindow | None = None) -> QueryPlan:
+    """``keywords``: tokens a caller adds to the query's own; ``given``: the window a caller
+    names apart from the query (``time_context``, recall/hints.py), in place of the query's."""
     match = _URI.search(query)
     uri_prefix = match.group(0) if match else None
-    window = parse_window(query, now, ranges=True) if now is not None else None
-    plan = QueryPlan(query=query, tokens=tokenize(query), uri_prefix=uri_prefix, kinds=kinds,
-                     window=window, routing=route(query, window), asked=asked_slot(query))
-    if window is not None and window.loose:
+    asked = parse_window(query, now, ranges=True) if now is not None else None
+    window = given or asked
+    tokens = tokenize(query)
+    tokens += [t for t in keywords or () if t not in tokens]
+    plan = QueryPlan(query=query, tokens=tokens, uri_prefix=uri_prefix, kinds=kinds,
+                     window=window, routing=route(query, window), asked=asked_slot(query),
+                     time_words=asked.expr if asked is not None else "")
+    if given is not None:
+        plan.routing = Routing("window", f"time_context names a time ({given.label()}): "
+                               "memories inside it first, the best matches outside it after")
+        plan.notes.append(describe(given, asked))
+    elif window is not None and window.loose:
         plan.notes.append(f"{window.expr!r} names no year: read as {window.label()}, "
                           "not applied as a filter")
+    if keywords:
+        plan.notes.append(f"keywords: {', '.join(keywords)}")
     return plan
 
 

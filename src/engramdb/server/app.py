@@ -47,7 +47,9 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
 
 
 def app_from_env() -> FastAPI:
-    """Open the store named by ENGRAMDB_URL (and the other ENGRAMDB_* settings)."""
+    """Open the store named by ENGRAMDB_URL (and the other ENGRAMDB_* settings), the
+    automatic sleep in the background (config.server_settings)."""
     import engramdb
+    from engramdb.config import server_settings
 
-    return create_app(engramdb.open(), close_on_shutdown=True)
+    return create_app(engramdb.open(**server_settings()), close_on_shutdown=True)

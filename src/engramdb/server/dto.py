@@ -76,6 +76,12 @@ class RollbackIn(BaseModel):
     reason: str | None = None
 
 
+class WindowIn(BaseModel):
+    model_config = _STRICT
+    start: str | None = None
+    end: str | None = None
+
+
 class RecallIn(BaseModel):
     model_config = _STRICT
     query: str
@@ -88,6 +94,10 @@ class RecallIn(BaseModel):
                         "key's recall never changes anything).")
     reveal: bool = Field(False, description="Admin keys only: the values the PII policy "
                          "masked in place of their placeholders.")
+    keywords: list[str] | None = Field(None, description="More words to match lexically.")
+    time_context: str | WindowIn | None = Field(
+        None, description='When the answer happened: words ("last week", "上周", "2025-03") '
+        'or {"start", "end"} (ISO 8601, either may be left out).')
 
 
 class SleepIn(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from ..config import Config
+from ..config import Config, parse_every
 from ..errors import ConfigError, Invalid
 from .wire import PROTOCOL
 
@@ -19,7 +19,7 @@ POSTGRES = ("postgresql://", "postgres://")
 
 def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1",
           port: int = 8765, workers: int = 1, log_level: str = "info",
-          metrics_public: bool = False) -> None:
+          metrics_public: bool = False, sleep_every: str | None = None) -> None:
     import uvicorn
 
     import engramdb
@@ -29,6 +29,8 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
         raise Invalid(f"workers must be from 1 to {MAX_WORKERS}, got {workers!r}")
     if not 0 <= port <= 65535:
         raise Invalid(f"port must be from 0 to 65535, got {port}")
+    if sleep_every is not None:
+        parse_every(sleep_every)   # a bad period: ConfigError before anything starts
     with engramdb.open(db, embedder=embedder) as mem:  # fails here, once, on a bad store
         location = mem.store.location
         model = embedder or mem.config.embedder
@@ -38,6 +40,8 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
     os.environ["ENGRAMDB_EMBEDDER"] = model
     if metrics_public:  # else the setting stays as the environment or config file has it
         os.environ["ENGRAMDB_METRICS_PUBLIC"] = "1"
+    if sleep_every is not None:
+        os.environ["ENGRAMDB_SLEEP_EVERY"] = sleep_every
     uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers if workers > 1 else None, log_level=log_level,
                 proxy_headers=False, server_header=False, http=PROTOCOL)

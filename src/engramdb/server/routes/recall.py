@@ -14,6 +14,7 @@ from ..dto import (
     FocusIn,
     LinkIn,
     RecallIn,
+    WindowIn,
 )
 from ..reveal import may_reveal
 from .common import Hops, Read, Write, ok
@@ -26,7 +27,9 @@ def recall(body: RecallIn, c: Read) -> JSONResponse:
     c.limits.check_k(body.k)
     hits = c.mem.recall(body.query, body.k, kinds=body.kinds, preset=body.preset,
                         uri_prefix=body.uri_prefix, track=body.track and c.can(Role.WRITE),
-                        reveal=may_reveal(c, body.reveal))
+                        reveal=may_reveal(c, body.reveal), keywords=body.keywords,
+                        time_context=body.time_context.model_dump()
+                        if isinstance(body.time_context, WindowIn) else body.time_context)
     return ok(hits.to_dict())
 
 
