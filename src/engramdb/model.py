@@ -470,7 +470,8 @@ class Message:
 class IngestReport:
     """What ``Memory.ingest`` did: the session id, how many turns it read and kept as events,
     the write results of the extracted memories (each links back to its turn), which extractor
-    ran ("rules" or "llm") and, when the LLM was asked but the rules ran, why."""
+    ran ("rules" or "llm") and, when the LLM was asked but the rules ran, why; and what a
+    "forget that ..." said in it forgot (write/commands.py)."""
 
     session: str
     turns: int
@@ -481,6 +482,7 @@ class IngestReport:
     repeated_turns: int = 0  # turns already ingested (same content and time): not extracted again
     skipped_turns: int = 0   # turns not kept (no words: "...", "👍")
     offloaded_turns: int = 0  # turns over the size limit: kept whole in a blob (write/offload.py)
+    forgotten: list[Record] = field(default_factory=list)  # what "forget that ..." forgot
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -496,4 +498,5 @@ class IngestReport:
             "offloaded_turns": self.offloaded_turns,
             "events": [r.memory.id for r in self.events],
             "extracted": [r.to_dict() for r in self.extracted],
+            "forgotten": [{"id": r.id, "content": r.content} for r in self.forgotten],
         }

@@ -138,6 +138,8 @@ def show_ingest(report: IngestReport) -> None:
     for r in report.extracted:
         out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
                          f"turn={r.memory.source_turn}: ") + short(r.memory.content))
+    for rec in report.forgotten:
+        out().print(Text(f"forgot {rec.id} (asked in the conversation): ") + short(rec.content))
 
 
 @command(session_app, "add")

@@ -88,6 +88,12 @@ class SessionVerbs(Core):
         report says why. Everything is written in one transaction, in conversation order, so
         a later value in the batch supersedes an earlier one."""
         from ..text.piipolicy import scope_policy
+        from ..write.commands import (
+            apply_forgets,
+            command_events,
+            forget_turns,
+            split_forgets,
+        )
         from ..write.ingest import check_messages, extract_drafts, link_to_turns, turn_drafts
         from ..write.offload import blob_session, offload_long, with_blobs
         from ..write.privacy import mask_blobs, refuse_texts
@@ -105,7 +111,8 @@ class SessionVerbs(Core):
         turns, offloaded = offload_long(turns, self.config.max_content_bytes,
                                         blob_session(session, self._now()), self._now())
         mask_blobs(policy, offloaded)
-        drafts = extract_drafts(self.config, turns, session, extractor, report, policy)
+        drafts = extract_drafts(self.config, turns, session, extractor, report, policy,
+                                turns_kept=keep_turns)
         with self.store.transaction():
             if offloaded:
                 self._keep_blobs(scope, offloaded)
@@ -120,8 +127,13 @@ class SessionVerbs(Core):
             repeated = {i for i, r in by_turn.items() if r.rule == "exact_duplicate"}
             report.repeated_turns = len(repeated)
             drafts = [d for d in drafts if not _from_turns(d) <= repeated]
+            drafts, forgets = split_forgets(drafts)
             report.extracted = self.remember_many(link_to_turns(drafts, by_turn),
                                                   user=scope.user, agent=scope.agent)
+            said = {t: r.memory.id for t, r in by_turn.items()}
+            report.forgotten = apply_forgets(self, forgets, scope.user, scope.agent,
+                                             command_events(forgets, said))
+            forget_turns(self, forgets, said, scope.user, scope.agent)
         return report
 
     def _keep_blobs(self, scope: Scope, offloaded: list[Offloaded]) -> None:

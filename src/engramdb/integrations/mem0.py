@@ -102,7 +102,10 @@ class Memory:
             report = extract_tagged(self.engine, msgs, metadata=tag(ids, mine),
                                     session=ids.get("run_id"), user=scope.user,
                                     agent=scope.agent)
-        return {"results": [_event(r) for r in report.extracted if r.action != Action.REJECT],
+        deleted = [{"id": rec.id, "memory": rec.content, "event": "DELETE"}
+                   for rec in report.forgotten]   # "forget that ..." (write/commands.py)
+        return {"results": [_event(r) for r in report.extracted if r.action != Action.REJECT]
+                + deleted,
                 "engramdb": {"extractor": report.extractor,
                              "fallback_reason": report.fallback_reason,
                              "session": report.session}}

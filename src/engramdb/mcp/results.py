@@ -264,6 +264,7 @@ class IngestOut(Out):
     offloaded_turns: int = 0
     events: list[str]
     extracted: list[WriteOut]
+    forgotten: list[dict[str, str]] = []
 
 
 class MemoriesOut(Out):

@@ -122,6 +122,7 @@ def ingest_text(r: dict[str, Any]) -> str:
            f"{r['extractor']} extractor: {counts}"]
     out += [f"- {x['action']} {line(x['memory'])}" for x in r["extracted"]
             if x["action"] != "reject"]
+    out += [f"- forgot {f['id']}: {f['content']}" for f in r.get("forgotten", [])]
     return "\n".join(out)
 
 

@@ -81,7 +81,7 @@ FACT: tuple[tuple[Kind, str, str], ...] = (
                            r"lactose intolerant|diabetic|gluten[- ]free)\b"),
     (Kind.FACT, "en:origin", rf"^{_I}\s+(?:am|are|was|come)\s+(?:originally\s+)?"
                              r"(?:from|born in)\b"),
-    (Kind.FACT, "en:identity", rf"^(?:my name is|call me|{_I}\s+(?:am|are) (?:a|an)\s+\S+)"),
+    (Kind.FACT, "en:identity", rf"^{_I}\s+(?:am|are) (?:a|an)\s+\S+"),
     (Kind.FACT, "en:have", rf"^{_I}\s+(?:have|have got|own)\s+(?:a|an|two|three|\d+)"
                            r"\s+\S"),
     (Kind.FACT, "en:birthday", r"^my birthday is\b"),
@@ -102,4 +102,13 @@ FACT: tuple[tuple[Kind, str, str], ...] = (
     (Kind.FACT, "zh:subject", r"^(?:我们?|用户|这个项目|我们?(?:的)?(?:公司|团队|项目|服务|数据库))"
                               r"(?:的)?[^，,。？?]{0,8}?(?:是|在|有|叫|用|会说|正在|每天|今年|目前|负责)"),
 )
-PATTERNS = (*PENDING, *LESSON, *RULE, *PREFERENCE, *FACT)
+# a name the user goes by: the frames a language names a person with, the name capitalised
+_NAME = r"(?-i:[A-Z][\w'-]+)"
+IDENTITY: tuple[tuple[Kind, str, str], ...] = (
+    (Kind.IDENTITY, "en:name", rf"^(?:my name is|my name's|(?:please )?call me|i go by|"
+                               rf"everyone calls me|people call me)\s+{_NAME}"
+                               rf"|^i am {_NAME}(?:\s+{_NAME})?\s*(?:[,.!]|$)"),
+    (Kind.IDENTITY, "zh:name", r"^(?:我叫|我的名字(?:是|叫)|大家(?:都)?叫我|叫我)"
+                               r"[^\s，,。！!？?]{1,8}(?:[，,。！!]|$)"),
+)
+PATTERNS = (*PENDING, *IDENTITY, *LESSON, *RULE, *PREFERENCE, *FACT)

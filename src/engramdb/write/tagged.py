@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..ids import new_id
 from ..model import IngestReport, Message
 from ..text.piipolicy import scope_policy
+from .commands import apply_forgets, split_forgets
 from .ingest import check_messages, extract_drafts
 from .prepare import check_metadata
 
@@ -35,7 +36,9 @@ def extract_tagged(memory: Facade, messages: Iterable[Message | dict[str, Any]],
     scope = memory._scope(user, agent)
     drafts = extract_drafts(memory.config, turns, session, extractor, report,
                             scope_policy(memory.config.pii, memory.config.pii_scopes, scope))
+    drafts, forgets = split_forgets(drafts)
     for draft in drafts:
         draft.metadata = {**(draft.metadata or {}), **tags}
     report.extracted = memory.remember_many(drafts, user=user, agent=agent)
+    report.forgotten = apply_forgets(memory, forgets, user, agent)
     return report

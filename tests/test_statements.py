@@ -1,0 +1,114 @@
+"""What the rule extractor keeps when no typed pattern reads a sentence (write/statement.py),
+names (identity), and the memory commands said in conversation (write/commands.py), English
+and Chinese, through the extractor, ``ingest`` and the mem0 facade."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from engramdb import Kind, Message
+from engramdb.write.extract import Turn, extract
+
+SAID = datetime(2025, 4, 10, 15, 30, tzinfo=UTC)  # a Thursday
+
+
+def kept(text: str) -> list[tuple[Kind, str]]:
+    return [(d.kind, d.content) for d in extract([Turn(0, Message("user", text), SAID)])]
+
+
+@pytest.mark.parametrize(("text", "kind", "word"), [
+    ("My go-to takeaway is Thai green curry.", Kind.FACT, "green curry"),
+    ("I'm not great at public speaking.", Kind.FACT, "public speaking"),
+    ("测试库在 db-test-03 上。", Kind.FACT, "db-test-03"),
+    ("所有软件都给我用深色模式。", Kind.FACT, "深色模式"),
+    ("How I make cold brew: coarse grind, 1 to 8 ratio, 18 hours in the fridge.",
+     Kind.PROCEDURE, "cold brew"),
+    ("发版流程：先改版本号，打 tag，然后推送 tag 触发 CI。", Kind.PROCEDURE, "版本号"),
+    ("My landlord finally fixed the boiler on Monday.", Kind.EVENT, "boiler"),
+    ("周六我们从救助站领养了一只小猫。", Kind.EVENT, "小猫"),
+    ("My name is Oskar Lindgren.", Kind.IDENTITY, "Oskar"),
+    ("I'm Daniela, but everyone calls me Dani.", Kind.IDENTITY, "Dani"),
+    ("我叫小明。", Kind.IDENTITY, "小明"),
+])
+def test_a_statement_no_pattern_reads_is_kept(text, kind, word):  # type: ignore[no-untyped-def]
+    found = kept(text)
+    assert len(found) == 1 and found[0][0] == kind and word in found[0][1]
+
+
+@pytest.mark.parametrize("text", [
+    "Sounds good, talk later.", "Hmm, let me think about it.", "Wow, interesting.",
+    "Could you rewrite this paragraph to sound more formal?", "Good morning!",
+    "好的，非常感谢！", "行，回头聊。", "嗯，我再想想。", "哇，有意思。", "早上好！",
+    "帮我把这段话改得正式一点？", "一般来说租房好还是买房好？"])
+def test_small_talk_questions_and_requests_keep_nothing(text):  # type: ignore[no-untyped-def]
+    assert kept(text) == []
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("Remember that my locker code is 4471.", "My locker code is 4471"),
+    ("please remember: the spare key is under the blue pot", "The spare key is under"),
+    ("记住：我对花生过敏。", "我对花生过敏"),
+])
+def test_remember_that_keeps_the_rest_at_the_importance_of_an_ask(text, content):  # type: ignore[no-untyped-def]
+    [draft] = extract([Turn(0, Message("user", text), SAID)])
+    assert draft.content.startswith(content)
+    assert draft.importance == 0.9 and draft.metadata and draft.metadata["asked"] is True
+
+
+@pytest.mark.parametrize(("said", "forget", "other", "question"), [
+    ("I live in Hangzhou.", "Forget that I live in Hangzhou.", "My sister lives in Lyon.",
+     "where do I live?"),
+    ("我住在杭州西湖区。", "忘掉我住在杭州西湖区这件事。", "我姐姐住在里昂。", "我住在哪里？"),
+])
+def test_forget_that_forgets_the_memory_its_turn_and_the_command(mem, said, forget, other,  # type: ignore[no-untyped-def]
+                                                                 question):
+    me = mem.scope(user="u", agent="a")
+    me.ingest([{"role": "user", "content": said}], session="s1")
+    kept_id = me.remember(other, kind="fact").memory.id
+    report = me.ingest([{"role": "user", "content": forget}], session="s2")
+    assert [r.content for r in report.forgotten] and not report.extracted
+    assert all(said.rstrip("。.") in r.content for r in report.forgotten)
+    hits = me.recall(question, k=5, track=False)
+    assert [h.memory.id for h in hits] == [kept_id]   # no fact, no turn, no command left
+    forgotten = report.forgotten[0]
+    assert me.get(forgotten.id).layer.value == "deleted"   # soft: it can be restored
+
+
+def test_forget_with_no_shared_words_forgets_nothing(mem):  # type: ignore[no-untyped-def]
+    me = mem.scope(user="u", agent="a")
+    me.remember("I live in Hangzhou.", kind="fact")
+    report = me.ingest([{"role": "user", "content": "Forget about the thing with my cousin."}])
+    assert report.forgotten == []
+    assert [h.memory.content for h in me.recall("where do I live", k=1, track=False)] == [
+        "I live in Hangzhou."]
+
+
+def test_mem0_add_keeps_a_declarative_message_and_honours_forget(tmp_path):  # type: ignore[no-untyped-def]
+    from engramdb.integrations.mem0 import Memory
+
+    m = Memory.from_config({"path": str(tmp_path / "m.db"), "embedder": "hashing"})
+    out = m.add("I work as a data engineer at a logistics startup in Lisbon.", user_id="u")
+    assert [r["memory"] for r in out["results"]] == [
+        "I work as a data engineer at a logistics startup in Lisbon."]
+    assert m.add("I'm learning German.", user_id="u")["results"]
+    assert m.add("Sounds good, talk later.", user_id="u")["results"] == []
+    gone = m.add("Forget that I'm learning German.", user_id="u")["results"]
+    assert [(r["event"], r["memory"]) for r in gone] == [("DELETE", "I'm learning German.")]
+    left = [r["memory"] for r in m.get_all(user_id="u")["results"]]
+    assert left == ["I work as a data engineer at a logistics startup in Lisbon."]
+
+
+def test_ingest_reads_a_long_turn_by_its_patterns_alone(mem):  # type: ignore[no-untyped-def]
+    """Under ingest a turn is kept whole; of a turn of several sentences only what a typed
+    pattern reads is extracted, while one sentence said alone is kept as a statement."""
+    me = mem.scope(user="u", agent="a")
+    long = ("Work has been a lot lately. The new release slipped twice. I like my team though.")
+    report = me.ingest([{"role": "user", "content": long}])
+    assert [(r.memory.kind.value, r.memory.content) for r in report.extracted] == [
+        ("preference", "I like my team though.")]
+    alone = me.ingest([{"role": "user", "content": "The new release slipped twice in March."}])
+    assert [r.memory.kind.value for r in alone.extracted] == ["event"]
+    zh = me.ingest([{"role": "user", "content": "测试库在 db-test-03 上。"}])
+    assert [r.memory.content for r in zh.extracted] == ["测试库在 db-test-03 上"]
