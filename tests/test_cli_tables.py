@@ -195,9 +195,11 @@ def test_numbers_are_rounded(store) -> None:  # type: ignore[no-untyped-def]
     db, ids = store
     shown = run(db, "get", ids["berlin"][:8]).stdout
     assert re.search(r"importance\s+0\.3\s", shown) and "0.30000000000000004" not in shown
-    strength = run(db, "explain", ids["berlin"][:8]).stdout
-    assert not re.search(r"\d\.\d{4,}", strength.split("\n", 1)[0] + "".join(
-        line for line in strength.splitlines() if not line.startswith(ids["berlin"])))
+    strength = run(db, "explain", ids["berlin"][:8]).stdout.splitlines()
+    table = strength[:next(n for n, line in enumerate(strength) if line.startswith(ids["berlin"])
+                           and n > 0)]             # the fields, before the one-line formula
+    assert re.search(r"^activation\s+-?\d+\.\d{1,3}\s*$", "\n".join(table), re.M)
+    assert not re.search(r"\d\.\d{4,}", "\n".join(table))
     assert (number(0.6499999999999999), number(2.745316), number(1.0), number(0.000255)) == (
         "0.65", "2.745", "1", "0.00026")
 
