@@ -81,11 +81,12 @@ class ReadVerbs(Core):
         memory of the scope starts with, as git shortens commit ids (an id the scope does not
         hold stays whole). Every verb that takes a memory id takes such a prefix."""
         scope = self._scope(user, agent)
-        if isinstance(ids, str) or not all(isinstance(i, str) for i in ids):
+        given = list(ids) if not isinstance(ids, str) else None
+        if given is None or not all(isinstance(i, str) for i in given):
             raise Invalid("give a list of memory ids")
         if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
             raise Invalid(f"min_length must be a positive integer, got {min_length!r}")
-        return abbreviate(self.store, scope, ids, min_length)
+        return abbreviate(self.store, scope, given, min_length)
 
     def explain(self, id_or_uri: str, *, user: str | None = None,
                 agent: str | None = None) -> Strength:

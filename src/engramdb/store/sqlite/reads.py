@@ -39,7 +39,8 @@ class Reads:
     def ids_with_prefix(self, scope: Scope, prefix: str, limit: int) -> list[str]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id FROM memories WHERE id >= ? AND id < ? AND user = ? AND agent = ? "
+                # +user, +agent: the id range is the index to use (a scope can be large)
+                "SELECT id FROM memories WHERE id >= ? AND id < ? AND +user = ? AND +agent = ? "
                 "ORDER BY id LIMIT ?", (prefix, prefix + "\U0010ffff", scope.user, scope.agent,
                                         limit)).fetchall()
         return [r[0] for r in rows]
