@@ -20,11 +20,13 @@ import engramdb
 from . import admin, agent, attention, entity, io, links, memory, review, serve, session
 from .guard import EXIT_OK
 from .options import Agent, AsJson, Create, Db, Door, EmbedderName, User, Verbose
+from .panels import GroupedHelp
 
 app = typer.Typer(
     name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
     no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help and usage errors: no rich formatter to load (quick start)
+    cls=GroupedHelp,        # commands listed by panel (panels.py)
 )
 
 

@@ -29,15 +29,16 @@ def entity(
             emit(page.to_dict())
             return
         console = out()
+        names = mem.abbreviate([r.id for r in (*page.facts, *page.episodes)])
         console.print(Text(f"{page.name} ({', '.join(page.kinds) or 'named in text'}): "
                            f"{page.memories} memories, first seen {when(page.first_seen)}, "
                            f"last seen {when(page.last_seen)}"))
         console.print(Text(f"aliases: {', '.join(page.aliases) or 'none'}"))
         if page.facts:
             console.print(Text("facts now:"))
-            console.print(records_table(page.facts, show_layer=False))
+            console.print(records_table(page.facts, False, names))
         if page.episodes:
             console.print(Text("episodes, newest first:"))
-            console.print(records_table(page.episodes, show_layer=False))
+            console.print(records_table(page.episodes, False, names))
         for chain in page.history:
             console.print(Text("changed: " + " -> ".join(r.content for r in chain)))

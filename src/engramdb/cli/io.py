@@ -129,7 +129,8 @@ def boot(
             emit(loaded.to_dict())
             return
         if loaded.memories:
-            out().print(records_table(loaded.memories, show_layer=False))
+            names = mem.abbreviate([r.id for r in loaded.memories])
+            out().print(records_table(loaded.memories, False, names))
         cut = " (cut short by the budget)" if loaded.truncated else ""
         info(d, f"{len(loaded.memories)} memories, about {loaded.tokens} tokens{cut}")
         for uri in loaded.missing:

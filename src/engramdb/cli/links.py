@@ -66,7 +66,8 @@ def links_cmd(
         if d.json:
             emit([x.to_dict() for x in found])
         else:
-            out().print(links_table(found))
+            ids = [i for x in found for i in (x.source, x.target)]
+            out().print(links_table(found, mem.abbreviate(ids)))
 
 
 @command(commands)
@@ -77,7 +78,8 @@ def related(
 ) -> None:
     """Memories linked to this one (both ways), strongest path first."""
     with guarded(d), open_memory(d) as mem:
-        path_hits(mem.related(id_or_uri, hops=hops), d.json)
+        hits = mem.related(id_or_uri, hops=hops)
+        path_hits(hits, d.json, mem.abbreviate([h.memory.id for h in hits]))
 
 
 @command(commands)
@@ -88,4 +90,5 @@ def path(
 ) -> None:
     """The memory at URI (or every memory under a prefix), then what is linked to it."""
     with guarded(d), open_memory(d) as mem:
-        path_hits(mem.recall_path(uri, hops=hops), d.json)
+        hits = mem.recall_path(uri, hops=hops)
+        path_hits(hits, d.json, mem.abbreviate([h.memory.id for h in hits]))

@@ -7,7 +7,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 import engramdb
@@ -20,10 +19,10 @@ from .render import (
     emit,
     err,
     explain_hit,
+    fields,
     hits_table,
     info,
     out,
-    plain,
     record_table,
     records_table,
     show_write,
@@ -158,11 +157,12 @@ def recall(
         if fmt == "text":
             for hit in hits:
                 typer.echo(" ".join(hit.memory.content.split()))
-        elif hits:
-            out().print(hits_table(hits))
+        names = mem.abbreviate([h.memory.id for h in hits]) if fmt == "table" else {}
+        if fmt == "table" and hits:
+            out().print(hits_table(hits, names))
         if explain or (d.verbose and fmt == "table"):
             for rank, hit in enumerate(hits, start=1):
-                out().print(explain_hit(rank, hit))
+                out().print(explain_hit(rank, hit, names))
         if hits.note or not hits:
             err().print(Text(hits.note or "no memory matches this query"))
         if hits.plan.get("intent"):
@@ -309,7 +309,7 @@ def history(
         if d.json:
             emit([v.to_dict() for v in versions])
         else:
-            out().print(versions_table(versions))
+            out().print(versions_table(versions, mem.abbreviate([v.memory.id for v in versions])))
 
 
 @command(commands)
@@ -348,10 +348,11 @@ def list_cmd(
             records = list(mem.list(kind=kind or None, uri_prefix=uri_prefix, since=since_t,
                                     until=until_t, layer=layer or None, limit=limit,
                                     offset=offset))
+            names = {} if d.json else mem.abbreviate([rec.id for rec in records])
         if d.json:
             emit([rec.to_dict() for rec in records])
         elif records:
-            out().print(records_table(records, show_layer=bool(layer)))
+            out().print(records_table(records, bool(layer), names))
         else:
             err().print(Text("no memories"))
 
@@ -385,12 +386,7 @@ def explain(
         if d.json:
             emit(strength.to_dict())
             return
-        table = Table(show_header=False, box=None, pad_edge=False)
-        table.add_column("field", style="bold", no_wrap=True)
-        table.add_column("value", overflow="fold")
-        for name, value in strength.to_dict().items():
-            table.add_row(name.replace("_", " "), Text(plain(value)))
-        out().print(table)
+        out().print(fields(strength.to_dict(), spaced=True))
         out().print(Text(str(strength)))
 
 
@@ -405,4 +401,4 @@ def sources(
         if d.json:
             emit([r.to_dict() for r in found])
         else:
-            out().print(records_table(found, show_layer=False))
+            out().print(records_table(found, False, mem.abbreviate([r.id for r in found])))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import typer
-from rich.console import Console
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -44,79 +47,171 @@ def plain(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def record_table(rec: Record) -> Table:
+def number(value: float, places: int = 3) -> str:
+    """A float as a person reads it: at most ``places`` decimals, no trailing zeros (0.65, not
+    0.6499999999999999); a value too small for them keeps two significant digits."""
+    if value != 0 and abs(value) < 0.5 * 10 ** -places:
+        return f"{value:.2g}"
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def rounded(value: Any) -> Any:
+    """``value`` with every float in it (in lists and dicts too) rounded as ``number``."""
+    if isinstance(value, float):
+        return float(number(value))
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    return value
+
+
+def fields(values: dict[str, Any], spaced: bool = False) -> Table:
+    """Name and value, one a line, floats rounded; ``spaced``: names with spaces, not _."""
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
-    for name, value in rec.to_dict().items():
-        if name != "content_hash" and value not in (None, "", [], {}):
-            table.add_row(name, Text(plain(value)))
+    for name, value in values.items():
+        shown = number(value) if isinstance(value, float) else plain(rounded(value))
+        table.add_row(name.replace("_", " ") if spaced else name, Text(shown))
     return table
 
 
-def records_table(records: Iterable[Record], show_layer: bool) -> Table:
-    table = Table(show_lines=False)
-    table.add_column("id", no_wrap=True)
-    table.add_column("at", no_wrap=True)
-    table.add_column("kind")
-    if show_layer:
-        table.add_column("layer")
-    table.add_column("uri", overflow="fold")
-    table.add_column("content", ratio=1, overflow="fold")
-    for rec in records:
-        layer = [rec.layer.value] if show_layer else []
-        table.add_row(rec.id, when(rec.at), rec.kind.value, *layer, Text(rec.uri or ""),
-                      short(rec.content))
+def record_table(rec: Record) -> Table:
+    return fields({name: value for name, value in rec.to_dict().items()
+                   if name != "content_hash" and value not in (None, "", [], {})})
+
+
+# ---------------------------------------------------------------- tables that fit the terminal
+
+MIN_CONTENT = 24   # the narrowest a content column gets: optional columns give way first
+GAP = 2            # characters between two columns
+
+
+@dataclass
+class Column:
+    """One column of a table laid out by ``fit``. ``drop``: 0 always shown, else the order in
+    which it gives way (highest first) when the content column would get under MIN_CONTENT.
+    ``content``: the column that takes the rest of the width (``wrap``: over several lines,
+    else one line cut with an ellipsis)."""
+
+    header: str
+    cells: list[Text] | None   # None: not shown at all
+    drop: int = 0
+    justify: Literal["left", "right"] = "left"
+    content: bool = False
+    wrap: bool = True
+
+    def width(self) -> int:
+        lines = [line for cell in self.cells or [] for line in cell.plain.split("\n")]
+        return max([cell_len(self.header), *(cell_len(line) for line in lines)])
+
+
+def fit(columns: list[Column], width: int) -> Table:
+    """The columns as a table no wider than ``width``: the content column gets what the
+    others leave, and optional columns are left out (highest ``drop`` first) while it would
+    get less than MIN_CONTENT characters."""
+    kept = [c for c in columns if c.cells is not None]
+
+    def room() -> int:
+        return width - sum(c.width() for c in kept if not c.content) - GAP * (len(kept) - 1)
+
+    for col in sorted((c for c in kept if c.drop), key=lambda c: -c.drop):
+        if room() >= MIN_CONTENT:
+            break
+        kept.remove(col)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    for col in kept:
+        if col.content:   # what the others leave, however narrow (the table never overflows)
+            table.add_column(col.header, max_width=max(room(), 1),
+                             overflow="fold" if col.wrap else "ellipsis", no_wrap=not col.wrap)
+        else:
+            table.add_column(col.header, justify=col.justify, no_wrap=True, overflow="ellipsis")
+    for row in zip(*(c.cells or [] for c in kept), strict=True):
+        table.add_row(*row)
     return table
 
 
-def hits_table(hits: Hits) -> Table:
-    table = Table()
-    table.add_column("#", justify="right")
-    table.add_column("score", justify="right")
-    table.add_column("kind")
-    table.add_column("content", ratio=1, overflow="fold")
-    table.add_column("why", ratio=1, overflow="fold")
-    table.add_column("id", no_wrap=True)
-    for rank, hit in enumerate(hits, start=1):
-        table.add_row(str(rank), f"{hit.score:.4f}", hit.memory.kind.value,
-                      short(hit.memory.content), Text(hit.why), hit.memory.id)
-    return table
+def width() -> int:
+    return out().width
 
 
-def explain_hit(rank: int, hit: Hit) -> Text:
+def short_id(memory_id: str, names: Mapping[str, str] | None) -> Text:
+    """The id as ``names`` (``Memory.abbreviate``) shortens it, else whole."""
+    return Text((names or {}).get(memory_id, memory_id))
+
+
+def with_line(text: str, extra: str, style: str = "dim") -> Text:
+    """A cell: ``text``, and below it ``extra`` (when there is one) in a quieter style."""
+    cell = short(text)
+    if extra:
+        cell.append("\n")
+        cell.append(extra, style=style)
+    return cell
+
+
+def records_table(records: Iterable[Record], show_layer: bool,
+                  names: Mapping[str, str] | None = None) -> Table:
+    """One memory a row: id (shortened), when it happened, kind, layer (with ``show_layer``),
+    and the content, with its URI below it."""
+    recs = list(records)
+    cols = [Column("id", [short_id(r.id, names) for r in recs]),
+            Column("at", [Text(when(r.at)) for r in recs]),
+            Column("kind", [Text(r.kind.value) for r in recs], drop=1),
+            Column("layer", [Text(r.layer.value) for r in recs] if show_layer else None, drop=2),
+            Column("content", [with_line(r.content, r.uri or "") for r in recs], content=True)]
+    return fit(cols, width())
+
+
+def hits_table(hits: Hits, names: Mapping[str, str] | None = None) -> Table:
+    """One hit a row, best first: rank, score, id (shortened), kind, and the content with the
+    one line that says why it is there below it (``Hit.why``)."""
+    cols = [Column("#", [Text(str(n)) for n in range(1, len(hits) + 1)], justify="right"),
+            Column("score", [Text(f"{h.score:.3f}") for h in hits], justify="right"),
+            Column("id", [short_id(h.memory.id, names) for h in hits]),
+            Column("kind", [Text(h.memory.kind.value) for h in hits], drop=1),
+            Column("content", [with_line(h.memory.content, "why: " + h.why) for h in hits],
+                   content=True)]
+    return fit(cols, width())
+
+
+def explain_hit(rank: int, hit: Hit, names: Mapping[str, str] | None = None) -> Group:
+    """Every term of a hit's score (-v, --explain), numbers rounded to 3 decimals; each
+    value wraps under itself."""
     e = hit.explanation
-    legs = ", ".join(f"{name} rank {leg.rank} score {leg.score:.4f}"
+    legs = ", ".join(f"{name} rank {leg.rank} score {number(leg.score)}"
                      for name, leg in e.legs.items())
-    terms = ", ".join(f"{name}={value:.4f}" for name, value in e.terms.items())
-    lines = [f"#{rank} {hit.memory.id}  score {hit.score:.4f}",
-             f"  why: {hit.why}",
-             f"  legs: {legs or 'none'}",
-             f"  fused {e.fused:.4f}  strength {e.strength:.4f}  final {e.final:.4f}",
-             f"  terms: {terms or 'none'}"]
-    lines += [f"  note: {note}" for note in e.notes]
-    return Text("\n".join(lines))
+    terms = ", ".join(f"{name}={number(value)}" for name, value in e.terms.items())
+    table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("name", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for name, value in (("  why:", hit.why), ("  legs:", legs or "none"),
+                        ("  fused", f"{number(e.fused)}  strength {number(e.strength)}  "
+                                    f"final {number(e.final)}"),
+                        ("  terms:", terms or "none"), *(("  note:", n) for n in e.notes)):
+        table.add_row(name, Text(value))
+    return Group(Text(f"#{rank} {short_id(hit.memory.id, names)}  score {hit.score:.3f}"),
+                 table)
 
 
-def versions_table(versions: list[Version]) -> Table:
-    table = Table()
+def versions_table(versions: list[Version], names: Mapping[str, str] | None = None) -> Table:
+    """One version a line, oldest first: the memory (in a supersession chain), the version
+    (* the one that holds now), when, what made it, who, why, layer, kind and the content cut
+    to the line; the optional columns give way to the content in a narrow terminal."""
     chain = len({v.memory.id for v in versions}) > 1  # a supersession chain: name each link
-    if chain:
-        table.add_column("memory", no_wrap=True)
-    table.add_column("version", justify="right")
-    table.add_column("op")
-    table.add_column("at", no_wrap=True)
-    table.add_column("who")
-    table.add_column("why", overflow="fold")
-    table.add_column("layer")
-    table.add_column("kind")
-    table.add_column("content", ratio=1, overflow="fold")
-    for v in versions:
-        cells = [f"{v.version}*" if v.current else str(v.version), v.op, when(v.at),
-                 Text(v.who), Text(v.reason or ""), v.memory.layer.value, v.memory.kind.value,
-                 short(v.memory.content)]
-        table.add_row(*([f"…{v.memory.id[-6:]}"] if chain else []), *cells)
-    return table
+    cols = [Column("memory", [short_id(v.memory.id, names) for v in versions] if chain else None),
+            Column("v", [Text(f"{v.version}*" if v.current else str(v.version))
+                         for v in versions], justify="right"),
+            Column("at", [Text(when(v.at)) for v in versions]),
+            Column("op", [Text(v.op) for v in versions]),
+            Column("who", [Text(v.actor or v.who) for v in versions], drop=3),
+            Column("why", [short(v.reason or "", 24) for v in versions], drop=4),
+            Column("layer", [Text(v.memory.layer.value) for v in versions], drop=6),
+            Column("kind", [Text(v.memory.kind.value) for v in versions], drop=5),
+            Column("content", [short(" ".join(v.memory.content.split())) for v in versions],
+                   content=True, wrap=False)]
+    return fit(cols, width())
 
 
 def stats_table(stats: Stats) -> Table:
@@ -155,28 +250,28 @@ def info(d: Door, line: str) -> None:
         err().print(Text(line))
 
 
-def links_table(links: list[Link]) -> Table:
-    table = Table()
+def links_table(links: list[Link], names: Mapping[str, str] | None = None) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     for col in ("source", "relation", "target", "weight", "updated"):
-        table.add_column(col, no_wrap=col != "relation")
+        table.add_column(col, no_wrap=col != "relation",
+                         justify="right" if col == "weight" else "left")
     for link in links:
-        table.add_row(link.source, link.relation, link.target, f"{link.weight:.2f}",
-                      when(link.updated_at))
+        table.add_row(short_id(link.source, names), link.relation, short_id(link.target, names),
+                      f"{link.weight:.2f}", when(link.updated_at))
     return table
 
 
-def path_hits(hits: list[Hit], as_json: bool) -> None:
+def path_hits(hits: list[Hit], as_json: bool, names: Mapping[str, str] | None = None) -> None:
     if as_json:
         emit([h.to_dict() for h in hits])
         return
-    table = Table()
-    for col in ("#", "score", "content", "how", "id"):
-        table.add_column(col, ratio=1 if col == "content" else None,
-                         overflow="fold" if col == "content" else "ellipsis")
-    for rank, hit in enumerate(hits, start=1):
-        table.add_row(str(rank), f"{hit.score:.3f}", short(hit.memory.content),
-                      Text("; ".join(hit.explanation.notes)), hit.memory.id)
-    out().print(table)
+    cols = [Column("#", [Text(str(n)) for n in range(1, len(hits) + 1)], justify="right"),
+            Column("score", [Text(f"{h.score:.3f}") for h in hits], justify="right"),
+            Column("id", [short_id(h.memory.id, names) for h in hits]),
+            Column("content", [with_line(h.memory.content, "how: " + "; ".join(
+                h.explanation.notes) if h.explanation.notes else "") for h in hits],
+                content=True)]
+    out().print(fit(cols, width()))
     if not hits:
         err().print(Text("nothing is linked to it"))
 

@@ -31,12 +31,13 @@ def review(
         if not due:
             err().print(Text("nothing is due for review"))
             return
+        names = mem.abbreviate([r.memory.id for r in due])
         table = Table()
         for name in ("id", "kind", "recall odds", "overdue", "reviews", "content"):
             table.add_column(name, no_wrap=name in ("id", "kind"),
                              ratio=1 if name == "content" else None, overflow="fold")
         for r in due:
-            table.add_row(r.memory.id, r.memory.kind.value, f"{r.retrievability:.0%}",
+            table.add_row(names[r.memory.id], r.memory.kind.value, f"{r.retrievability:.0%}",
                           f"{r.overdue_days:.1f} d (due {when(r.due_at)})", str(r.reviews),
                           short(r.memory.content))
         out().print(table)

@@ -28,6 +28,7 @@ from ..store.protocol import Store
 from ..text.checks import storable
 from ..uri import validate_uri
 from .deferred import VectorWorker
+from .idprefix import ID_LENGTH, full_id
 from .scoped import ScopedMemory
 from .sleeper import Sleeper
 
@@ -152,11 +153,18 @@ class Core:
         if "://" in id_or_uri:
             found = self._at_uri(scope, validate_uri(id_or_uri))
         else:
-            found = self.store.get(scope, id_or_uri)
+            found = self.store.get(scope, self._id(scope, id_or_uri))
         if found is None:
             raise NotFound(f"no memory {id_or_uri!r} for user={scope.user} agent={scope.agent}")
         return found
 
+
+    def _id(self, scope: Scope, given: str) -> str:
+        """The whole id of a memory given by a unique prefix of its id (engine/idprefix.py),
+        else ``given`` as it is; a prefix several memories share is refused (Invalid)."""
+        if not isinstance(given, str) or len(given) >= ID_LENGTH or "://" in given:
+            return given
+        return full_id(self.store, scope, given) or given
 
     def _at_uri(self, scope: Scope, uri: str) -> Record | None:
         """The memory at the URI as stored, or as a masked write stored it (write/privacy.py:

@@ -111,7 +111,8 @@ class AttentionVerbs(Core):
         change is a new version of its memory."""
         scope = self._scope(user, agent)
         rec = self.store.get_by_uri(scope, id_or_uri) if "://" in str(id_or_uri) else (
-            self.store.get(scope, id_or_uri) if isinstance(id_or_uri, str) else None)
+            self.store.get(scope, self._id(scope, id_or_uri)) if isinstance(id_or_uri, str)
+            else None)
         if rec is None or rec.kind != Kind.PROCEDURE or not rec.current:
             raise NotFound(f"no procedure {id_or_uri!r} for user={scope.user} "
                            f"agent={scope.agent}")

@@ -30,6 +30,7 @@ from ..tracing import traced
 from ..uri import validate_prefix
 from ..write.prepare import parse_kind
 from .core import USE_DEBOUNCE_S, Core
+from .idprefix import SHOWN, abbreviate
 
 MAX_ROWS = 2**63 - 1   # a list's limit and offset: the largest integer SQLite and PostgreSQL hold
 
@@ -80,6 +81,19 @@ class ReadVerbs(Core):
             reveal_hits(self.store, scope, hits)
         describe(hits, query, now, hits.plan)
         return hits
+
+    def abbreviate(self, ids: Sequence[str], *, min_length: int = SHOWN,
+                   user: str | None = None, agent: str | None = None) -> dict[str, str]:
+        """Each id's shortest prefix of at least ``min_length`` characters that no other
+        memory of the scope starts with, as git shortens commit ids (an id the scope does not
+        hold stays whole). Every verb that takes a memory id takes such a prefix."""
+        scope = self._scope(user, agent)
+        given = list(ids) if not isinstance(ids, str) else None
+        if given is None or not all(isinstance(i, str) for i in given):
+            raise Invalid("give a list of memory ids")
+        if isinstance(min_length, bool) or not isinstance(min_length, int) or min_length < 1:
+            raise Invalid(f"min_length must be a positive integer, got {min_length!r}")
+        return abbreviate(self.store, scope, given, min_length)
 
     def explain(self, id_or_uri: str, *, user: str | None = None,
                 agent: str | None = None) -> Strength:

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 class ScopedMemory:
     """A view of a Memory bound to one user and agent: the same verbs, no scope arguments."""
 
-    _VERBS = ("remember", "remember_many", "recall", "get", "update", "forget", "restore",
+    _VERBS = ("remember", "remember_many", "recall", "get", "abbreviate", "update", "forget",
+              "restore",
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
               "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay", "reflect",
               "due_for_review", "profile_check",

@@ -311,8 +311,8 @@ class WriteVerbs(Core):
                  agent: str | None = None) -> Feedback:
         """Say whether a recalled memory was useful: useful strengthens it (a use, importance
         up), useless weakens it (importance down). See dynamics/feedback.py."""
-        return give_feedback(self.store, self._scope(user, agent), memory_id, useful,
-                             self._now())
+        scope = self._scope(user, agent)
+        return give_feedback(self.store, scope, self._id(scope, memory_id), useful, self._now())
 
 
 def _emotion(old: Record, content: str | None, valence: float | None,

@@ -377,3 +377,15 @@ class RecordContract:
         gone = make_record(1).replace(layer=Layer.DELETED, version=2)
         store.save(gone, "forget")
         assert store.locate(gone.id) == gone  # every layer: the caller decides what is live
+
+    def test_ids_with_prefix_reads_the_scopes_ids_in_order(self, store):  # type: ignore[no-untyped-def]
+        for n in (12, 13, 20, 1):
+            store.insert(make_record(n), IndexText("x", ""), unit(n))
+        store.insert(make_record(14, BOB), IndexText("x", ""), unit(14))
+        store.save(make_record(13).replace(layer=Layer.DELETED, version=2), "forget")
+        ids = [make_record(n).id for n in (12, 13)]
+        assert store.ids_with_prefix(ALICE, "01TEST0000000000000000001", 10) == ids
+        assert store.ids_with_prefix(ALICE, "01TEST", 2) == [make_record(1).id, ids[0]]
+        assert store.ids_with_prefix(ALICE, make_record(20).id, 5) == [make_record(20).id]
+        assert store.ids_with_prefix(ALICE, "01TEST00000000000000000014", 5) == []  # Bob's
+        assert store.ids_with_prefix(ALICE, "01TESU", 5) == []

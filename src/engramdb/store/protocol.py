@@ -138,6 +138,12 @@ class Store(Protocol):
         store), every layer: one indexed read, for callers that hold only the id."""
         ...
 
+    def ids_with_prefix(self, scope: Scope, prefix: str, limit: int) -> list[str]:
+        """The ids of the scope's memories (every layer) that start with ``prefix``, in id
+        order, at most ``limit`` of them: one indexed range read (an id given shortened, as
+        a person copies it from a table)."""
+        ...
+
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
         """The core memories holding ``concept`` (a name from ``anchors.concepts_of``), in id
         order: all of them, or some ``limit`` of them when there are more."""

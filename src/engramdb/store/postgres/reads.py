@@ -51,6 +51,14 @@ class Reads(PassageTable):
             write=False)
         return record_from_values(rows[0]) if rows else None
 
+    def ids_with_prefix(self, scope: Scope, prefix: str, limit: int) -> list[str]:
+        rows = self._run(lambda c: c.execute(
+            "SELECT id FROM memories WHERE user_id = %s AND agent_id = %s AND id >= %s "
+            "AND id < %s ORDER BY id LIMIT %s",
+            (scope.user, scope.agent, prefix, prefix + "\U0010ffff", limit),
+        ).fetchall(), scope, write=False)
+        return [r[0] for r in rows]
+
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
         found = self._records(scope,
             f"SELECT {SELECT} FROM memories WHERE user_id = %s AND agent_id = %s AND uri = %s "

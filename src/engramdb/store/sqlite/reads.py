@@ -36,6 +36,15 @@ class Reads:
     def locate(self, memory_id: str) -> Record | None:
         return self._one("SELECT * FROM memories WHERE id = ?", (memory_id,))
 
+    def ids_with_prefix(self, scope: Scope, prefix: str, limit: int) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                # +user, +agent: the id range is the index to use (a scope can be large)
+                "SELECT id FROM memories WHERE id >= ? AND id < ? AND +user = ? AND +agent = ? "
+                "ORDER BY id LIMIT ?", (prefix, prefix + "\U0010ffff", scope.user, scope.agent,
+                                        limit)).fetchall()
+        return [r[0] for r in rows]
+
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None:
         return self._one(
             "SELECT * FROM memories WHERE uri = ? AND user = ? AND agent = ? "

@@ -1,0 +1,53 @@
+"""The groups `engramdb --help` lists its commands in. Each top-level command names its group
+here (Typer's ``rich_help_panel``, set on the command when the app is built); the help
+formatter, plain as the app prints it, writes one section per group in this order (and the
+commands of each in theirs), the names aligned across sections. A command missing here lands
+under "Other commands" (and tests/test_cli_tables.py fails)."""
+
+from __future__ import annotations
+
+import click
+from typer.core import TyperGroup
+
+PANELS: dict[str, tuple[str, ...]] = {
+    "Memory": ("remember", "recall", "get", "update", "forget", "restore", "history",
+               "rollback", "list", "count", "explain", "sources", "link", "unlink", "links",
+               "related", "path", "entity", "feedback", "review"),
+    "Conversation": ("ingest", "context", "boot", "focus", "learn", "session", "goal",
+                     "procedure", "profile", "ask", "chat"),
+    "Maintenance": ("sleep", "reflect", "index", "index-scope", "check-uris", "export",
+                    "import", "import-from", "migrate", "snapshot", "restore-snapshot"),
+    "Serving": ("serve", "mcp"),
+    "Admin": ("init", "status", "keys"),
+}
+PANEL_OF = {name: panel for panel, names in PANELS.items() for name in names}
+OTHER = "Other"
+
+
+class GroupedHelp(TyperGroup):
+    """The root group: its commands' help grouped by panel, in PANELS order."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name, cmd in self.commands.items():
+            if not isinstance(getattr(cmd, "rich_help_panel", None), str):  # typer: a Default
+                cmd.rich_help_panel = PANEL_OF.get(name)  # type: ignore[attr-defined]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        order = {name: n for n, name in enumerate(PANEL_OF)}
+        shown = [(name, cmd) for name in sorted(self.list_commands(ctx),
+                                                key=lambda x: order.get(x, len(order)))
+                 if (cmd := self.get_command(ctx, name)) is not None and not cmd.hidden]
+        if not shown:
+            return
+        wide = max(len(name) for name, _ in shown)
+        groups: dict[str, list[tuple[str, str]]] = {panel: [] for panel in PANELS}
+        for name, cmd in shown:
+            panel = getattr(cmd, "rich_help_panel", None)
+            panel = panel if isinstance(panel, str) and panel else OTHER
+            groups.setdefault(panel, []).append(
+                (name.ljust(wide), cmd.get_short_help_str(formatter.width - 6 - wide)))
+        for panel, rows in groups.items():
+            if rows:
+                with formatter.section(f"{panel} commands"):
+                    formatter.write_dl(rows)
