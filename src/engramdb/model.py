@@ -470,8 +470,7 @@ class Message:
 class IngestReport:
     """What ``Memory.ingest`` did: the session id, how many turns it read and kept as events,
     the write results of the extracted memories (each links back to its turn), which extractor
-    ran ("rules" or "llm") and, when the LLM was asked but the rules ran, why; and what a
-    "forget that ..." said in it forgot (write/commands.py)."""
+    ran ("rules" or "llm") and, when the LLM was asked but the rules ran, why."""
 
     session: str
     turns: int
@@ -482,7 +481,7 @@ class IngestReport:
     repeated_turns: int = 0  # turns already ingested (same content and time): not extracted again
     skipped_turns: int = 0   # turns not kept (no words: "...", "👍")
     offloaded_turns: int = 0  # turns over the size limit: kept whole in a blob (write/offload.py)
-    forgotten: list[Record] = field(default_factory=list)  # what "forget that ..." forgot
+    forgotten: list[Record] = field(default_factory=list)  # "forget that ...": commands.py
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -495,8 +494,7 @@ class IngestReport:
             "session": self.session, "turns": self.turns, "extractor": self.extractor,
             "fallback_reason": self.fallback_reason, "counts": self.counts(),
             "repeated_turns": self.repeated_turns, "skipped_turns": self.skipped_turns,
-            "offloaded_turns": self.offloaded_turns,
-            "events": [r.memory.id for r in self.events],
+            "offloaded_turns": self.offloaded_turns, "events": [r.memory.id for r in self.events],
             "extracted": [r.to_dict() for r in self.extracted],
             "forgotten": [{"id": r.id, "content": r.content} for r in self.forgotten],
         }
