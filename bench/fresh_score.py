@@ -1,15 +1,16 @@
 """Score engramdb on fresh behaviour cases, with the shared scorer's own functions.
 
-The cases in bench/fresh/ (updates, near_misses, relevance, wake; no extraction file) were
-written on 2026-12-04 by someone who had not read engramdb's code, its tests or its other
-benchmarks: only the data README and score.py in /work/shared/bench/behaviours/. They use new
+The cases in bench/fresh/ (updates, near_misses, relevance, wake; and extraction, written later
+the same day, README-extraction.md) were written on 2026-12-04 by someone who had not read
+engramdb's code, its tests or its other benchmarks: only the data README and score.py in
+/work/shared/bench/behaviours/. They use new
 wordings, domains and names, so they serve as a held-out check on the development data there.
 
     python bench/fresh_score.py --embedder hashing
     python bench/fresh_score.py --only updates --only wake --verbose
 
 This script imports that score.py by path, replaces its `load` so it reads bench/fresh/<name>.json,
-limits its file list to the four files written here, and runs its `main` (which takes
+limits its file list to the five files written here, and runs its `main` (which takes
 --embedder, --only and --verbose as usual)."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 SCORER = Path(os.environ.get("ENGRAM_BEHAVIOURS_SCORER",
                              "/work/shared/bench/behaviours/score.py"))
 FRESH = Path(__file__).resolve().parent / "fresh"
-FILES = ("updates", "near_misses", "relevance", "wake")
+FILES = ("updates", "near_misses", "relevance", "wake", "extraction")
 
 
 def load(name: str) -> dict:
