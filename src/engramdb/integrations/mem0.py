@@ -7,9 +7,10 @@ memory's metadata with the ids it was added with, as mem0 keeps them in its payl
 ``search``/``get_all`` scope by ``filters={"user_id": ...}`` as mem0 2.x does, and also take
 the older top-level ``user_id=``/``agent_id=``/``run_id=``/``limit=``. ``add(infer=True)``
 extracts with engramdb's extractor (the configured LLM, else the rules); ``infer=False`` stores
-each message as given. ``score`` is engramdb's recall score (results come best first);
-``threshold`` keeps hits whose dense similarity reaches it (default: no cut, engramdb abstains
-by itself). What only engramdb knows is under the extra key ``engramdb``. Bad input raises
+each message as given. ``score`` is engramdb's relevance (0..1, falling down the list:
+recall/pipeline.py ``falling``); ``threshold`` keeps the hits whose score reaches it, a head of
+the list (default: no cut, engramdb abstains by itself). What only engramdb knows is under the
+extra key ``engramdb``. Bad input raises
 ``Mem0Error``: an ``engramdb.Invalid`` that is also a ``ValueError``, as mem0's are.
 ``AsyncMemory`` is mem0's ``AsyncMemory``: the same verbs awaited (``from mem0 import
 AsyncMemory`` becomes ``from engramdb.integrations.mem0 import AsyncMemory``)."""
@@ -199,7 +200,7 @@ class Memory:
                 hits += self.engine.recall(query, k=k, user=scope.user, agent=scope.agent)
         hits.sort(key=lambda h: -h.score)
         kept = [h for h in hits if matches(payload(h.memory), post)
-                and (cut is None or _similarity(h) >= cut)][:top_k]
+                and (cut is None or h.score >= cut)][:top_k]
         return {"results": [_hit(h, explain) for h in kept]}
 
     def history(self, memory_id: str) -> list[dict[str, Any]]:

@@ -34,6 +34,15 @@ from .wake import wake
 from .wakemeaning import Meaning
 
 
+def falling(hits: list[Hit]) -> None:
+    """Each hit's score no higher than the one above it: the order is recall's whole judgement
+    (fusion, re-ranking, time, association), the score its relevance (recall/relevance.py), so a
+    cut-off on the score keeps a head of the list, never a hit below one it drops. The hit's
+    own relevance stays in ``explanation.terms["relevance"]``."""
+    for above, hit in zip(hits, hits[1:], strict=False):
+        hit.score = min(hit.score, above.score)
+
+
 class Recaller:
     """Runs the read path for one scope; the engine owns it and hands it the store, the model
     and the configured preset and association places."""
@@ -105,6 +114,7 @@ class Recaller:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=floor, plan=plan.to_dict())
         hits, note = self._relevance(scope, hits, ranked, terms, k)
+        falling(hits)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
