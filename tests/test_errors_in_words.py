@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from engramdb.cli import app
 from engramdb.mcp.schema import RecallArgs, RememberArgs, RememberManyArgs
-from engramdb.schema_errors import field_name, sentences
+from engramdb.schema_errors import HTTP_PLACES, field_name, sentences
 from engramdb.server.dto import BatchIn, RememberIn
 from helpers import plain
 from live_server import auth, new_key, thread_server
@@ -61,13 +61,14 @@ def test_a_time_the_schema_refuses_says_what_to_give():  # type: ignore[no-untyp
     errors = [{"type": "datetime_from_date_parsing", "loc": ("body", "at"), "input": "soon",
                "msg": "Input should be a valid datetime", "ctx": {"error": "too short"},
                "url": "https://errors.pydantic.dev/2/v/datetime_from_date_parsing"}]
-    assert sentences(errors) == ("at 'soon' is not a time: give ISO 8601 such as "
+    assert sentences(errors, HTTP_PLACES) == ("at 'soon' is not a time: give ISO 8601 such as "
                                  "2026-01-01T10:00:00Z (without a time zone it is read as UTC)")
 
 
 def test_field_names_and_a_long_list_of_errors():  # type: ignore[no-untyped-def]
-    assert field_name(("body", "items", 3, "content")) == "items[3].content"
-    assert field_name(("query", "limit")) == "limit"
+    assert field_name(("body", "items", 3, "content"), HTTP_PLACES) == "items[3].content"
+    assert field_name(("query", "limit"), HTTP_PLACES) == "limit"
+    assert field_name(("query",)) == "query"      # an MCP argument named query
     assert field_name(("kind", "literal['a','b']")) == "kind"
     many = [{"type": "missing", "loc": (f"f{i}",)} for i in range(8)]
     assert sentences(many).endswith("(and 3 more)")

@@ -13,7 +13,7 @@ from .clock import EXAMPLE
 
 MAX_SHOWN = 5       # fields named in one message
 MAX_VALUE = 40      # characters of a value quoted back
-WHERE = ("body", "query", "path", "header", "cookie")   # HTTP's places, not field names
+HTTP_PLACES = ("body", "query", "path", "header", "cookie")   # where a field came from
 
 TYPES = {
     "string": "text", "int": "a whole number", "float": "a number", "bool": "true or false",
@@ -24,11 +24,12 @@ TYPES = {
 TIMES = ("datetime", "date", "time", "timezone")
 
 
-def sentences(errors: Iterable[Mapping[str, Any]]) -> str:
-    """One message for a call's schema errors, naming up to ``MAX_SHOWN`` fields."""
+def sentences(errors: Iterable[Mapping[str, Any]], places: tuple[str, ...] = ()) -> str:
+    """One message for a call's schema errors, naming up to ``MAX_SHOWN`` fields. ``places``:
+    the names that start a location without being a field (HTTP_PLACES at the HTTP door)."""
     said: list[str] = []
     for e in errors:
-        line = sentence(e)
+        line = sentence(e, places)
         if line not in said:
             said.append(line)
     if not said:
@@ -37,11 +38,12 @@ def sentences(errors: Iterable[Mapping[str, Any]]) -> str:
     return "; ".join(said[:MAX_SHOWN]) + more
 
 
-def field_name(loc: Iterable[Any]) -> str:
-    """``items[1].content`` for pydantic's ``("body", "items", 1, "content")``."""
+def field_name(loc: Iterable[Any], places: tuple[str, ...] = ()) -> str:
+    """``items[1].content`` for pydantic's ``("body", "items", 1, "content")`` (with "body"
+    in ``places``)."""
     out = ""
     for i, part in enumerate(loc):
-        if i == 0 and part in WHERE:
+        if i == 0 and part in places:
             continue
         if isinstance(part, int):
             out += f"[{part}]"
@@ -52,9 +54,9 @@ def field_name(loc: Iterable[Any]) -> str:
     return out
 
 
-def sentence(e: Mapping[str, Any]) -> str:
+def sentence(e: Mapping[str, Any], places: tuple[str, ...] = ()) -> str:
     """One field's error in words."""
-    name = field_name(e.get("loc", ())) or "the arguments"
+    name = field_name(e.get("loc", ()), places) or "the arguments"
     kind = str(e.get("type", ""))
     ctx = e.get("ctx") or {}
     got = _shown(e.get("input"))

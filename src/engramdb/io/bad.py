@@ -27,8 +27,10 @@ class Bad:
         self.items.append({self.where: number, "reason": reason})
 
     def report(self, counts: dict[str, Any]) -> dict[str, Any]:
-        """``counts`` with ``bad`` (the items set aside) when skipping."""
-        return {**counts, "bad": list(self.items)} if self.skip else counts
+        """``counts`` with ``bad`` (the items set aside, in file order) when skipping."""
+        if not self.skip:
+            return counts
+        return {**counts, "bad": sorted(self.items, key=lambda item: item[self.where])}
 
 
 def reason(exc: BaseException) -> str:

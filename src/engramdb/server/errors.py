@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException
 
 from ..errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 from ..keys import Forbidden, Unauthorized
-from ..schema_errors import sentences
+from ..schema_errors import HTTP_PLACES, sentences
 
 log = logging.getLogger("engramdb.server")
 
@@ -59,7 +59,7 @@ def describe(errors: list[Any]) -> tuple[str, str]:
     give, in words (schema_errors.py, shared with the MCP door)."""
     if any(e.get("type") == "json_invalid" for e in errors):
         return "malformed_json", "the request body is not valid JSON"
-    return "invalid", sentences(errors)
+    return "invalid", sentences(errors, HTTP_PLACES)
 
 
 def unparsed(exc: HTTPException) -> str | None:
