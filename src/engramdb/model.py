@@ -87,8 +87,8 @@ class Record:
     derived_from: list[str] = field(default_factory=list)
     invalid_at: datetime | None = None
     superseded_by: str | None = None
-    expires_at: datetime | str | None = None  # ISO 8601 text too; no time zone: UTC
-    due_at: datetime | str | None = None
+    expires_at: datetime | None = None
+    due_at: datetime | None = None
     layer: Layer = Layer.CORE
     use_count: int = 0
     last_uses: list[datetime] = field(default_factory=list)
