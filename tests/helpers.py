@@ -37,3 +37,16 @@ def not_rejected(call: Callable[[Any], object], values: list[Any], match: str = 
 def lexical_ids(me: Any, query: str) -> list[str]:
     """Ids found by the word legs only (the dense leg returns every memory in scope)."""
     return [h.memory.id for h in me.recall(query, k=10, track=False, preset="lexical")]
+
+
+VALIDATOR_TEXT = ("Input should", "type=", "pydantic", "validation error", "For further "
+                  "information", "https://", "Field required", "Traceback")
+
+
+def plain(message: str) -> str:
+    """``message`` says what was wrong in words: no validator text, no link, one line."""
+    assert message.strip(), "an empty error message"
+    for text in VALIDATOR_TEXT:
+        assert text not in message, f"{text!r} in {message!r}"
+    assert "\n" not in message, message
+    return message

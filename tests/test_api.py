@@ -69,31 +69,54 @@ def test_at_defaults_to_now(me, clock):  # type: ignore[no-untyped-def]
     assert rec.at == clock.now() == rec.recorded_at
 
 
+NAIVE = datetime(2026, 3, 2, 9)               # no time zone: read as UTC
+SAME_IN_UTC = datetime(2026, 3, 2, 9, tzinfo=UTC)
+SAME_IN_BEIJING = datetime(2026, 3, 2, 17, tzinfo=BEIJING)   # the same instant, aware
+
+
 @pytest.mark.parametrize("field", ["at", "expires_at", "due_at"])
-def test_naive_datetime_is_rejected_on_remember(me, field):  # type: ignore[no-untyped-def]
-    with pytest.raises(Invalid, match="timezone-aware"):
-        me.remember("Dentist appointment", kind="pending", **{field: datetime(2026, 3, 2, 9)})
-    assert me.count() == 0
+@pytest.mark.parametrize("value", [NAIVE, "2026-03-02T09:00:00", SAME_IN_BEIJING,
+                                   "2026-03-02T17:00:00+08:00"])
+def test_a_time_without_a_zone_is_utc_on_remember(me, field, value):  # type: ignore[no-untyped-def]
+    rec = me.remember("Dentist appointment", kind="pending", **{field: value}).memory
+    assert getattr(rec, field) == SAME_IN_UTC and getattr(rec, field).tzinfo is not None
+    assert getattr(me.get(rec.id), field) == SAME_IN_UTC
 
 
 @pytest.mark.parametrize("field", ["since", "until"])
-def test_naive_datetime_is_rejected_on_list_and_count(me, field):  # type: ignore[no-untyped-def]
-    with pytest.raises(Invalid, match="timezone-aware"):
-        me.list(**{field: datetime(2026, 1, 1)})
-    with pytest.raises(Invalid, match="timezone-aware"):
-        me.count(**{field: datetime(2026, 1, 1)})
+def test_a_time_without_a_zone_is_utc_on_list_and_count(me, field):  # type: ignore[no-untyped-def]
+    me.remember("Trip to Oslo", kind="event", at=SAME_IN_UTC - timedelta(hours=1))
+    me.remember("Trip to Rome", kind="event", at=SAME_IN_UTC + timedelta(hours=1))
+    for value in (NAIVE, "2026-03-02T09:00:00", SAME_IN_BEIJING):
+        found = [r.content for r in me.list(**{field: value})]
+        assert found == (["Trip to Rome"] if field == "since" else ["Trip to Oslo"])
+        assert me.count(**{field: value}) == 1
 
 
-def test_naive_datetime_is_rejected_on_update(me):  # type: ignore[no-untyped-def]
+def test_a_time_without_a_zone_is_utc_on_update(me):  # type: ignore[no-untyped-def]
     rec = me.remember("Trip to Oslo", kind="event", at=WHEN).memory
-    with pytest.raises(Invalid, match="timezone-aware"):
-        me.update(rec.id, at=datetime(2025, 7, 1))
-    assert me.get(rec.id) == rec
+    assert me.update(rec.id, at=datetime(2025, 7, 1)).at == datetime(2025, 7, 1, tzinfo=UTC)
+    assert me.update(rec.id, at="2025-07-02T08:00:00+08:00").at == datetime(2025, 7, 2,
+                                                                             tzinfo=UTC)
 
 
-def test_naive_datetime_is_rejected_in_a_draft(me):  # type: ignore[no-untyped-def]
-    with pytest.raises(Invalid, match="timezone-aware"):
-        me.remember_many([Draft("Trip to Oslo", at=datetime(2025, 7, 1))])
+def test_a_time_without_a_zone_is_utc_in_a_draft(me):  # type: ignore[no-untyped-def]
+    done = me.remember_many([Draft("Trip to Oslo", at=datetime(2025, 7, 1)),
+                             Draft("去了奥斯陆", at=datetime(2025, 7, 1, 8, tzinfo=BEIJING))])
+    assert [r.memory.at for r in done] == [datetime(2025, 7, 1, tzinfo=UTC),
+                                           datetime(2025, 7, 1, tzinfo=UTC)]
+
+
+@pytest.mark.parametrize(("field", "value", "match"), [
+    ("at", "next tuesday", "at: 'next tuesday' is not an ISO 8601 time"),
+    ("at", "下周二", "at: '下周二' is not an ISO 8601 time"),
+    ("expires_at", "2026-13-01", "expires_at: '2026-13-01' is not an ISO 8601 time"),
+    ("due_at", 5, "due_at must be a time"),
+])
+def test_a_time_that_is_not_one_is_refused_in_words(me, field, value, match):  # type: ignore[no-untyped-def]
+    with pytest.raises(Invalid, match=match) as caught:
+        me.remember("Dentist appointment", kind="pending", **{field: value})
+    assert "2026-01-01T10:00:00Z" in str(caught.value)   # what to give instead
     assert me.count() == 0
 
 
@@ -207,7 +230,7 @@ def test_remember_many_writes_200_in_one_call(me):  # type: ignore[no-untyped-de
 
 @pytest.mark.parametrize(
     "bad",
-    [Draft("   "), Draft("x", kind="gossip"), Draft("x", at=datetime(2025, 1, 1)),
+    [Draft("   "), Draft("x", kind="gossip"), Draft("x", at="soon"),
      Draft("x", uri="bogus://a"), Draft("x", importance=2.0), Draft("x", metadata={"a": {1, 2}})],
 )
 def test_one_bad_draft_writes_nothing(me, bad):  # type: ignore[no-untyped-def]

@@ -114,7 +114,7 @@ def test_keep_turns_false_stores_only_extracted_memories(me):  # type: ignore[no
     ([{"role": "user", "content": "hello", "mood": "happy"}], "unknown field"),
     ([{"role": "user", "content": "hello", "speaker": 1}], "speaker"),
     (["just text"], "expected a dict or a Message"),
-    ([Message("user", "hi", at=datetime(2025, 1, 1))], "timezone"),
+    ([Message("user", "hi", at=3.5)], "message 0: at must be"),  # type: ignore[arg-type]
 ])
 def test_malformed_messages_are_refused_and_nothing_is_written(me, messages, match):  # type: ignore[no-untyped-def]
     with pytest.raises(Invalid, match=match):
@@ -126,6 +126,15 @@ def test_a_bad_message_late_in_the_list_writes_nothing(me):  # type: ignore[no-u
     with pytest.raises(Invalid, match="message 4: missing 'role'"):
         me.ingest([*CHAT, {"content": "no role"}])
     assert me.count() == 0
+
+
+def test_a_turn_time_without_a_zone_is_utc(me):  # type: ignore[no-untyped-def]
+    report = me.ingest([Message("user", "I moved to Berlin", at=datetime(2025, 1, 1, 9)),
+                        {"role": "user", "content": "我搬到了柏林",
+                         "at": "2025-01-01T17:00:00+08:00"},
+                        {"role": "user", "content": "I like tea", "at": "2025-01-01T09:00:00"}],
+                       extractor="rules")
+    assert {r.memory.at for r in report.events} == {datetime(2025, 1, 1, 9, tzinfo=UTC)}
 
 
 def test_bad_options_are_refused(me):  # type: ignore[no-untyped-def]

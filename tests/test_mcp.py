@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPError
 
 from engramdb.dynamics.sleep import PHASES
 from engramdb.mcp import VERBS
+from helpers import plain
 
 pytestmark = pytest.mark.anyio
 TOOLS = {"remember", "remember_many", "recall", "get", "list", "update", "forget", "restore",
@@ -185,18 +186,18 @@ async def test_stdio_bad_input_is_a_tool_error_and_writes_nothing(tmp_path: Path
 
         bad: list[tuple[str, dict[str, Any], str]] = [
             ("remember", {}, "content"),                                  # missing field
-            ("remember", {"content": 123}, "valid string"),               # wrong types
+            ("remember", {"content": 123}, "content must be text, not the number 123"),
             ("remember", {"content": "x y z", "kind": "gossip"}, "kind"),
-            ("remember", {"content": "x y z", "metadata": "not json"}, "dictionary"),
-            ("remember", {"content": "x y z", "people": "Maria"}, "list"),
+            ("remember", {"content": "x y z", "metadata": "[]"}, "metadata must be an object"),
+            ("remember", {"content": "x y z", "people": "Maria"}, "people must be a list"),
             ("remember", {"content": "x y z", "importance": 2}, "importance"),
-            ("recall", {"query": "x", "k": "five"}, "integer"),
-            ("recall", {"query": "x", "k": 0}, "greater than"),
-            ("recall", {"query": {"q": 1}}, "valid string"),
+            ("recall", {"query": "x", "k": "five"}, "k must be a whole number"),
+            ("recall", {"query": "x", "k": 0}, "k is 0: it must be at least 1"),
+            ("recall", {"query": {"q": 1}}, "query must be text, not an object"),
             ("recall", {"query": "x", "uri_prefix": "nowhere"}, "uri prefix"),
-            ("remember", {"content": "x y z", "user": "bob"}, "Extra inputs"),  # pinned scope
-            ("status", {"verbose": True}, "Extra inputs"),
-            ("remember", {"content": "a" * 65537}, "at most 65536"),      # oversized (chars)
+            ("remember", {"content": "x y z", "user": "bob"}, "user is not a known field"),
+            ("status", {"verbose": True}, "verbose is not a known field"),
+            ("remember", {"content": "a" * 65537}, "at most 65536 characters"),
             ("remember", {"content": "火" * 30000}, "invalid: content is 90000 bytes"),  # bytes
             ("remember", {"content": "x y z", "uri": "nope"}, "invalid: uri"),  # invalid URIs
             ("remember", {"content": "x y z", "uri": "http://example.com/a"}, "unknown domain"),
@@ -214,7 +215,7 @@ async def test_stdio_bad_input_is_a_tool_error_and_writes_nothing(tmp_path: Path
             ("teleport", {"to": "mars"}, "Unknown tool"),                # unknown tool
         ]
         for tool, args, expected in bad:
-            text = await fails(c, tool, **args)
+            text = plain(await fails(c, tool, **args))
             assert expected in text, f"{tool}{args}: {text}"
 
         for query in (meta, '"', "*", "NEAR(", "a OR", "'; --", "）。《", "AND"):
@@ -255,7 +256,7 @@ async def test_stdio_scopes_pinned_and_per_call(tmp_path: Path) -> None:
         assert (await ok(shared, "get", id="core://user/name", user="carol"))["content"] == \
             "我叫卡罗尔"
         assert "not_found" in await fails(shared, "get", id="core://user/name")  # alice's
-        assert "String should have at least 1 character" in await fails(
+        assert "user is empty: give at least one character" in await fails(
             shared, "status", user="")
         snap = (await ok(shared, "snapshot", action="take", user="carol"))["snapshots"][0]
         assert (await ok(shared, "snapshot", user="dave"))["snapshots"] == []
@@ -405,7 +406,8 @@ async def test_http_round_trip_scopes_and_errors(http_url: str) -> None:
         assert "not_found" in await fails(c, "get", id=en["memory"]["id"], user="bob")
         before = await state(c)
         assert "Unknown tool" in await fails(c, "teleport")
-        assert "valid string" in await fails(c, "remember", content=["a", "list"])
+        assert "content must be text, not a list" in await fails(c, "remember",
+                                                              content=["a", "list"])
         assert "invalid: content is" in await fails(c, "remember", content="界" * 22000)
         assert "invalid: uri" in await fails(c, "remember", content="x y z", uri="bad")
         assert await state(c) == before

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import plain
 from test_mcp import anyio_backend, fails, ok, state, stdio  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.anyio
@@ -135,10 +136,10 @@ async def test_context_session_goal_procedure_focus(tmp_path: Path) -> None:
             ("procedure", {"action": "outcome", "id": "nope", "success": True}, "not_found"),
             ("context", {"query": "x", "budget": 0}, "budget"),
             ("context", {"query": "x", "session": "nope"}, "not_found"),
-            ("focus", {"query": ""}, "at least 1"),
+            ("focus", {"query": ""}, "query is empty: give at least one character"),
             ("markdown", {"format": "html"}, "format"),
         ]:
-            text = await fails(c, tool, **args)
+            text = plain(await fails(c, tool, **args))
             assert expected in text, f"{tool}{args}: {text}"
         assert await state(c) == before
         assert (await ok(c, "session", action="list"))["sessions"] == ["s1"]

@@ -53,13 +53,14 @@ def test_testing_kit_exposes_clock_embedder_and_contract():  # type: ignore[no-u
     assert (clock.advance(days=1) - start).days == 1
 
 
-def test_frozen_clock_refuses_naive_time():  # type: ignore[no-untyped-def]
-    from datetime import datetime
+def test_frozen_clock_reads_a_naive_time_as_utc():  # type: ignore[no-untyped-def]
+    from datetime import UTC, datetime
 
     from engramdb.testing import FrozenClock
 
+    assert FrozenClock(datetime(2026, 1, 1)).now() == datetime(2026, 1, 1, tzinfo=UTC)
     with pytest.raises(engramdb.Invalid):
-        FrozenClock(datetime(2026, 1, 1))
+        FrozenClock("not a time")  # type: ignore[arg-type]
 
 
 def test_version_is_a_string():  # type: ignore[no-untyped-def]

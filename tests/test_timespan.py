@@ -35,7 +35,7 @@ def test_a_named_precision_moves_at_to_the_start_of_its_unit():  # type: ignore[
 
 @pytest.mark.parametrize(("value", "precision", "match"), [
     ("March", None, "ISO 8601"), ("2025-13", None, "not a date"), (3.5, None, "at must be"),
-    (datetime(2025, 3, 1), None, "timezone"), ("2025", "decade", "at_precision"),
+    ("2025-03-01T25:00", None, "ISO 8601"), ("2025", "decade", "at_precision"),
 ])
 def test_bad_at_is_refused(value, precision, match):  # type: ignore[no-untyped-def]
     with pytest.raises(Invalid, match=match):
@@ -100,3 +100,8 @@ def test_the_precision_is_stored_and_exported(me, tmp_path):  # type: ignore[no-
     me.forget_scope()
     me.restore_snapshot(str(path))
     assert me.get(rec.id).at_precision == "month"
+
+
+def test_a_datetime_without_a_zone_is_utc():  # type: ignore[no-untyped-def]
+    assert parse_at(datetime(2025, 3, 1, 9)) == (datetime(2025, 3, 1, 9, tzinfo=UTC), None)
+    assert parse_at("2025-03-01T09:00:00") == (datetime(2025, 3, 1, 9, tzinfo=UTC), None)

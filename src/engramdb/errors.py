@@ -16,7 +16,7 @@ class NotFound(EngramError):
 
 
 class Invalid(EngramError):
-    """Bad input: empty content, unknown kind, bad URI, naive datetime, k out of range..."""
+    """Bad input: empty content, unknown kind, bad URI, a time that is not one, k out of range..."""
 
     code = "invalid"
 

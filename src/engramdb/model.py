@@ -155,8 +155,8 @@ class Draft:
     places: list[str] | None = None
     topics: list[str] | None = None
     priority: str | Priority | None = None
-    expires_at: datetime | None = None
-    due_at: datetime | None = None
+    expires_at: datetime | str | None = None  # ISO 8601 text too; no time zone: UTC
+    due_at: datetime | str | None = None
     session: str | None = None
     turn: str | None = None
     context: str | None = None         # nearby text that helps find it, e.g. the previous turn

@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # the agent loads with the command that runs it (a quick --he
 
 from .guard import guarded, open_memory
 from .inputs import read_file
-from .options import Door, command
+from .io import show_import
+from .options import Door, SkipBad, command
 from .render import emit
 
 commands = typer.Typer()
@@ -203,11 +204,13 @@ def import_from(
         metavar="SOURCE", help=f"The system that exported FILE: {', '.join(SOURCES)}.")],
     file: Annotated[str, typer.Argument(
         metavar="FILE", help="The export (JSON or JSONL); '-' reads stdin.")],
+    skip_bad: SkipBad = False,
 ) -> None:
     """Import another memory system's export: a mem0 get_all dump, LangGraph store items
     (JSONL), a Letta archival-memory export. Every item is checked first: one bad item
-    imports nothing. mem0 items keep their own user_id/agent_id; the others go into --user
-    and --agent."""
+    imports nothing (--skip-bad: the good ones are written, each bad one is named on stderr,
+    exit 7). A time without a time zone is UTC. mem0 items keep their own user_id/agent_id;
+    the others go into --user and --agent."""
     from engramdb.io.foreign import import_foreign
 
     with guarded(d):
@@ -216,9 +219,6 @@ def import_from(
         text = read_file(file)
         with open_memory(d) as mem:
             counts = import_foreign(mem, io.StringIO(text), source, user=d.user,
-                                    agent=d.agent)
-        if d.json:
-            emit(counts)
-        else:
-            typer.echo(", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
+                                    agent=d.agent, skip_bad=skip_bad)
+        show_import(dict(sorted(counts.items())), d.json)
 

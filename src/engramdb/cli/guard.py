@@ -1,7 +1,8 @@
 """Errors and exit codes of the `engramdb` commands, and opening the memory.
 
 Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid input, 5 conflict,
-6 store or config error (docs/cli.md)."""
+6 store or config error, 7 done in part: an import with --skip-bad left bad items out and
+wrote the rest (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFoun
 from .options import Door
 from .render import emit
 
-EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, EXIT_PARTIAL = 0, 1, 2, 7
 EXIT_CODES: dict[type[EngramError], int] = {
     NotFound: 3, Invalid: 4, Conflict: 5, StoreError: 6, ConfigError: 6,
 }

@@ -5,16 +5,16 @@ from __future__ import annotations
 import io
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.text import Text
 
 import engramdb
 
-from .guard import guarded, open_memory
+from .guard import EXIT_PARTIAL, guarded, open_memory
 from .inputs import progress_bar, read_file
-from .options import Door, command
+from .options import Door, SkipBad, command
 from .render import (
     emit,
     err,
@@ -95,22 +95,37 @@ def export_to_file(mem: engramdb.Memory, file: str, all_scopes: bool,
 def import_cmd(
     d: Door,
     file: Annotated[str, typer.Argument(metavar="FILE", help="A JSONL export; '-' reads stdin.")],
+    skip_bad: SkipBad = False,
 ) -> None:
-    """Import a JSONL export, all or nothing.
+    """Import a JSONL export, all or nothing: a bad line stops it, named with its number and
+    reason, and nothing is written. --skip-bad writes the good ones, names each bad line on
+    stderr and exits 7.
 
     Memories keep their user and agent; known ids are skipped; other embedders' vectors are redone.
     """
     with guarded(d):
         text = read_file(file)
         with open_memory(d) as mem, progress_bar("importing") as update:
-            counts = mem.import_(io.StringIO(text), progress=update)
+            counts = mem.import_(io.StringIO(text), progress=update, skip_bad=skip_bad)
             done = counts["imported"] + counts["skipped"]
             if done:
                 update(done, done)  # the engine reports imported records only, not skipped ones
-        if d.json:
-            emit(counts)
-        else:
-            out().print(Text(", ".join(f"{name} {n}" for name, n in counts.items())))
+        show_import(counts, d.json)
+
+
+def show_import(counts: dict[str, Any], as_json: bool) -> None:
+    """The counts on stdout, each bad item on stderr; exit 7 when some were left out."""
+    bad = counts.pop("bad", [])
+    if as_json:
+        emit({**counts, "bad": bad} if bad else counts)
+    else:
+        shown = {**counts, "bad": len(bad)} if bad else counts
+        out().print(Text(", ".join(f"{name} {n}" for name, n in shown.items())))
+    for item in bad:
+        where = "line" if "line" in item else "item"
+        err().print(Text(f"skipped {where} {item[where]}: {item['reason']}"))
+    if bad:
+        raise typer.Exit(EXIT_PARTIAL)
 
 
 @command(commands)

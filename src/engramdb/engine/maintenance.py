@@ -101,10 +101,16 @@ class MaintenanceVerbs(Core):
         scopes = self.scopes() if all_scopes else [self._scope(user, agent)]
         return export_jsonl(self, fp, scopes, reveal=reveal is True)
 
-    def import_(self, fp: IO[str], *, progress: Progress | None = None) -> dict[str, int]:
+    def import_(self, fp: IO[str], *, progress: Progress | None = None,
+                skip_bad: bool = False) -> dict[str, Any]:
+        """Import a JSONL export, all or nothing: a bad line raises Invalid naming it and
+        nothing is written. ``skip_bad=True``: the bad items are left out, the rest is
+        written, and ``bad`` lists each one ({"line": n, "reason": "..."})."""
         from ..io.jsonl import import_jsonl
 
-        return import_jsonl(self, fp, progress)
+        if not isinstance(skip_bad, bool):
+            raise Invalid(f"skip_bad must be True or False, not {type(skip_bad).__name__}")
+        return import_jsonl(self, fp, progress, skip_bad)
 
     def snapshot(self, target: str | os.PathLike[str] | IO[str], *, user: str | None = None,
                  agent: str | None = None) -> int:

@@ -124,7 +124,7 @@ class ReadVerbs(Core):
         return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
-             since: datetime | None = None, until: datetime | None = None,
+             since: datetime | str | None = None, until: datetime | str | None = None,
              layer: str | Sequence[str] | None = None, include_superseded: bool = True,
              limit: int | None = None, offset: int = 0, newest_first: bool = False,
              user: str | None = None, agent: str | None = None) -> Iterator[Record]:
@@ -134,7 +134,7 @@ class ReadVerbs(Core):
         return self.store.list(scope, flt)
 
     def count(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
-              since: datetime | None = None, until: datetime | None = None,
+              since: datetime | str | None = None, until: datetime | str | None = None,
               layer: str | Sequence[str] | None = None, user: str | None = None,
               agent: str | None = None) -> int:
         scope = self._scope(user, agent)
@@ -144,7 +144,7 @@ class ReadVerbs(Core):
 
     @staticmethod
     def _filter(kind: str | Sequence[str] | None, uri_prefix: str | None,
-                since: datetime | None, until: datetime | None,
+                since: datetime | str | None, until: datetime | str | None,
                 layer: str | Sequence[str] | None, include_superseded: bool,
                 limit: int | None, offset: int, newest_first: bool) -> ListFilter:
         kinds = [kind] if isinstance(kind, str) else list(kind or [])

@@ -77,7 +77,7 @@ class SessionVerbs(Core):
 
     # ---------------------------------------------------------------- links (recall/graph.py)
     def ingest(self, messages: Iterable[Message | dict[str, Any]], *, session: str | None = None,
-               at: datetime | None = None, extractor: str = "auto", keep_turns: bool = True,
+               at: datetime | str | None = None, extractor: str = "auto", keep_turns: bool = True,
                progress: Progress | None = None, user: str | None = None,
                agent: str | None = None) -> IngestReport:
         """Remember a conversation: each turn as an event (``keep_turns``), then the facts,

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class ViewVerbs(Core):
     """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity."""
 
-    def timeline(self, *, since: datetime | None = None, until: datetime | None = None,
+    def timeline(self, *, since: datetime | str | None = None, until: datetime | str | None = None,
                  limit: int = 500, user: str | None = None,
                  agent: str | None = None) -> Timeline:
         """The scope over time: points and spans of validity (recall/timeline.py)."""

@@ -61,8 +61,8 @@ class WriteVerbs(Core):
                  at: datetime | date | str | None = None, importance: float | None = None,
                  metadata: dict[str, Any] | None = None, people: list[str] | None = None,
                  places: list[str] | None = None, topics: list[str] | None = None,
-                 priority: str | None = None, expires_at: datetime | None = None,
-                 due_at: datetime | None = None, session: str | None = None,
+                 priority: str | None = None, expires_at: datetime | str | None = None,
+                 due_at: datetime | str | None = None, session: str | None = None,
                  turn: str | None = None, context: str | None = None,
                  user: str | None = None, agent: str | None = None,
                  at_precision: str | None = None, valence: float | None = None,
@@ -224,7 +224,7 @@ class WriteVerbs(Core):
                uri: str | None = None, importance: float | None = None,
                metadata: dict[str, Any] | None = None, people: list[str] | None = None,
                places: list[str] | None = None, topics: list[str] | None = None,
-               at: datetime | None = None, valence: float | None = None,
+               at: datetime | str | None = None, valence: float | None = None,
                intensity: float | None = None, user: str | None = None,
                agent: str | None = None) -> Record:
         """Change fields in place, as a new version. New content with no valence or intensity

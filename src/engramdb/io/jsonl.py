@@ -12,15 +12,17 @@ scope)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from ..clock import aware
 from ..embed.pooled import embed_texts
 from ..errors import Invalid
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
@@ -29,6 +31,7 @@ from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
 from ..write.prepare import embed_text, index_text
 from ..write.privacy import KEY_ID, PLACEHOLDER, kind_of, reveal_all, scope_key
+from .bad import Bad, reason
 from .screen import screen_records
 
 if TYPE_CHECKING:
@@ -94,16 +97,22 @@ def _event_line(ev: Event) -> dict[str, Any]:
 
 
 def import_jsonl(mem: Facade, fp: IO[str],
-                 progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
-    """Import everything or nothing (one transaction). Records whose id is already stored are
-    skipped. Vectors are reused when the file's embedder is the store's, else recomputed."""
-    export = read_export(mem, fp)
+                 progress: Callable[[int, int], None] | None = None,
+                 skip_bad: bool = False) -> dict[str, Any]:
+    """Import everything or nothing (one transaction): a bad line raises Invalid naming it, and
+    nothing is written. ``skip_bad``: a bad memory (its memory line or one of its event lines)
+    or a bad link, goal or pii line is left out, the rest is written, and the answer's ``bad``
+    lists each left-out item as ``{"line": n, "reason": "..."}``. Records whose id is already
+    stored are skipped. Vectors are reused when the file's embedder is the store's, else
+    recomputed."""
+    bad = Bad(skip_bad)
+    export = read_export(mem, fp, bad)
     screen_records(mem, export.records, export.events, export.vectors, export.pii)
     # ^ the PII policy (io/screen.py): refused whole, or masked
     reembedded = embed_missing(mem, export, skip_stored=True)
     with mem.store.transaction():
         counts = write_export(mem, export, progress)
-    return {**counts, "reembedded": reembedded}
+    return bad.report({**counts, "reembedded": reembedded})
 
 
 @dataclass
@@ -121,43 +130,65 @@ class Export:
     passages: dict[str, np.ndarray] = field(default_factory=dict)  # by id, with its vector
 
 
-def read_export(mem: Facade, fp: IO[str]) -> Export:
-    """Parse and check a whole export; nothing is written."""
-    lines = [ln for ln in fp.read().splitlines() if ln.strip()]
-    try:
-        items = [json.loads(ln) for ln in lines]
-    except json.JSONDecodeError as exc:
-        raise Invalid(f"not a JSONL export: {exc}") from None
-    if not all(isinstance(item, dict) for item in items):
-        raise Invalid("not an engramdb export: every line must be a JSON object")
-    if not items or items[0].get("type") != "header" or items[0].get("format") != FORMAT:
-        raise Invalid(f"not an engramdb export: the first line must be a {FORMAT} header")
-    header = items[0]
+def read_export(mem: Facade, fp: IO[str], bad: Bad | None = None) -> Export:
+    """Parse and check a whole export; nothing is written. A bad line raises Invalid, or is
+    set aside in ``bad`` when it skips (a file whose header is bad is refused whole)."""
+    bad = bad or Bad(False)
+    lines = [(n, ln) for n, ln in enumerate(fp.read().splitlines(), 1) if ln.strip()]
+    header = _header(lines[0] if lines else None)
     same_model = (header.get("embedder"), header.get("dimensions")) == (
         mem.embedder.model_id, mem.embedder.dimensions)
-    groups = _group(items[1:])
-    parts = _passage_lines(items[1:])
-    if same_model:
-        for row, vector, _ in groups:
-            if vector is not None and len(vector) != mem.embedder.dimensions:
-                raise Invalid(f"memory {row['id']}: the vector has {len(vector)} dimensions, "
-                              f"the header says {mem.embedder.dimensions}")
-            got = parts.get(row["id"])
-            if got is not None and (vector is None or got.shape[1] != len(vector)):
-                raise Invalid(f"memory {row['id']}: passages without a vector of their size")
-    records = [record_from_row(row) for row, _, _ in groups]
-    vectors = [vec if same_model and not rec.erased else None
-               for rec, (_, vec, _) in zip(records, groups, strict=True)]
-    links = [_link(item, number) for number, item in enumerate(items[1:], start=2)
-             if item.get("type") == "link"]
-    goals = [_goal(item, number) for number, item in enumerate(items[1:], start=2)
-             if item.get("type") == "goal"]
-    pii = dict(_pii(item, number) for number, item in enumerate(items[1:], start=2)
-               if item.get("type") == "pii")
-    kept = {rec.id: parts[rec.id] for rec, vec in zip(records, vectors, strict=True)
-            if vec is not None and rec.id in parts}
-    return Export(header, records, vectors, [events for _, _, events in groups], links, goals,
+    items: list[tuple[int, dict[str, Any] | None]] = [(n, _item(n, ln, bad))
+                                                       for n, ln in lines[1:]]
+    groups = _group(items, bad, mem.embedder.dimensions if same_model else None)
+    records = [rec for rec, _, _, _ in groups]
+    vectors = [vec if same_model and not rec.erased else None for rec, vec, _, _ in groups]
+    links = _lines_of(items, "link", _link, bad)
+    goals = _lines_of(items, "goal", _goal, bad)
+    pii = dict(_lines_of(items, "pii", _pii, bad))
+    kept = {rec.id: parts for (rec, _, _, parts), vec in zip(groups, vectors, strict=True)
+            if vec is not None and parts is not None}
+    return Export(header, records, vectors, [events for _, _, events, _ in groups], links, goals,
                   pii, kept)
+
+
+def _header(line: tuple[int, str] | None) -> dict[str, Any]:
+    try:
+        header = json.loads(line[1]) if line else None
+    except json.JSONDecodeError as exc:
+        raise Invalid(f"not a JSONL export: line {line[0] if line else 1}: {exc.msg}") from None
+    if not isinstance(header, dict) or header.get("type") != "header" or header.get(
+            "format") != FORMAT:
+        raise Invalid(f"not an engramdb export: the first line must be a {FORMAT} header "
+                      "(write one with engramdb export)")
+    return header
+
+
+def _item(number: int, line: str, bad: Bad) -> dict[str, Any] | None:
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        bad.refuse(number, f"not JSON ({exc.msg}, column {exc.colno})")
+        return None
+    if not isinstance(item, dict):
+        bad.refuse(number, "every line must be a JSON object")
+        return None
+    return item
+
+
+T = TypeVar("T")
+
+
+def _lines_of(items: list[tuple[int, dict[str, Any] | None]], kind: str,
+              read: Callable[[dict[str, Any]], T], bad: Bad) -> list[T]:
+    out = []
+    for number, item in items:
+        if item is not None and item.get("type") == kind:
+            try:
+                out.append(read(item))
+            except Invalid as exc:
+                bad.refuse(number, str(exc))
+    return out
 
 
 def _passages(mem: Facade, scope: Scope, ids: list[str]) -> dict[str, np.ndarray]:
@@ -165,39 +196,38 @@ def _passages(mem: Facade, scope: Scope, ids: list[str]) -> dict[str, np.ndarray
     return read(scope, ids) if read is not None and ids else {}
 
 
-def _passage_lines(items: list[dict[str, Any]]) -> dict[str, np.ndarray]:
-    """The passage vectors of the memory lines that carry them, checked."""
-    out: dict[str, np.ndarray] = {}
-    for number, item in enumerate(items, start=2):
-        rows = item.get("passages") if item.get("type") == "memory" else None
-        if rows is None:
-            continue
-        try:
-            vecs = [np.frombuffer(base64.b64decode(row), dtype=np.float32) for row in rows]
-            if not vecs or len({len(v) for v in vecs}) != 1:
-                raise ValueError("passages must be vectors of one size")
-            out[str(item["memory"]["id"])] = np.vstack(vecs)
-        except (KeyError, ValueError, TypeError, AttributeError) as exc:
-            raise Invalid(f"line {number}: bad passages: {exc!r}") from None
-    return out
+def _passage_rows(item: dict[str, Any], vector: np.ndarray | None) -> np.ndarray | None:
+    """The passage vectors a memory line carries (of its vector's size), checked."""
+    rows = item.get("passages")
+    if rows is None:
+        return None
+    try:
+        vecs = [np.frombuffer(base64.b64decode(row), dtype=np.float32) for row in rows]
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"bad passages: {reason(exc)}") from None
+    if not vecs or len({len(v) for v in vecs}) != 1:
+        raise ValueError("bad passages: they must be vectors of one size")
+    if vector is None or vecs[0].shape[0] != len(vector):
+        raise ValueError("passages without a vector of their size")
+    return np.vstack(vecs)
 
 
-def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
+def _pii(item: dict[str, Any]) -> tuple[str, dict[str, str]]:
     """A line of masked values (a snapshot's), checked before anything is written."""
     values = item.get("values")
     if item.get("memory_id") == KEY_ID:   # a snapshot's placeholder key (io/snapshot.py)
         if not isinstance(values, dict) or list(values) != ["key"] or not isinstance(
                 values["key"], str) or not re.fullmatch(r"[0-9a-f]{64}", values["key"]):
-            raise Invalid(f"line {number}: bad pii key line")
+            raise Invalid("bad pii key line")
         return KEY_ID, values
     if not isinstance(item.get("memory_id"), str) or not isinstance(values, dict) or not all(
             isinstance(v, str) and isinstance(k, str) and PLACEHOLDER.fullmatch(k)
             for k, v in values.items()):
-        raise Invalid(f"line {number}: bad pii line")
+        raise Invalid("bad pii line")
     return item["memory_id"], values
 
 
-def _link(item: dict[str, Any], number: int) -> Link:
+def _link(item: dict[str, Any]) -> Link:
     """A link line, checked (recall/graph.py's rules) before anything is written."""
     try:
         row = item["link"]
@@ -206,11 +236,11 @@ def _link(item: dict[str, Any], number: int) -> Link:
                     created_at=_time(row["created_at"]), updated_at=_time(row["updated_at"]),
                     user=str(row["user"]), agent=str(row["agent"]))
     except (KeyError, ValueError, TypeError, AttributeError, Invalid) as exc:
-        raise Invalid(f"line {number}: bad link line: {exc}") from None
+        raise Invalid(f"bad link line: {reason(exc)}") from None
     return link
 
 
-def _goal(item: dict[str, Any], number: int) -> Goal:
+def _goal(item: dict[str, Any]) -> Goal:
     """A goal line, checked before anything is written."""
     try:
         row = item["goal"]
@@ -223,7 +253,7 @@ def _goal(item: dict[str, Any], number: int) -> Goal:
                     closed_at=_time(row["closed_at"]) if row.get("closed_at") else None,
                     **texts)
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        raise Invalid(f"line {number}: bad goal line: {exc}") from None
+        raise Invalid(f"bad goal line: {reason(exc)}") from None
     return goal
 
 
@@ -289,44 +319,90 @@ def write_export(mem: Facade, export: Export,
     return counts
 
 
-def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[Event]]]:
-    groups: list[tuple[dict[str, Any], Any, list[Event]]] = []
-    for number, item in enumerate(items, start=2):
-        kind = item.get("type")
-        if kind == "memory":
-            try:
-                vec = item.get("vector")
-                vector = np.frombuffer(base64.b64decode(vec), dtype=np.float32) if vec else None
-                # fail before writing anything
-                _check_record(record_from_row(item["memory"]), empty_ok=_erased(item["memory"]))
-            except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                raise Invalid(f"line {number}: bad memory line: {exc!r}") from None
-            groups.append((item["memory"], vector, []))
-        elif kind == "event" and groups:
-            try:
-                snap = item.get("snapshot")
-                groups[-1][2].append(Event(
-                    seq=0, memory_id=str(item["memory_id"]), op=str(item["op"]),
-                    version=int(item["version"]), at=_time(item["at"]),
-                    snapshot=(_check_record(record_from_row(snap), empty_ok=_erased(groups[-1][0]))
-                              if snap else None),
-                    actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason"))))
-            except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                raise Invalid(f"line {number}: bad event line: {exc!r}") from None
-        elif kind in ("link", "goal", "pii"):
+Group = tuple[Record, "np.ndarray | None", list[Event], "np.ndarray | None"]
+
+
+def _group(items: list[tuple[int, dict[str, Any] | None]], bad: Bad, dimensions: int | None
+           ) -> list[Group]:
+    """Each memory line with its vector, its event lines and its passages, checked before
+    anything is written. ``dimensions``: the vectors' size when they are to be kept. A memory
+    with a bad memory or event line is refused (or set aside with its event lines)."""
+    groups: list[Group] = []
+    current: Group | None = None
+    unread = False   # a line since the current memory line could not be read
+    for number, item in items:
+        kind = item.get("type") if item is not None else None
+        if item is None:
+            unread = True   # already refused: a memory line, or an event line of current
+            continue
+        if kind in ("link", "goal", "pii"):
             continue  # read by read_export
+        if kind == "memory":
+            current, unread = None, False
+            try:
+                current = _memory(item, dimensions)
+            except (KeyError, ValueError, TypeError, AttributeError, Invalid) as exc:
+                bad.refuse(number, f"bad memory line: {reason(exc)}")
+            if current is not None:
+                groups.append(current)
+        elif kind == "event":
+            current = _add_event(number, item, current, groups, bad, unread)
         else:
-            raise Invalid(f"line {number}: unexpected line of type {kind!r}")
+            bad.refuse(number, f"unexpected line of type {str(kind)[:40]!r} (memory, event, "
+                       "link, goal or pii)")
     return groups
+
+
+def _add_event(number: int, item: dict[str, Any], current: Group | None, groups: list[Group],
+               bad: Bad, unread: bool) -> Group | None:
+    """Add an event line to the memory above it; returns that memory, or None when it was
+    set aside (its event lines go with it). After an unreadable line (``unread``, reported
+    there), an event of another memory went with that line; one of the memory above is kept
+    (its log then lacks the unreadable line, which was reported)."""
+    if current is None:
+        if not groups:   # before any memory: not an item of one
+            bad.refuse(number, "an event line before any memory line")
+        return None
+    if unread and str(item.get("memory_id")) != current[0].id:
+        return None   # the unreadable line above was this event's memory line: it goes with it
+    try:
+        current[2].append(_event(item, current[0]))
+        return current
+    except (KeyError, ValueError, TypeError, AttributeError, Invalid) as exc:
+        bad.refuse(number, f"bad event line of memory {current[0].id}: {reason(exc)}")
+        groups.remove(current)
+        return None
+
+
+def _memory(item: dict[str, Any], dimensions: int | None) -> Group:
+    row = item["memory"]
+    vec = item.get("vector")
+    vector = np.frombuffer(base64.b64decode(vec), dtype=np.float32) if vec else None
+    rec = _check_record(record_from_row(row), empty_ok=_erased(row))
+    if dimensions is not None and vector is not None and len(vector) != dimensions:
+        raise ValueError(f"the vector has {len(vector)} dimensions, the header says "
+                         f"{dimensions}")
+    parts = _passage_rows(item, vector) if dimensions is not None else None
+    return rec, vector, [], parts
+
+
+def _event(item: dict[str, Any], rec: Record) -> Event:
+    snap = item.get("snapshot")
+    if str(item["memory_id"]) != rec.id:
+        raise ValueError(f"it is of memory {str(item['memory_id'])[:40]}, not of the memory "
+                         "line above it")
+    return Event(seq=0, memory_id=rec.id, op=str(item["op"]), version=int(item["version"]),
+                 at=_time(item["at"]),
+                 snapshot=(_check_record(record_from_row(snap), empty_ok=rec.erased)
+                           if snap else None),
+                 actor=_opt_text(item.get("actor")), reason=_opt_text(item.get("reason")))
 
 
 def _time(value: Any) -> datetime:
     when = from_ts(value)
     if when is None:
         raise ValueError("a timestamp is missing")
-    if when.tzinfo is None:
-        raise ValueError(f"{value!r} has no time zone")
-    return when
+    return aware(when, "a time")   # no time zone: UTC
 
 
 def _opt_text(value: Any) -> str | None:
@@ -352,4 +428,16 @@ def _check_record(rec: Record, empty_ok: bool = False) -> Record:
     for name in ("at", "recorded_at", "updated_at"):
         if not isinstance(getattr(rec, name), datetime):
             raise ValueError(f"{name} is missing")
-    return rec
+    return _in_utc(rec)
+
+
+def _in_utc(rec: Record) -> Record:
+    """The record with each time that has no time zone read as UTC (clock.aware)."""
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(rec):
+        value = getattr(rec, f.name)
+        if isinstance(value, datetime) and value.tzinfo is None:
+            changes[f.name] = aware(value, f.name)
+    if any(t.tzinfo is None for t in rec.last_uses):
+        changes["last_uses"] = type(rec.last_uses)(aware(t, "last_uses") for t in rec.last_uses)
+    return rec.replace(**changes) if changes else rec

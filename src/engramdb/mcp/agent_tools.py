@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..clock import parse_time
 from ..errors import Invalid
 from . import results as o
 from . import schema as s
@@ -59,11 +58,7 @@ def context(c: Any, a: s.ContextArgs) -> dict[str, Any]:
 
 def ingest(c: Any, a: s.IngestArgs) -> dict[str, Any]:
     messages = [{k: v for k, v in m.model_dump().items() if v is not None} for m in a.messages]
-    for m in messages:
-        if "at" in m:
-            m["at"] = parse_time(m["at"], "at")
-    at = parse_time(a.at, "at") if a.at is not None else None
-    return c.me.ingest(messages, session=a.session, at=at, extractor=a.extractor,
+    return c.me.ingest(messages, session=a.session, at=a.at, extractor=a.extractor,
                        keep_turns=a.keep_turns).to_dict()
 
 

@@ -11,7 +11,8 @@ back as structured content (its ``to_dict()``) plus readable text. Behaviour liv
   ``user`` and ``agent`` arguments; otherwise those arguments are rejected by the schema.
 - Errors: an engramdb error comes back as a tool error (isError) reading "<code>: <message>",
   with structured content {"error": {"code", "message"}}; the server keeps serving. Arguments
-  that do not fit the schema are rejected before the engine runs.
+  that do not fit the schema are rejected before the engine runs, the same way, as
+  ``invalid``, in words (schema_errors.py): never the validator's text.
 - The store opens on the first call that needs it (listing tools does not); engine calls are
   serialized by one lock, as the SDK runs tools on worker threads.
 - stdout carries the protocol only: the SDK diverts file descriptor 1 to stderr while it
@@ -27,16 +28,23 @@ from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+    UnexpectedToolError,
+)
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import ValidationError
 
 import engramdb
 
 from ..config import Config
 from ..engine import ScopedMemory
-from ..errors import ConfigError, EngramError, NotFound
+from ..errors import ConfigError, EngramError, Invalid, NotFound
+from ..schema_errors import sentences
 from ..uri import DOMAINS
 from . import auth, profiles, stdio
 from . import http as web
@@ -61,6 +69,23 @@ def invoke(door: Door, verb: Verb, args: Any) -> CallToolResult:
                           structured_content=data)
 
 
+class Checked(Tool):
+    """The SDK's tool, whose arguments that do not fit the schema come back as an ``invalid``
+    tool error in words (schema_errors.py), not as the validator's text."""
+
+    async def run(self, arguments: dict[str, Any], context: Any,
+                  convert_result: bool = False) -> Any:
+        try:
+            return await super().run(arguments, context, convert_result)
+        except ToolError as exc:
+            if isinstance(exc, UnexpectedToolError) or not isinstance(exc.__cause__,
+                                                                       ValidationError):
+                raise
+            message = sentences(exc.__cause__.errors())
+            log.info("tool %s: invalid arguments: %s", self.name, message)
+            return error_result(Invalid(message))
+
+
 def error_result(exc: EngramError) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=f"{exc.code}: {exc}")],
@@ -80,7 +105,7 @@ def tool(verb: Verb, door: Door) -> Tool:
     def call(**kwargs: Any) -> CallToolResult:
         return invoke(door, verb, model.model_construct(**kwargs))
 
-    return Tool(
+    return Checked(
         fn=call, name=verb.name, title=verb.name.replace("_", " "), description=verb.doc,
         parameters=profiles.compact(model.model_json_schema(by_alias=True), arguments=True),
         fn_metadata=FuncMetadata(arg_model=model, output_model=verb.out, output_schema=profiles

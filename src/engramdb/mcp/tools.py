@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..clock import parse_time
 from ..errors import Invalid
 from ..io import snapshots
 from ..model import Draft
@@ -32,17 +31,12 @@ from .text import (
     write_text,
 )
 
-TIMES = ("at", "expires_at", "due_at", "since", "until")
-
 
 def fields(args: Any, *skip: str) -> dict[str, Any]:
-    """The arguments as engine keywords: scope fields dropped, ISO times parsed."""
-    out = {k: getattr(args, k) for k in type(args).model_fields
-           if k not in ("user", "agent", *skip)}
-    for name in TIMES:
-        if out.get(name) is not None:
-            out[name] = parse_time(out[name], name)
-    return out
+    """The arguments as engine keywords, scope fields dropped; times stay ISO 8601 text, which
+    the engine reads as every door does (clock.aware: no time zone is UTC)."""
+    return {k: getattr(args, k) for k in type(args).model_fields
+            if k not in ("user", "agent", *skip)}
 
 
 def drafts(args: s.RememberManyArgs) -> list[Draft]:

@@ -1,17 +1,20 @@
 """Request bodies of the HTTP API (pydantic lives here and nowhere else). Strict: a field of
 the wrong type or an unknown field is refused (422), nothing is coerced. Each body turns into
-the engine's own arguments; the engine checks the values (kinds, URIs, sizes, times)."""
+the engine's own arguments; the engine checks the values (kinds, URIs, sizes, times). Times
+are ISO 8601 text, read by the engine as every door reads them (clock.aware): without a time
+zone, UTC."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..model import Draft
 
 _STRICT = ConfigDict(extra="forbid", strict=True)
+Time = Annotated[str, Field(max_length=64, description="ISO 8601, such as 2026-01-01T10:00:00Z "
+                            "or 2026-01-01; without a time zone: UTC.")]
 
 
 class RememberIn(BaseModel):
@@ -23,15 +26,15 @@ class RememberIn(BaseModel):
                              "rule, procedure, pending, gist, emotion (default fact); the "
                              "aliases knowledge, idea (fact), story, interaction (event).")
     uri: str | None = Field(None, description="A slot such as core://user/name.")
-    at: datetime | None = Field(None, description="When it happened (ISO 8601 with a zone).")
+    at: Time | None = Field(None, description="When it happened (ISO 8601; no zone: UTC).")
     importance: float | None = Field(None, description="0 to 1.")
     metadata: dict[str, Any] | None = Field(None, description="Kept unchanged on the memory.")
     people: list[str] | None = None
     places: list[str] | None = None
     topics: list[str] | None = None
     priority: str | None = Field(None, description="P0 to P3.")
-    expires_at: datetime | None = None
-    due_at: datetime | None = None
+    expires_at: Time | None = None
+    due_at: Time | None = None
     session: str | None = None
     turn: str | None = None
     context: str | None = Field(None, description="Nearby text that helps find it.")
@@ -63,7 +66,7 @@ class UpdateIn(BaseModel):
     people: list[str] | None = None
     places: list[str] | None = None
     topics: list[str] | None = None
-    at: datetime | None = None
+    at: Time | None = None
     valence: float | None = Field(None, description="The feeling, -1 to 1; none: read from "
                                   "new content, else kept.")
     intensity: float | None = Field(None, description="How strongly felt, 0 to 1; none: read "
@@ -141,7 +144,7 @@ class MessageIn(BaseModel):
     model_config = _STRICT
     role: str = Field(description="user, assistant, system...")
     content: str
-    at: datetime | None = Field(None, strict=False, description="ISO 8601 with a zone.")
+    at: Time | None = Field(None, description="ISO 8601; no zone: UTC.")
     speaker: str | None = None
 
 
@@ -149,7 +152,7 @@ class IngestIn(BaseModel):
     model_config = _STRICT
     messages: list[MessageIn]
     session: str | None = Field(None, description="The conversation's id; default a new one.")
-    at: datetime | None = Field(None, description="When turns without `at` happened.")
+    at: Time | None = Field(None, description="When turns without `at` happened.")
     extractor: str = Field("auto", description="auto, rules or llm.")
     keep_turns: bool = Field(True, description="Keep each turn as an event memory.")
 

@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException
 
 from ..errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 from ..keys import Forbidden, Unauthorized
+from ..schema_errors import HTTP_PLACES, sentences
 
 log = logging.getLogger("engramdb.server")
 
@@ -54,15 +55,11 @@ def status_of(exc: EngramError) -> int:
 
 
 def describe(errors: list[Any]) -> tuple[str, str]:
-    """(code, message) for pydantic's validation errors, naming each field and what is wrong."""
+    """(code, message) for pydantic's validation errors: each field, what is wrong and what to
+    give, in words (schema_errors.py, shared with the MCP door)."""
     if any(e.get("type") == "json_invalid" for e in errors):
         return "malformed_json", "the request body is not valid JSON"
-    parts = []
-    for e in errors[:5]:
-        where = ".".join(str(p) for p in e.get("loc", ()) if p not in ("body",)) or "body"
-        parts.append(f"{where}: {e.get('msg', 'invalid')}")
-    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-    return "invalid", "; ".join(parts) + more
+    return "invalid", sentences(errors, HTTP_PLACES)
 
 
 def unparsed(exc: HTTPException) -> str | None:

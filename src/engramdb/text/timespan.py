@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
-from ..clock import aware
+from ..clock import EXAMPLE, aware
 from ..errors import Invalid
 from .timeexpr import _add_months
 from .timewindow import EARLIEST, LATEST, TimeWindow
@@ -49,7 +49,7 @@ def parse_at(value: object, precision: object = None) -> tuple[datetime, str | N
     the month of March)."""
     named = check_precision(precision)
     if isinstance(value, datetime):
-        when = aware(value, "at")  # naive or out of range in UTC: Invalid
+        when = aware(value, "at")  # naive: UTC; out of range in UTC: Invalid
         return (start_of(when, named), named) if named else (when, None)
     if isinstance(value, date):
         when = datetime(value.year, value.month, value.day, tzinfo=UTC)
@@ -72,9 +72,10 @@ def _parse_text(text: str, named: str | None) -> tuple[datetime, str | None]:
     try:
         when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise Invalid(f"at {text!r} is not ISO 8601 (2025, 2025-03, 2025-03-15 or "
-                      "2025-03-15T10:00:00Z)") from None
-    when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+        raise Invalid(f"at: {text[:40]!r} is not an ISO 8601 time; give one such as {EXAMPLE}, "
+                      "2025-03-15, 2025-03 or 2025 (without a time zone it is read as "
+                      "UTC)") from None
+    when = aware(when, "at")
     return (start_of(when, named), named) if named else (when, None)
 
 

@@ -3,7 +3,6 @@ history, strength, sources, and the caller's own key (/me)."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -48,8 +47,8 @@ def list_memories(
     c: Read,
     kind: Annotated[list[str] | None, Query()] = None,
     uri_prefix: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: str | None = None,
+    until: str | None = None,
     layer: Annotated[list[str] | None, Query()] = None,
     include_superseded: bool = True,
     newest_first: bool = False,
@@ -70,8 +69,8 @@ def count(
     c: Read,
     kind: Annotated[list[str] | None, Query()] = None,
     uri_prefix: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
+    since: str | None = None,
+    until: str | None = None,
     layer: Annotated[list[str] | None, Query()] = None,
 ) -> JSONResponse:
     return ok({"count": c.mem.count(kind=kind, uri_prefix=uri_prefix, since=since, until=until,

@@ -6,7 +6,6 @@ recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py and recall/entity.py.
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
@@ -23,7 +22,7 @@ def ok(data: object) -> JSONResponse:
 
 
 @router.get("/timeline", summary="The scope over time: events as points, facts as spans")
-def timeline(c: Read, since: datetime | None = None, until: datetime | None = None,
+def timeline(c: Read, since: str | None = None, until: str | None = None,
              limit: int = 500) -> JSONResponse:
     return ok(c.mem.timeline(since=since, until=until, limit=limit).to_dict())
 
