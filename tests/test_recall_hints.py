@@ -109,7 +109,6 @@ def test_keywords_match_lexically(mem, trips):  # type: ignore[no-untyped-def]
     ({"time_context": ("2025-03", "2025-01")}, "must come before"),
     ({"time_context": {"start": "March"}}, "time_context start"),
     ({"time_context": {"end": 2025}}, "time_context end must be"),
-    ({"time_context": {"start": datetime(2025, 1, 1)}}, "timezone"),
     ({"time_context": ["2025"]}, "time_context must be"),
 ])
 def test_bad_keywords_and_time_context_are_invalid(mem, trips, args, says):  # type: ignore[no-untyped-def]
@@ -153,3 +152,11 @@ def test_the_http_door_passes_them_through(mem, trips):  # type: ignore[no-untyp
             assert post(bad).status_code == 422, bad
         wrong = post({"query": "x", "time_context": "whenever"})
         assert wrong.status_code == 422 and "names no time" in wrong.json()["error"]["message"]
+
+
+def test_a_naive_time_context_is_utc(mem, trips):  # type: ignore[no-untyped-def]
+    """A datetime without a time zone is read as UTC, as everywhere (clock.aware)."""
+    naive = mem.recall("hiking", time_context={"start": datetime(2025, 1, 1)}, track=False)
+    aware = mem.recall("hiking", time_context={"start": datetime(2025, 1, 1, tzinfo=UTC)},
+                       track=False)
+    assert [h.memory.id for h in naive] == [h.memory.id for h in aware]
