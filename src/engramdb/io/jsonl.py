@@ -19,19 +19,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any
 
-import numpy as np
-
-from ..embed.pooled import embed_texts
 from ..errors import Invalid
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
-from ..recall.graph import check_relation, check_weight
 from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
-from ..write.prepare import embed_text, index_text
-from ..write.privacy import KEY_ID, PLACEHOLDER, kind_of, reveal_all, scope_key
-from .screen import screen_records
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..facade import Facade
 
 FORMAT = "engramdb-jsonl/1"
@@ -39,7 +34,35 @@ ALL_LAYERS = ListFilter(layers=())
 
 
 def _vec(v: np.ndarray) -> str:
-    return base64.b64encode(np.asarray(v, dtype=np.float32).tobytes()).decode()
+    import numpy as np
+
+    return _b64(np.asarray(v, dtype=np.float32).tobytes())
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def _vector_lines(store: Any, scope: Scope, ids: list[str]) -> dict[str, str]:
+    """Each memory's vector as an export writes it: the stored float32 bytes, base64 (a
+    store that gives its bytes, as SQLite does, is exported without numpy)."""
+    blobs = getattr(store, "vector_blobs", None)
+    if blobs is not None:
+        return {mid: _b64(raw) for mid, raw in blobs(scope, ids).items()}
+    return {mid: _vec(v) for mid, v in store.vectors(scope, ids).items()}
+
+
+def _passage_lines_of(store: Any, scope: Scope, ids: list[str]) -> dict[str, list[str]]:
+    """A long memory's passage vectors (store/passages.py) as ``_vector_lines`` writes its
+    vector."""
+    if not ids:
+        return {}
+    blobs = getattr(store, "passage_blobs", None)
+    if blobs is not None:
+        return {mid: [_b64(raw) for raw in rows] for mid, rows in blobs(scope, ids).items()}
+    read = getattr(store, "passages", None)
+    return ({mid: [_vec(row) for row in rows] for mid, rows in read(scope, ids).items()}
+            if read is not None else {})
 
 
 def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
@@ -56,16 +79,18 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     for scope in scopes:
         records = list(mem.store.list(scope, ALL_LAYERS))
         if reveal:
+            from ..write.privacy import reveal_all
+
             records = reveal_all(mem.store, scope, records)
-        vectors = mem.store.vectors(scope, [r.id for r in records])
-        parts = _passages(mem, scope, [r.id for r in records if r.id in vectors])
+        vectors = _vector_lines(mem.store, scope, [r.id for r in records])
+        parts = _passage_lines_of(mem.store, scope, [r.id for r in records if r.id in vectors])
         values = mem.store.pii_values(scope, [r.id for r in records]) if masked else {}
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}
             if rec.id in vectors:
-                line["vector"] = _vec(vectors[rec.id])
+                line["vector"] = vectors[rec.id]
             if rec.id in parts:   # a long memory's passages (store/passages.py)
-                line["passages"] = [_vec(row) for row in parts[rec.id]]
+                line["passages"] = parts[rec.id]
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
@@ -73,10 +98,8 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
                 fp.write(json.dumps({"type": "pii", "memory_id": rec.id,
                                      "values": values[rec.id]}, ensure_ascii=False) + "\n")
             n += 1
-        key = scope_key(mem.store, scope, create=False) if masked else None
-        if key is not None:   # the placeholders' key: a restore keeps them the scope's tokens
-            fp.write(json.dumps({"type": "pii", "memory_id": KEY_ID,
-                                 "values": {"key": key.hex()}}) + "\n")
+        if masked:   # the placeholders' key: a restore keeps them the scope's tokens
+            fp.write(_key_line(mem.store, scope))
         for link in mem.store.list_links(scope):
             fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
                      + "\n")
@@ -84,6 +107,15 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
             fp.write(json.dumps({"type": "goal", "goal": goal.to_dict()}, ensure_ascii=False)
                      + "\n")
     return n
+
+
+def _key_line(store: Any, scope: Scope) -> str:
+    from ..write.privacy import KEY_ID, scope_key
+
+    key = scope_key(store, scope, create=False)
+    if key is None:
+        return ""
+    return json.dumps({"type": "pii", "memory_id": KEY_ID, "values": {"key": key.hex()}}) + "\n"
 
 
 def _event_line(ev: Event) -> dict[str, Any]:
@@ -97,6 +129,8 @@ def import_jsonl(mem: Facade, fp: IO[str],
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Import everything or nothing (one transaction). Records whose id is already stored are
     skipped. Vectors are reused when the file's embedder is the store's, else recomputed."""
+    from .screen import screen_records
+
     export = read_export(mem, fp)
     screen_records(mem, export.records, export.events, export.vectors, export.pii)
     # ^ the PII policy (io/screen.py): refused whole, or masked
@@ -160,13 +194,10 @@ def read_export(mem: Facade, fp: IO[str]) -> Export:
                   pii, kept)
 
 
-def _passages(mem: Facade, scope: Scope, ids: list[str]) -> dict[str, np.ndarray]:
-    read = getattr(mem.store, "passages", None)
-    return read(scope, ids) if read is not None and ids else {}
-
-
 def _passage_lines(items: list[dict[str, Any]]) -> dict[str, np.ndarray]:
     """The passage vectors of the memory lines that carry them, checked."""
+    import numpy as np
+
     out: dict[str, np.ndarray] = {}
     for number, item in enumerate(items, start=2):
         rows = item.get("passages") if item.get("type") == "memory" else None
@@ -184,6 +215,8 @@ def _passage_lines(items: list[dict[str, Any]]) -> dict[str, np.ndarray]:
 
 def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
     """A line of masked values (a snapshot's), checked before anything is written."""
+    from ..write.privacy import KEY_ID, PLACEHOLDER
+
     values = item.get("values")
     if item.get("memory_id") == KEY_ID:   # a snapshot's placeholder key (io/snapshot.py)
         if not isinstance(values, dict) or list(values) != ["key"] or not isinstance(
@@ -199,6 +232,8 @@ def _pii(item: dict[str, Any], number: int) -> tuple[str, dict[str, str]]:
 
 def _link(item: dict[str, Any], number: int) -> Link:
     """A link line, checked (recall/graph.py's rules) before anything is written."""
+    from ..recall.graph import check_relation, check_weight
+
     try:
         row = item["link"]
         link = Link(source=str(row["source"]), target=str(row["target"]),
@@ -237,6 +272,9 @@ def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
     """Embed the records that lack a vector (tombstones never get one), in batches, before
     the caller takes the write lock: a model is slow. ``skip_stored``: not those whose id is
     already stored (an import skips them). Returns how many were embedded."""
+    from ..embed.pooled import embed_texts
+    from ..write.prepare import embed_text
+
     todo = [i for i, rec in enumerate(export.records)
             if export.vectors[i] is None and not rec.erased
             and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
@@ -253,6 +291,9 @@ def write_export(mem: Facade, export: Export,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Write the records whose id is not stored yet, with their logs (inside the caller's
     transaction); a tombstone gets neither text nor vector, so nothing can find it."""
+    from ..write.prepare import index_text
+    from ..write.privacy import kind_of
+
     counts = {"imported": 0, "skipped": 0}
     total = len(export.records)
     for i, (rec, vector, events) in enumerate(zip(export.records, export.vectors,
@@ -290,6 +331,8 @@ def write_export(mem: Facade, export: Export,
 
 
 def _group(items: list[dict[str, Any]]) -> list[tuple[dict[str, Any], Any, list[Event]]]:
+    import numpy as np
+
     groups: list[tuple[dict[str, Any], Any, list[Event]]] = []
     for number, item in enumerate(items, start=2):
         kind = item.get("type")
