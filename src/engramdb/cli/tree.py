@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 
 import typer
-from typer.main import get_command_name
+from typer.main import get_command_name, solve_typer_info_defaults
 
 VALUED = ("--db", "--user", "--agent", "--embedder")   # the global options that take a value
 FLAGS = ("--create", "--json", "-v", "--verbose")
@@ -46,8 +46,9 @@ def lean(app: typer.Typer, args: Sequence[str], prog_name: str) -> typer.Typer:
         return app
     groups = []
     for info in app.registered_groups:
-        if info.name is not None:   # a named group (goal, session, ...): whole or not at all
-            if info.name == name:
+        group = solve_typer_info_defaults(info).name   # as Typer names it
+        if group:   # a named group (goal, session, ...): whole or not at all
+            if group == name:
                 groups.append(info)
             continue
         sub = info.typer_instance   # a group merged into the root: its commands are the root's
