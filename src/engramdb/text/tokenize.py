@@ -83,8 +83,15 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return list(_tokens(text, keep_stopwords))
 
 
+def latin_tokens(text: str) -> tuple[str, ...]:
+    """``tokenize``'s tokens of ``text`` less the words of its Chinese runs, which are not
+    segmented (jieba does not load): enough to ask whether text holds a term in no CJK
+    script, as a question in English asks of a memory in Chinese."""
+    return _tokens(text, False, segment=False)
+
+
 @lru_cache(maxsize=4096)
-def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
+def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours): cached."""
     out: list[str] = []
     text = unicodedata.normalize("NFKC", text).lower()
@@ -93,7 +100,8 @@ def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
     for m in _run().finditer(text):
         cjk, word = m.groups()
         if cjk:
-            out.extend(_cjk_words(cjk))
+            if segment:
+                out.extend(_cjk_words(cjk))
             continue
         word = word.replace("'", "")
         if keep_stopwords or word not in EN_STOP:
