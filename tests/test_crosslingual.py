@@ -168,3 +168,40 @@ def test_a_small_scope_is_not_expanded_from_its_own_top_memories() -> None:
         hits = mem.recall("我上班用什么交通工具？", k=3, track=False)
         assert "expansion" not in hits.plan.get("stages", {})
         assert hits[0].memory.id == answer
+
+
+def test_a_chinese_question_on_an_english_scope_asks_no_main_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The main model's standings are read only for memories in the question's language, and
+    there are none: the leg is the same list with the same scores without asking it (so e5
+    need not load for it). With a memory in Chinese in the scope, it is asked."""
+    from engramdb.recall.crosslingual import _search, cross_leg
+    from engramdb.recall.plan import plan_query
+    from engramdb.recall.presets import get_preset
+
+    with engramdb.open(tmp_path / "m.db", embedder="hashing") as mem:
+        for text in ("I moved to Berlin in May", "My sister likes green tea",
+                     "I work as a nurse", "We adopted a cat named Mochi"):
+            mem.remember(text)
+        scope, preset = mem.default_scope, get_preset("default")
+
+        def aligned(text: str):  # type: ignore[no-untyped-def]
+            return mem.embedder.embed_batch([text], query=True)[0]
+
+        asked: list[str] = []
+
+        def main(plan):  # type: ignore[no-untyped-def]
+            asked.append(plan.query)
+            return aligned("a different model: " + plan.query)
+
+        plan = plan_query("我养了什么宠物")
+        _, lists = cross_leg(mem.store, LanguageMix(mem.store), aligned, scope, plan, preset,
+                             main=main)
+        assert asked == [] and plan.crosslingual is not None
+        both = _search(mem.store, scope, plan, [aligned(plan.query), main(plan)],
+                       LanguageMix(mem.store).of(scope), main_reads=False)
+        assert lists[LEG] == both and len(both) == 4
+        asked.clear()
+        mem.remember("我们养了一只猫")
+        cross_leg(mem.store, LanguageMix(mem.store), aligned, scope, plan_query("我养了什么宠物"),
+                  preset, main=main)
+        assert asked == ["我养了什么宠物"]

@@ -254,3 +254,28 @@ def test_goals_travel_with_the_export(mem, clock, tmp_path):  # type: ignore[no-
         assert busy.active_goal(user="alice", agent="noah") == own   # one active goal a scope
         came = {g.id: g for g in busy.goals(user="alice", agent="noah")}
         assert came[visa.id].status.value == "paused" and came[trip.id] == me.goals()[0]
+
+
+def test_exported_vectors_are_the_stored_bytes(mem):  # type: ignore[no-untyped-def]
+    """The SQLite store exports each vector's stored float32 bytes as they are (read without
+    numpy); they decode to exactly the vectors the store reads, a long memory's passages too."""
+    import numpy as np
+
+    me = mem.scope(user="alice", agent="noah")
+    long = " ".join(f"Note {i}: the bees in the garden swarmed again near the old pear tree."
+                    for i in range(80))
+    ids = [me.remember("I moved to Berlin in March").memory.id,
+           me.remember(long, kind="fact").memory.id,
+           me.remember("我周末喜欢去吃火锅").memory.id]
+    lines = [json.loads(line) for line in export_text(mem, user="alice", agent="noah").splitlines()]
+    exported = {line["memory"]["id"]: line for line in lines if line["type"] == "memory"}
+    scope = engramdb.Scope("alice", "noah")
+    stored, parts = mem.store.vectors(scope, ids), mem.store.passages(scope, ids)
+    assert set(parts) == {ids[1]}   # the long one is cut into passages
+    for mid in ids:
+        got = np.frombuffer(base64.b64decode(exported[mid]["vector"]), dtype=np.float32)
+        assert got.tobytes() == np.asarray(stored[mid], dtype=np.float32).tobytes()
+    rows = [np.frombuffer(base64.b64decode(row), dtype=np.float32)
+            for row in exported[ids[1]]["passages"]]
+    assert np.array_equal(np.vstack(rows), parts[ids[1]])
+    assert "passages" not in exported[ids[0]]

@@ -30,3 +30,14 @@ def test_hyphenated_words_are_also_one_word(text: str, also: str) -> None:
 @pytest.mark.parametrize("text", ["2024-05-08", "covid-19", "去-Berlin", "A-1"])
 def test_dates_codes_and_chinese_are_not_joined(text: str) -> None:
     assert tokenize(text) == tokenize(text.replace("-", " "))
+
+
+def test_latin_tokens_are_tokenize_without_the_chinese_words() -> None:
+    """What a question in English asks of a memory in Chinese (recall/relevance.py): the same
+    tokens, the Chinese runs left unsegmented."""
+    from engramdb.text import is_cjk
+    from engramdb.text.tokenize import latin_tokens
+
+    for text in ("我在Google工作，周末和Tom去Costco买东西", "I moved to Berlin's e-mail hub",
+                 "我妹妹喜欢喝绿茶", "Meeting with 王磊 at 3pm about the co-worker budget", ""):
+        assert list(latin_tokens(text)) == [t for t in tokenize(text) if not is_cjk(t)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from . import errors
@@ -127,7 +128,12 @@ def _postgres(url: str) -> Store:
 
 
 def _limit_threads(threads: int) -> None:
-    """Pin BLAS threads (numpy's matmul) so tests and servers do not oversubscribe."""
+    """Pin BLAS threads (numpy's matmul) so tests and servers do not oversubscribe.
+    threadpoolctl limits the thread pools of the libraries loaded now: with numpy not loaded
+    there is no BLAS to limit, and a command that reads no vector does not load threadpoolctl
+    (and ctypes) for nothing (the models pin their own threads when they load)."""
+    if "numpy" not in sys.modules:
+        return
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=max(1, threads))

@@ -11,6 +11,7 @@ completion. See docs/cli.md.
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
@@ -21,12 +22,19 @@ from . import admin, agent, attention, entity, io, links, memory, review, serve,
 from .guard import EXIT_OK
 from .options import Agent, AsJson, Create, Db, Door, EmbedderName, User, Verbose
 from .panels import GroupedHelp
+from .quick import Quick, QuickGroup
+from .tree import lean
+
+
+class RootGroup(Quick, GroupedHelp):
+    """Commands listed by panel (panels.py); plain option values without pydantic (quick.py)."""
+
 
 app = typer.Typer(
     name="engramdb", help="Memory for AI agents: remember, recall, inspect one memory file.",
     no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False,
     rich_markup_mode=None,  # plain help and usage errors: no rich formatter to load (quick start)
-    cls=GroupedHelp,        # commands listed by panel (panels.py)
+    cls=RootGroup,
 )
 
 
@@ -52,11 +60,13 @@ for group in (admin.commands, memory.commands, io.commands, serve.commands,
               attention.commands, links.commands, session.commands, review.commands,
               agent.commands, entity.commands):
     app.add_typer(group)
-app.add_typer(attention.goal_app, name="goal")
-app.add_typer(attention.procedure_app, name="procedure")
-app.add_typer(session.session_app, name="session")
-app.add_typer(admin.keys_app, name="keys")
+app.add_typer(attention.goal_app, name="goal", cls=QuickGroup)
+app.add_typer(attention.procedure_app, name="procedure", cls=QuickGroup)
+app.add_typer(session.session_app, name="session", cls=QuickGroup)
+app.add_typer(admin.keys_app, name="keys", cls=QuickGroup)
 
 
 def main() -> None:
-    app(prog_name="engramdb")
+    """The console script: the app, built with only the command the arguments name
+    (tree.py)."""
+    lean(app, sys.argv[1:], "engramdb")(prog_name="engramdb")

@@ -16,6 +16,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from .quick import QuickCommand
+
 GLOBAL = "Global options"
 Db = Annotated[str | None, typer.Option(
     "--db", metavar="FILE", help="SQLite file or postgresql:// URL; else $ENGRAMDB_URL, else the "
@@ -117,7 +119,7 @@ def command(group: typer.Typer, name: str | None = None) -> Callable[[F], F]:
     """Register ``func(d: Door, ...)`` on GROUP as command NAME (default: its own name)."""
 
     def register(func: F) -> F:
-        group.command(name)(with_globals(func))
+        group.command(name, cls=QuickCommand)(with_globals(func))
         return func
 
     return register

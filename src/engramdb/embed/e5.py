@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .base import normalize_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _BATCH = 32
 
@@ -36,6 +38,8 @@ class E5Embedder:
         return self._model
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        import numpy as np
+
         model = self._load()
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)

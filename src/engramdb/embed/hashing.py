@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..text import normalize, tokenize
 from .base import normalize_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _CACHE_SIZE = 1 << 18  # distinct features remembered (about 40 MB at most)
 
@@ -41,6 +43,8 @@ class HashingEmbedder:
         return code
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        import numpy as np
+
         rows: list[int] = []
         codes: list[int] = []
         for row, text in enumerate(texts):

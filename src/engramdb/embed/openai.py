@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import httpx
-import numpy as np
 
 from ..errors import ConfigError, EngramError
 from .base import normalize_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _BATCH = 128
 
@@ -42,6 +45,8 @@ class OpenAIEmbedder:
         self._client = httpx.Client(timeout=timeout)
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        import numpy as np
+
         rows: list[list[float]] = []
         for start in range(0, len(texts), _BATCH):
             rows.extend(self._call(list(texts[start : start + _BATCH])))

@@ -9,15 +9,16 @@ bench/results/crosslingual.md and bench/results/locomo.md."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..text import is_cjk
 from .base import Embedder
-from .pooled import mean_unit
 
-_HALF = np.float32(1 / np.sqrt(2))
+if TYPE_CHECKING:
+    import numpy as np
+
+_HALF = 1 / math.sqrt(2)   # a float, not numpy: numpy loads with the first vector
 
 
 class RoutedEmbedder:
@@ -29,6 +30,10 @@ class RoutedEmbedder:
         self._last_cjk: tuple[str, np.ndarray] | None = None  # reused by embed_aligned
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        import numpy as np
+
+        from ..text import is_cjk
+
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         if not texts:
             return out
@@ -49,6 +54,10 @@ class RoutedEmbedder:
     def pool(self, vectors: np.ndarray, weights: np.ndarray) -> np.ndarray:
         """A long memory's passages as one vector (embed/pooled.py): each model's half
         pooled and normalised on its own, so either half's cosine stays that model's."""
+        import numpy as np
+
+        from .pooled import mean_unit
+
         split = self.main.dimensions
         return np.concatenate([mean_unit(vectors[:, :split], weights) * _HALF,
                                mean_unit(vectors[:, split:], weights) * _HALF])
@@ -56,6 +65,8 @@ class RoutedEmbedder:
     def embed_aligned(self, text: str) -> np.ndarray:
         """The query in the cross-lingual model's half alone (recall/crosslingual.py); the
         vector ``embed_batch`` just gave a question in Chinese is reused."""
+        import numpy as np
+
         last = self._last_cjk
         out = np.zeros(self.dimensions, dtype=np.float32)
         if last is not None and last[0] == text:
@@ -68,6 +79,8 @@ class RoutedEmbedder:
         """The query in the main model's half alone, whatever its script (a question in
         Chinese is otherwise searched by the cross-lingual half): recall/crosslingual.py
         sums both models' standings in a scope that holds both languages."""
+        import numpy as np
+
         out = np.zeros(self.dimensions, dtype=np.float32)
         out[: self.main.dimensions] = self.main.embed_batch([text], query=True)[0]
         return out

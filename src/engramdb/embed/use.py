@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..errors import EngramError
 from .base import normalize_rows
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class USEEmbedder:
@@ -42,6 +43,8 @@ class USEEmbedder:
         return self._model
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         model = self._load()

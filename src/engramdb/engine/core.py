@@ -4,42 +4,60 @@ uses, and the few helpers they share (scope checks, the clock's now, embedding, 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Self
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from ..clock import Clock, SystemClock, aware
 from ..config import Config, parse_every
-from ..dynamics.merge import NearHints
-from ..dynamics.strength import params_from
 from ..embed.base import Embedder
-from ..embed.pooled import embed_texts
-from ..embed.querycache import QueryCache
 from ..errors import Invalid, NotFound
 from ..model import (
     Action,
     Record,
     Scope,
 )
-from ..recall.pipeline import Recaller
-from ..store.protocol import Store
-from ..text.checks import storable
 from ..uri import validate_uri
-from .deferred import VectorWorker
 from .idprefix import ID_LENGTH, full_id
 from .scoped import ScopedMemory
 from .sleeper import Sleeper
 
 if TYPE_CHECKING:
+    import numpy as np
+
+    from ..dynamics.merge import NearHints
     from ..dynamics.sleep import SleepReport
+    from ..dynamics.strength import DecayParams
+    from ..embed.querycache import QueryCache
+    from ..recall.pipeline import Recaller
+    from ..store.protocol import Store
+    from .deferred import VectorWorker
 
 log = logging.getLogger("engramdb")
 USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
 WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
+
+
+def built_once(build: Callable[[Any], T]) -> T:
+    """A property whose value ``build(self)`` makes on first use, once per object (under the
+    object's ``_building`` lock: two threads asking at once get the same one)."""
+    name = build.__name__
+
+    def get(self: Any) -> T:
+        try:
+            return self.__dict__[name]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        with self._building:
+            if name not in self.__dict__:
+                self.__dict__[name] = build(self)
+            return self.__dict__[name]  # type: ignore[no-any-return]
+
+    return property(get, doc=build.__doc__)  # type: ignore[return-value]
 
 
 class Core:
@@ -53,23 +71,56 @@ class Core:
         self.config = config or Config()
         self.default_scope = Scope(self.config.user, self.config.agent)
         store.bind_embedder(embedder.model_id, embedder.dimensions)
-        self.decay_params = params_from(self.config)
         self.last_auto_sleep: SleepReport | None = None
-        self._near = NearHints()   # what writes found near them, for the next sleep's merge
-        self._query_vectors = QueryCache(self._embed_uncached, self.config.query_cache)
-        self._recaller = Recaller(store, self._embed_query, self.decay_params,
-                                  getattr(embedder, "relevance_floor", None),
-                                  self.config.preset, self.config.assoc_slots,
-                                  self.config.relevance_floor,
-                                  aligned=getattr(embedder, "embed_aligned", None),
-                                  main=getattr(embedder, "embed_main", None))
-        self._later = VectorWorker(store, self._embed, self._now, self.decay_params)
+        self._building = threading.RLock()   # built_once: one build at a time
         self._catch_up()
         self.sleeper = Sleeper(store, self._sleep_in_background, self._now,
                                every_s=parse_every(self.config.sleep_every),
                                threshold=self.config.auto_sleep_importance)
         if self.sleeper.every is not None or self.config.sleep_in_background:
             self.sleeper.start()
+
+    # The read and write machinery (and numpy, the read path, the write path with them) is
+    # built on first use, once: a door that only reads records (get, list, history, stats,
+    # export) does not load it.
+
+    @built_once
+    def decay_params(self) -> DecayParams:
+        from ..dynamics.strength import params_from
+
+        return params_from(self.config)
+
+    @built_once
+    def _near(self) -> NearHints:
+        """What writes found near them, for the next sleep's merge."""
+        from ..dynamics.merge import NearHints
+
+        return NearHints()
+
+    @built_once
+    def _query_vectors(self) -> QueryCache:
+        from ..embed.querycache import QueryCache
+
+        return QueryCache(self._embed_uncached, self.config.query_cache)
+
+    @built_once
+    def _recaller(self) -> Recaller:
+        from ..recall.pipeline import Recaller
+
+        params, embed_query = self.decay_params, self._embed_query
+        embedder = self.embedder
+        return Recaller(self.store, embed_query, params,
+                        getattr(embedder, "relevance_floor", None),
+                        self.config.preset, self.config.assoc_slots, self.config.relevance_floor,
+                        aligned=getattr(embedder, "embed_aligned", None),
+                        main=getattr(embedder, "embed_main", None))
+
+    @built_once
+    def _later(self) -> VectorWorker:
+        from .deferred import VectorWorker
+
+        params = self.decay_params
+        return VectorWorker(self.store, self._embed, self._now, params)
 
     # ---------------------------------------------------------------- plumbing
 
@@ -84,7 +135,8 @@ class Core:
         what is still due or pending stays in the database for the next open), then close the
         store."""
         self.sleeper.close()
-        self._later.close()
+        if "_later" in self.__dict__:   # a worker was made (built_once)
+            self._later.close()
         self.store.close()
 
     def _catch_up(self) -> None:
@@ -111,6 +163,8 @@ class Core:
         return ScopedMemory(self, self._scope(user, agent))
 
     def _scope(self, user: str | None, agent: str | None) -> Scope:
+        from ..text.checks import storable
+
         scope = Scope(self.default_scope.user if user is None else user,
                       self.default_scope.agent if agent is None else agent)
         for name, value in (("user", scope.user), ("agent", scope.agent)):
@@ -126,6 +180,8 @@ class Core:
         """Memory texts' vectors: a long text's passages pooled (embed/pooled.py). The
         passages' own vectors wait in the store's memo for the write that stores the pooled
         vector (store/passages.py), which stores them with it."""
+        from ..embed.pooled import embed_texts
+
         return embed_texts(self.embedder, texts, getattr(self.store, "passage_memo", None))
 
     def _embed_query(self, text: str) -> np.ndarray:

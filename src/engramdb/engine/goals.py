@@ -9,23 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..attention.focus import MAX_K, Workspace, build, goal_text, list_procedures
-from ..attention.goals import GoalStack
-from ..attention.procedures import (
-    START_CONFIDENCE,
-    Procedure,
-    Triggered,
-    after_outcome,
-    procedure_draft,
-    triggered,
-)
-from ..attention.rules import Learned, append_to_file, learn, render, rules_of
 from ..errors import Invalid, NotFound
 from ..model import Goal, Kind
-from ..store.protocol import ListFilter
 from .core import Core
 
 if TYPE_CHECKING:
+    from ..attention.focus import Workspace
+    from ..attention.goals import GoalStack
+    from ..attention.procedures import Procedure, Triggered
+    from ..attention.rules import Learned
     from ..io.migrate import Plan
 
 
@@ -35,6 +27,8 @@ class AttentionVerbs(Core):
     # ------------------------------------------------------------ goals
 
     def _goals(self, user: str | None, agent: str | None) -> GoalStack:
+        from ..attention.goals import GoalStack
+
         return GoalStack(self.store, self._scope(user, agent), self._now())
 
     def goal_start(self, title: str, *, constraints: Sequence[str] | None = None,
@@ -86,6 +80,8 @@ class AttentionVerbs(Core):
                       agent: str | None = None) -> Procedure:
         """Store a procedure (a procedure-kind memory at procedure://<slug of the title>).
         The same title again replaces its steps and triggers and keeps its track record."""
+        from ..attention.procedures import START_CONFIDENCE, Procedure, procedure_draft
+
         scope = self._scope(user, agent)
         draft = procedure_draft(title, steps, triggers, START_CONFIDENCE)
         assert draft.uri is not None
@@ -103,12 +99,16 @@ class AttentionVerbs(Core):
     def procedures(self, *, user: str | None = None,
                    agent: str | None = None) -> list[Procedure]:
         """Every current procedure of the scope."""
+        from ..attention.focus import list_procedures
+
         return list_procedures(self, self._scope(user, agent))  # type: ignore[arg-type]
 
     def procedure_outcome(self, id_or_uri: str, success: bool, *, user: str | None = None,
                           agent: str | None = None) -> Procedure:
         """Record that following the procedure worked (confidence up) or failed (down); the
         change is a new version of its memory."""
+        from ..attention.procedures import Procedure, after_outcome
+
         scope = self._scope(user, agent)
         rec = self.store.get_by_uri(scope, id_or_uri) if "://" in str(id_or_uri) else (
             self.store.get(scope, self._id(scope, id_or_uri)) if isinstance(id_or_uri, str)
@@ -127,6 +127,10 @@ class AttentionVerbs(Core):
     def triggered_procedures(self, query: str, *, user: str | None = None,
                              agent: str | None = None) -> list[Triggered]:
         """The procedures whose triggers fire on the query or on the active goal."""
+        from ..attention.focus import list_procedures
+        from ..attention.goals import GoalStack
+        from ..attention.procedures import triggered
+
         scope = self._scope(user, agent)
         goal = GoalStack(self.store, scope, self._now()).active()
         return triggered(list_procedures(self, scope),  # type: ignore[arg-type]
@@ -139,6 +143,8 @@ class AttentionVerbs(Core):
         """The attention workspace for ``query``: the active goal, triggered procedures and
         the memories chosen by the attention score, with every candidate's breakdown in
         ``audit`` (attention/score.py). Chosen memories count as used unless track=False."""
+        from ..attention.focus import MAX_K, build
+
         scope = self._scope(user, agent)
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
@@ -155,6 +161,8 @@ class AttentionVerbs(Core):
                            user: str | None = None, agent: str | None = None) -> Learned:
         """Keep ``rule`` once, as a rule memory noting the mistake (a rule that says the same
         is not added again), and append it to an AGENTS.md-style ``file`` if given."""
+        from ..attention.rules import append_to_file, learn
+
         learned = learn(self, self._scope(user, agent), mistake, rule)  # type: ignore[arg-type]
         if file is not None:
             learned.file_added = append_to_file(file, learned.memory)
@@ -162,6 +170,8 @@ class AttentionVerbs(Core):
 
     def agents_md(self, *, user: str | None = None, agent: str | None = None) -> str:
         """The scope's rules as an AGENTS.md text (learned ones under "## Learned rules")."""
+        from ..attention.rules import render, rules_of
+
         return render(rules_of(self, self._scope(user, agent)))  # type: ignore[arg-type]
 
     def export_memory_md(self, *, uris: bool = False, user: str | None = None,
@@ -169,6 +179,7 @@ class AttentionVerbs(Core):
         """The scope's current memories as a zoned MEMORY.md (io/markdown.py); ``uris`` adds
         each memory's URI as a trailing comment."""
         from ..io.markdown import render as render_md
+        from ..store.protocol import ListFilter
 
         scope = self._scope(user, agent)
         records = self.store.list(scope, ListFilter(current_only=True))
@@ -208,4 +219,4 @@ def _query(query: object) -> str:
     return query
 
 
-__all__ = ["AttentionVerbs", "goal_text"]
+__all__ = ["AttentionVerbs"]

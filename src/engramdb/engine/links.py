@@ -9,17 +9,6 @@ from ..model import (
     Hit,
     Link,
 )
-from ..recall.graph import (
-    as_hit,
-    check_hops,
-    check_linkable,
-    check_relation,
-    check_weight,
-    start_hit,
-    walk,
-)
-from ..recall.why import describe
-from ..store.protocol import ListFilter
 from ..uri import validate_prefix, validate_uri
 from .core import Core
 
@@ -31,6 +20,8 @@ class LinkVerbs(Core):
              user: str | None = None, agent: str | None = None) -> Link:
         """Link memory ``a`` to memory ``b`` (ids or URIs of one scope): "a caused b". Linking
         again sets the weight. Relations: graph.RELATIONS; weight from 0 to 1."""
+        from ..recall.graph import check_linkable, check_relation, check_weight
+
         scope = self._scope(user, agent)
         relation, weight = check_relation(relation), check_weight(weight)
         with self.store.transaction():
@@ -47,6 +38,8 @@ class LinkVerbs(Core):
                agent: str | None = None) -> int:
         """Remove the links between ``a`` and ``b``, both ways (of one relation, or all);
         returns how many were removed."""
+        from ..recall.graph import check_relation
+
         scope = self._scope(user, agent)
         if relation is not None:
             check_relation(relation)
@@ -65,6 +58,9 @@ class LinkVerbs(Core):
                 agent: str | None = None) -> list[Hit]:
         """Memories linked to this one, both ways, up to ``hops`` (1-3) links away, strongest
         path first (the product of its link weights)."""
+        from ..recall.graph import as_hit, check_hops, walk
+        from ..recall.why import describe
+
         scope = self._scope(user, agent)
         hops = check_hops(hops, 1)
         hits = [as_hit(r) for r in walk(self.store, scope, [self._get(scope, id_or_uri)], hops)]
@@ -75,6 +71,10 @@ class LinkVerbs(Core):
                     agent: str | None = None) -> list[Hit]:
         """The memory at a URI, or every memory under a URI prefix ("project://engramdb/"),
         then what is linked to them up to ``hops`` (0-3) links away."""
+        from ..recall.graph import as_hit, check_hops, start_hit, walk
+        from ..recall.why import describe
+        from ..store.protocol import ListFilter
+
         scope = self._scope(user, agent)
         hops = check_hops(hops, 0)
         if not isinstance(uri_or_prefix, str) or "://" not in uri_or_prefix:

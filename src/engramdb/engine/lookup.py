@@ -11,7 +11,6 @@ from ..clock import aware
 from ..errors import Conflict, Invalid
 from ..ids import new_id
 from ..model import Draft, Layer, Lifecycle, Record, Scope
-from ..write.prepare import LIFECYCLE_BY_PRIORITY, build_record, embed_text, index_text
 
 if TYPE_CHECKING:
     from .memory import Memory
@@ -56,6 +55,8 @@ def set_expiry(memory: Memory, scope: Scope, memory_id: str,
                expires_at: datetime | None) -> Record:
     """Give a memory a new expiry time (None: it no longer expires), as a new version. A
     memory with an expiry is temporary (lifecycle temp) and retired by sleep once it passes."""
+    from ..write.prepare import LIFECYCLE_BY_PRIORITY, index_text
+
     at = aware(expires_at, "expires_at") if expires_at is not None else None
     with memory.store.transaction():
         old = memory.get(memory_id, user=scope.user, agent=scope.agent)
@@ -71,6 +72,8 @@ def set_expiry(memory: Memory, scope: Scope, memory_id: str,
 def write_exact(memory: Memory, draft: Draft, scope: Scope) -> Record:
     """Store the draft as it is: no quality gate, no duplicate or supersession judgement (a
     key-value store's put: the item at a URI is exactly what was put). Its URI must be free."""
+    from ..write.prepare import build_record, embed_text, index_text
+
     now = memory._now()
     rec = build_record(draft, scope, new_id(now), now, memory.config.max_content_bytes)
     vector = memory._embed([embed_text(rec)])[0]

@@ -7,8 +7,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..clock import aware
-from ..dynamics.decay import link_weights
-from ..dynamics.strength import Strength, assess
 from ..errors import Invalid
 from ..model import (
     MAX_K,
@@ -20,15 +18,8 @@ from ..model import (
     Scope,
     Stats,
 )
-from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
-from ..recall.hints import context_window, keyword_tokens
-from ..recall.wake import promote
-from ..recall.why import describe
-from ..store.protocol import ListFilter
-from ..text.checks import storable
 from ..tracing import traced
 from ..uri import validate_prefix
-from ..write.prepare import parse_kind
 from .core import USE_DEBOUNCE_S, Core
 from .idprefix import SHOWN, abbreviate
 
@@ -36,7 +27,9 @@ MAX_ROWS = 2**63 - 1   # a list's limit and offset: the largest integer SQLite a
 
 if TYPE_CHECKING:
     from ..dynamics.review import Review
+    from ..dynamics.strength import Strength
     from ..io.profile import ProfileCheck
+    from ..store.protocol import ListFilter
 
 
 class ReadVerbs(Core):
@@ -54,6 +47,13 @@ class ReadVerbs(Core):
         ``keywords``: more words to match lexically; ``time_context``: the time the answer
         falls in ("last week", "上周", ``{"start": ..., "end": ...}``), applied as a time the
         query names (recall/hints.py)."""
+        from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
+        from ..recall.hints import context_window, keyword_tokens
+        from ..recall.wake import promote
+        from ..recall.why import describe
+        from ..text.checks import storable
+        from ..write.prepare import parse_kind
+
         scope = self._scope(user, agent)
         if not isinstance(query, str) or not query.strip():
             raise Invalid("query is empty")
@@ -99,6 +99,9 @@ class ReadVerbs(Core):
                 agent: str | None = None) -> Strength:
         """Why a memory weighs what it weighs: layer, retention, decay rate, priority,
         half-life and every term of its weight (dynamics/strength.py)."""
+        from ..dynamics.decay import link_weights
+        from ..dynamics.strength import assess
+
         rec = self._get(self._scope(user, agent), id_or_uri)
         links = link_weights(self.store, rec.scope, [rec.id]).get(rec.id, 0.0)
         return assess(rec, self._now(), self.decay_params, links)
@@ -147,6 +150,8 @@ class ReadVerbs(Core):
                 since: datetime | str | None, until: datetime | str | None,
                 layer: str | Sequence[str] | None, include_superseded: bool,
                 limit: int | None, offset: int, newest_first: bool) -> ListFilter:
+        from ..store.protocol import ListFilter
+
         kinds = [kind] if isinstance(kind, str) else list(kind or [])
         layers = [layer] if isinstance(layer, str) else list(layer or [Layer.CORE.value])
         try:
@@ -160,8 +165,13 @@ class ReadVerbs(Core):
                 not 0 <= offset <= MAX_ROWS:
             raise Invalid(f"offset must be an integer from 0 to {MAX_ROWS} (how many memories "
                           f"to skip), got {offset!r}")
+        kinds_t: tuple[str, ...] = ()
+        if kinds:   # the write path's kind names load only when a kind is asked for
+            from ..write.prepare import parse_kind
+
+            kinds_t = tuple(parse_kind(k).value for k in kinds)
         return ListFilter(
-            kinds=tuple(parse_kind(k).value for k in kinds),
+            kinds=kinds_t,
             uri_prefix=validate_prefix(uri_prefix) if uri_prefix else None,
             since=aware(since, "since") if since else None,
             until=aware(until, "until") if until else None,
@@ -170,6 +180,8 @@ class ReadVerbs(Core):
         )
 
     def stats(self, *, user: str | None = None, agent: str | None = None) -> Stats:
+        from ..store.protocol import ListFilter
+
         scope = self._scope(user, agent)
         by_layer = {lay.value: self.store.count(scope, ListFilter(layers=(lay,))) for lay in Layer}
         all_layers = tuple(Layer)

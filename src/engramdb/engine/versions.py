@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-from ..dynamics.redact import gists_of, redact
 from ..errors import Conflict, Invalid, NotFound
 from ..model import (
     Layer,
     Record,
     Scope,
     Version,
-)
-from ..write.prepare import (
-    embed_text,
-    index_text,
-)
-from ..write.rollback import rolled_back
-from ..write.supersede import (
-    supersession_chain,
 )
 from .core import ACTOR, USE_DEBOUNCE_S, Core
 
@@ -31,6 +22,8 @@ class VersionVerbs(Core):
         version that holds now is marked ``current``. ``reveal=True``: each version with the
         values the PII policy masked in it (as ``get``; an earlier version's values are kept
         with the memory until a hard forget)."""
+        from ..write.chain import supersession_chain
+
         if not isinstance(reveal, bool):
             raise Invalid(f"reveal must be true or false, got {reveal!r}")
         scope = self._scope(user, agent)
@@ -55,6 +48,8 @@ class VersionVerbs(Core):
         must not leak what was erased). A tombstone stays (id, scope, kind, URI, times, layer
         deleted, empty content) with an "erase" event; it can never be found or restored. A gist
         made from it is rebuilt from its other sources, its history too (dynamics/redact.py)."""
+        from ..dynamics.redact import gists_of, redact
+
         if not hard:
             return self._set_layer(memory_id, Layer.DELETED, "forget", user, agent, reason)
         scope = self._scope(user, agent)
@@ -102,6 +97,9 @@ class VersionVerbs(Core):
         metadata...), as a new version logged "rollback"; its dedup hash, text index and vector
         follow the restored content. Its layer, uses and supersession stay as they are. A
         version that does not exist is NotFound; a forgotten memory must be restored first."""
+        from ..write.prepare import embed_text, index_text
+        from ..write.rollback import rolled_back
+
         scope = self._scope(user, agent)
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
             raise Invalid(f"version must be a positive integer, got {version!r}")

@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..clock import aware
-from ..dynamics.decay import link_weights
 from .core import Core
 
 if TYPE_CHECKING:
@@ -37,6 +36,7 @@ class ViewVerbs(Core):
                        agent: str | None = None) -> Curve:
         """A memory's weight over time and its projected fade (dynamics/curve.py)."""
         from ..dynamics.curve import strength_curve
+        from ..dynamics.decay import link_weights
 
         rec = self._get(self._scope(user, agent), id_or_uri)
         links = link_weights(self.store, rec.scope, [rec.id]).get(rec.id, 0.0)

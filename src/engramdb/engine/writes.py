@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..clock import aware
-from ..dynamics.feedback import Feedback, give_feedback
 from ..errors import Conflict, Invalid
 from ..ids import new_id
 from ..model import (
@@ -22,36 +19,17 @@ from ..model import (
     Scope,
     WriteResult,
 )
-from ..text.checks import check_content, content_hash
-from ..text.emotion import check_number, emotion_for
-from ..text.piipolicy import scope_policy
 from ..tracing import traced
 from ..uri import validate_uri
-from ..write.batch import build_records, check_on_error, with_rejected
-from ..write.guard import quality_failures
-from ..write.prepare import (
-    check_anchors,
-    check_importance,
-    check_metadata,
-    embed_text,
-    index_text,
-    parse_kind,
-)
-from ..write.privacy import Screen, keep_masked, mask_update
-from ..write.shape import OLDER_VALUE_RULES
-from ..write.shapejudge import LLMShapeJudge, choose_judge
-from ..write.supersede import (
-    BatchNeighbours,
-    Judgement,
-    gated_importance,
-    judge,
-    neighbours,
-)
-from ..write.textnear import text_judgement, text_neighbours
-from ..write.turncontext import with_turn_context
 from .boundary import translate
 from .core import ACTOR, USE_DEBOUNCE_S, WRITES_VECTOR, Core, Progress
-from .deferred import defer_vectors
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..dynamics.feedback import Feedback
+    from ..write.shapejudge import LLMShapeJudge
+    from ..write.supersede import BatchNeighbours, Judgement
 
 
 class WriteVerbs(Core):
@@ -85,6 +63,13 @@ class WriteVerbs(Core):
         """Write many memories in one transaction: all are validated first, so one bad draft
         rejects the batch and nothing is written; with ``on_error="skip"`` each bad draft is
         a REJECT result (rule "invalid_input", write/batch.py) and the others are written."""
+        from ..write.batch import build_records, check_on_error, with_rejected
+        from ..write.prepare import embed_text
+        from ..write.privacy import Screen, keep_masked
+        from ..write.supersede import BatchNeighbours
+        from ..write.turncontext import with_turn_context
+        from .deferred import defer_vectors
+
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise Invalid(f"batch must be a positive integer, got {batch!r}")
         scope = self._scope(user, agent)
@@ -125,6 +110,8 @@ class WriteVerbs(Core):
     @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
+        import numpy as np
+
         parts = []
         for start in range(0, len(texts), batch):
             parts.append(self._embed(texts[start : start + batch]))
@@ -138,6 +125,11 @@ class WriteVerbs(Core):
     def _write(self, rec: Record, vector: np.ndarray | None, kind_given: bool,
                importance_given: bool = True, near: BatchNeighbours | None = None,
                index: int = 0) -> WriteResult:
+        from ..write.guard import quality_failures
+        from ..write.prepare import index_text
+        from ..write.supersede import judge, neighbours
+        from ..write.textnear import text_judgement, text_neighbours
+
         failed = quality_failures(rec.content, rec.kind)
         if failed:  # nothing is stored; the record returned is the one that was refused
             return WriteResult(Action.REJECT, "quality_gate", rec, {"failed": failed})
@@ -171,6 +163,8 @@ class WriteVerbs(Core):
 
     def _shape_judge(self) -> LLMShapeJudge | None:
         """The LLM judge of ambiguous shapes (write/shapejudge.py), or None: made once."""
+        from ..write.shapejudge import choose_judge
+
         if not hasattr(self, "_judge_made"):
             self._judge_made = choose_judge(self.config)
         return self._judge_made
@@ -178,6 +172,10 @@ class WriteVerbs(Core):
     def _apply(self, j: Judgement, rec: Record, vector: np.ndarray | None,
                importance_given: bool, surprise_: float) -> WriteResult:
         """Carry out a write/supersede.py judgement (inside the caller's transaction)."""
+        from ..write.prepare import index_text
+        from ..write.shape import OLDER_VALUE_RULES
+        from ..write.supersede import gated_importance
+
         old = j.target
         evidence = {**j.evidence, "surprise": round(surprise_, 4)}
         if j.action == Action.NOOP and old is not None:
@@ -206,6 +204,8 @@ class WriteVerbs(Core):
 
     def _write_same_uri(self, old: Record, rec: Record,
                         vector: np.ndarray | None) -> WriteResult:
+        from ..write.prepare import index_text
+
         if old.content_hash == rec.content_hash:
             self.store.record_uses(rec.scope, [old.id], rec.recorded_at, USE_DEBOUNCE_S)
             return WriteResult(Action.NOOP, "same_uri_same_content", self._reload(old),
@@ -229,6 +229,18 @@ class WriteVerbs(Core):
                agent: str | None = None) -> Record:
         """Change fields in place, as a new version. New content with no valence or intensity
         given reads them again from the new text (text/emotion.py)."""
+        from ..text.checks import check_content, content_hash
+        from ..text.emotion import check_number
+        from ..write.prepare import (
+            check_anchors,
+            check_importance,
+            check_metadata,
+            embed_text,
+            index_text,
+            parse_kind,
+        )
+        from ..write.privacy import mask_update
+
         scope = self._scope(user, agent)
         changes: dict[str, Any] = {}
         valence = check_number("valence", valence, -1.0, 1.0)
@@ -271,6 +283,8 @@ class WriteVerbs(Core):
 
     def _pii_policy(self, scope: Scope) -> str:
         """The scope's PII policy: Config.pii, or its entry in Config.pii_scopes."""
+        from ..text.piipolicy import scope_policy
+
         return scope_policy(self.config.pii, self.config.pii_scopes, scope)
 
     def _count_importance(self, scope: Scope, results: list[WriteResult]) -> float:
@@ -311,6 +325,8 @@ class WriteVerbs(Core):
                  agent: str | None = None) -> Feedback:
         """Say whether a recalled memory was useful: useful strengthens it (a use, importance
         up), useless weakens it (importance down). See dynamics/feedback.py."""
+        from ..dynamics.feedback import give_feedback
+
         scope = self._scope(user, agent)
         return give_feedback(self.store, scope, self._id(scope, memory_id), useful, self._now())
 
@@ -319,6 +335,8 @@ def _emotion(old: Record, content: str | None, valence: float | None,
              intensity: float | None) -> dict[str, float]:
     """An update's valence and intensity: new content reads what was not given from the new
     text; otherwise a value given alone keeps the other as it was."""
+    from ..text.emotion import emotion_for
+
     if content is not None:
         v, i = emotion_for(content, valence, intensity)
     elif valence is None and intensity is None:

@@ -20,21 +20,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from ..clock import aware
-from ..embed.pooled import embed_texts
 from ..errors import Invalid
 from ..model import Goal, GoalStatus, Layer, Link, Record, Scope
 from ..recall.graph import check_relation, check_weight
 from ..store.common import from_ts, record_from_row, snapshot_json
 from ..store.protocol import Event, ListFilter
-from ..write.prepare import embed_text, index_text
-from ..write.privacy import KEY_ID, PLACEHOLDER, kind_of, reveal_all, scope_key
 from .bad import Bad, reason
-from .screen import screen_records
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..facade import Facade
 
 FORMAT = "engramdb-jsonl/1"
@@ -42,7 +38,35 @@ ALL_LAYERS = ListFilter(layers=())
 
 
 def _vec(v: np.ndarray) -> str:
-    return base64.b64encode(np.asarray(v, dtype=np.float32).tobytes()).decode()
+    import numpy as np
+
+    return _b64(np.asarray(v, dtype=np.float32).tobytes())
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def _vector_lines(store: Any, scope: Scope, ids: list[str]) -> dict[str, str]:
+    """Each memory's vector as an export writes it: the stored float32 bytes, base64 (a
+    store that gives its bytes, as SQLite does, is exported without numpy)."""
+    blobs = getattr(store, "vector_blobs", None)
+    if blobs is not None:
+        return {mid: _b64(raw) for mid, raw in blobs(scope, ids).items()}
+    return {mid: _vec(v) for mid, v in store.vectors(scope, ids).items()}
+
+
+def _passage_lines_of(store: Any, scope: Scope, ids: list[str]) -> dict[str, list[str]]:
+    """A long memory's passage vectors (store/passages.py) as ``_vector_lines`` writes its
+    vector."""
+    if not ids:
+        return {}
+    blobs = getattr(store, "passage_blobs", None)
+    if blobs is not None:
+        return {mid: [_b64(raw) for raw in rows] for mid, rows in blobs(scope, ids).items()}
+    read = getattr(store, "passages", None)
+    return ({mid: [_vec(row) for row in rows] for mid, rows in read(scope, ids).items()}
+            if read is not None else {})
 
 
 def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
@@ -59,16 +83,18 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     for scope in scopes:
         records = list(mem.store.list(scope, ALL_LAYERS))
         if reveal:
+            from ..write.privacy import reveal_all
+
             records = reveal_all(mem.store, scope, records)
-        vectors = mem.store.vectors(scope, [r.id for r in records])
-        parts = _passages(mem, scope, [r.id for r in records if r.id in vectors])
+        vectors = _vector_lines(mem.store, scope, [r.id for r in records])
+        parts = _passage_lines_of(mem.store, scope, [r.id for r in records if r.id in vectors])
         values = mem.store.pii_values(scope, [r.id for r in records]) if masked else {}
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}
             if rec.id in vectors:
-                line["vector"] = _vec(vectors[rec.id])
+                line["vector"] = vectors[rec.id]
             if rec.id in parts:   # a long memory's passages (store/passages.py)
-                line["passages"] = [_vec(row) for row in parts[rec.id]]
+                line["passages"] = parts[rec.id]
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
@@ -76,10 +102,8 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
                 fp.write(json.dumps({"type": "pii", "memory_id": rec.id,
                                      "values": values[rec.id]}, ensure_ascii=False) + "\n")
             n += 1
-        key = scope_key(mem.store, scope, create=False) if masked else None
-        if key is not None:   # the placeholders' key: a restore keeps them the scope's tokens
-            fp.write(json.dumps({"type": "pii", "memory_id": KEY_ID,
-                                 "values": {"key": key.hex()}}) + "\n")
+        if masked:   # the placeholders' key: a restore keeps them the scope's tokens
+            fp.write(_key_line(mem.store, scope))
         for link in mem.store.list_links(scope):
             fp.write(json.dumps({"type": "link", "link": link.to_dict()}, ensure_ascii=False)
                      + "\n")
@@ -87,6 +111,15 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
             fp.write(json.dumps({"type": "goal", "goal": goal.to_dict()}, ensure_ascii=False)
                      + "\n")
     return n
+
+
+def _key_line(store: Any, scope: Scope) -> str:
+    from ..write.privacy import KEY_ID, scope_key
+
+    key = scope_key(store, scope, create=False)
+    if key is None:
+        return ""
+    return json.dumps({"type": "pii", "memory_id": KEY_ID, "values": {"key": key.hex()}}) + "\n"
 
 
 def _event_line(ev: Event) -> dict[str, Any]:
@@ -105,6 +138,8 @@ def import_jsonl(mem: Facade, fp: IO[str],
     lists each left-out item as ``{"line": n, "reason": "..."}``. Records whose id is already
     stored are skipped. Vectors are reused when the file's embedder is the store's, else
     recomputed."""
+    from .screen import screen_records
+
     bad = Bad(skip_bad)
     export = read_export(mem, fp, bad)
     screen_records(mem, export.records, export.events, export.vectors, export.pii)
@@ -191,13 +226,10 @@ def _lines_of(items: list[tuple[int, dict[str, Any] | None]], kind: str,
     return out
 
 
-def _passages(mem: Facade, scope: Scope, ids: list[str]) -> dict[str, np.ndarray]:
-    read = getattr(mem.store, "passages", None)
-    return read(scope, ids) if read is not None and ids else {}
-
-
 def _passage_rows(item: dict[str, Any], vector: np.ndarray | None) -> np.ndarray | None:
     """The passage vectors a memory line carries (of its vector's size), checked."""
+    import numpy as np
+
     rows = item.get("passages")
     if rows is None:
         return None
@@ -214,6 +246,8 @@ def _passage_rows(item: dict[str, Any], vector: np.ndarray | None) -> np.ndarray
 
 def _pii(item: dict[str, Any]) -> tuple[str, dict[str, str]]:
     """A line of masked values (a snapshot's), checked before anything is written."""
+    from ..write.privacy import KEY_ID, PLACEHOLDER
+
     values = item.get("values")
     if item.get("memory_id") == KEY_ID:   # a snapshot's placeholder key (io/snapshot.py)
         if not isinstance(values, dict) or list(values) != ["key"] or not isinstance(
@@ -267,6 +301,9 @@ def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
     """Embed the records that lack a vector (tombstones never get one), in batches, before
     the caller takes the write lock: a model is slow. ``skip_stored``: not those whose id is
     already stored (an import skips them). Returns how many were embedded."""
+    from ..embed.pooled import embed_texts
+    from ..write.prepare import embed_text
+
     todo = [i for i, rec in enumerate(export.records)
             if export.vectors[i] is None and not rec.erased
             and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
@@ -283,6 +320,9 @@ def write_export(mem: Facade, export: Export,
                  progress: Callable[[int, int], None] | None = None) -> dict[str, int]:
     """Write the records whose id is not stored yet, with their logs (inside the caller's
     transaction); a tombstone gets neither text nor vector, so nothing can find it."""
+    from ..write.prepare import index_text
+    from ..write.privacy import kind_of
+
     counts = {"imported": 0, "skipped": 0}
     total = len(export.records)
     for i, (rec, vector, events) in enumerate(zip(export.records, export.vectors,
@@ -375,6 +415,8 @@ def _add_event(number: int, item: dict[str, Any], current: Group | None, groups:
 
 
 def _memory(item: dict[str, Any], dimensions: int | None) -> Group:
+    import numpy as np
+
     row = item["memory"]
     vec = item.get("vector")
     vector = np.frombuffer(base64.b64decode(vec), dtype=np.float32) if vec else None

@@ -10,9 +10,11 @@ When the scope holds memories in the other language than the query's (text/lang.
 stage adds one candidate leg, ``crosslingual``: the query embedded by the pair's cross-lingual
 model (USE, whose vectors put a sentence and its translation close together; one more model
 call for an English question, none for a Chinese one, whose vector is reused) and by the main
-model (e5: the dense leg's vector for an English question, one more call for a Chinese one),
-each model's cosines turned into how far a memory stands above the other memories *of its own
-language* (a z-score per language), the two summed. Each language is then ranked on an equal
+model (e5: the dense leg's vector for an English question, one more call for a Chinese one,
+not made where its ranking cannot change the list: a question in Chinese on a scope with no
+memory in Chinese, so e5 need not load there), each model's cosines turned into how far a
+memory stands above the other memories *of its own language* (a z-score per language), the
+two summed. Each language is then ranked on an equal
 footing, and the leg weighs WEIGHT in the fusion; recall/mixedrank.py ranks the final
 candidates on the same sum. (A stand-in for the BM25 credit a memory in the other language
 cannot earn, and a reserved top-3 place were measured and not kept:
@@ -105,11 +107,14 @@ def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
     targets = langs.ids[other(asked)]
     if not targets:
         return preset, {}
+    main_reads = not is_cjk(plan.query)
     vectors = [aligned(plan.query)]
-    second = main(plan) if main is not None else None
+    stand_in = main is not None and not _main_counts(plan, langs, main_reads)
+    second = main(plan) if main is not None and not stand_in else None
     if second is not None:
         vectors.append(second)
-    ranked = _search(store, scope, plan, vectors, langs, main_reads=not is_cjk(plan.query))
+    ranked = _search(store, scope, plan, vectors, langs, main_reads=main_reads,
+                     stand_ins=int(stand_in))
     plan.crosslingual = {"query_language": asked, "other_language": other(asked),
                          "memories_in_it": len(targets), "found": len(ranked), "weight": WEIGHT,
                          "models": len(vectors)}
@@ -118,8 +123,29 @@ def cross_leg(store: Store, mix: LanguageMix, aligned: Aligned, scope: Scope,
     return replace(preset, legs=(*preset.legs, Leg(LEG, WEIGHT, DEPTH))), {LEG: ranked}
 
 
+def _main_counts(plan: QueryPlan, langs: ScopeLanguages, main_reads: bool) -> bool:
+    """Whether the main model's ranking can change the leg (``_search``): its standings are
+    read for the memories in the query's language, and for the others only when
+    ``main_reads``; its search adds the memories it reaches to the candidates, which is
+    none the cross-lingual model's search does not reach when one search holds the whole
+    scope. So a question in Chinese on a scope with no memory in Chinese, small enough for one
+    search, gets the same list without it (and the main model, e5, need not load)."""
+    if main_reads or langs.count(language(plan.query)):
+        return True
+    total = langs.count(ZH) + langs.count(EN)   # every memory but the deleted, which
+    return Layer.DELETED in plan.layers or total > _depth(langs)   # are not counted
+
+
+def _depth(langs: ScopeLanguages) -> int:
+    """How deep each search goes: deep enough to hold DEPTH memories of the smaller language
+    when they are spread evenly (at least WIDEN x DEPTH, at most MAX_DEPTH)."""
+    total = langs.count(ZH) + langs.count(EN)
+    fewest = max(1, min(langs.count(ZH), langs.count(EN)))
+    return min(DEPTH * max(WIDEN, math.ceil(2 * total / fewest)), MAX_DEPTH)
+
+
 def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarray],
-            langs: ScopeLanguages, main_reads: bool = True) -> Ranked:
+            langs: ScopeLanguages, main_reads: bool = True, stand_ins: int = 0) -> Ranked:
     """Each model's ranking of the scope with each language on an equal footing, summed: a
     search deep enough to hold DEPTH memories of the smaller language when they are spread
     evenly (at least WIDEN x DEPTH); each memory's cosine taken as its distance above its own
@@ -129,10 +155,10 @@ def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarra
     language only when ``main_reads`` (it is the model routing picks for the query's script:
     e5 ranks Chinese memories for an English question above chance, English memories for a
     Chinese one at chance, bench/results/crosslingual_hard.md); else the cross-lingual
-    model's z stands in for it there. Best first."""
-    total = langs.count(ZH) + langs.count(EN)
-    fewest = max(1, min(langs.count(ZH), langs.count(EN)))
-    depth = min(DEPTH * max(WIDEN, math.ceil(2 * total / fewest)), MAX_DEPTH)
+    model's z stands in for it there. ``stand_ins``: models not asked (``_main_counts``) whose
+    standing is the cross-lingual model's for every memory, as it would have been. Best
+    first."""
+    depth = _depth(langs)
     views = [_standouts(store.search_vector(scope, v, depth, plan.layers), langs)
              for v in vectors]
     floor = [{lang: min(z for _, z in view.get(lang, [("", 0.0)])) for lang in (ZH, EN)}
@@ -140,10 +166,10 @@ def _search(store: Store, scope: Scope, plan: QueryPlan, vectors: list[np.ndarra
     summed = {mid: 0.0 for view in views for members in view.values() for mid, _ in members}
     gots = [{mid: z for members in view.values() for mid, z in members} for view in views]
     asked = language(plan.query)
-    for i in range(len(gots)):
+    for i in range(len(gots) + stand_ins):
         for mid in summed:
             lang = ZH if mid in langs.ids[ZH] else EN
-            j = 0 if (not main_reads and i > 0 and lang != asked) else i
+            j = 0 if i >= len(gots) or (not main_reads and i > 0 and lang != asked) else i
             summed[mid] += gots[j].get(mid, floor[j][lang])
     out = sorted(summed.items(), key=lambda pair: (-pair[1], pair[0]))
     return out[:DEPTH]

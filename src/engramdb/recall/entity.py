@@ -159,7 +159,7 @@ def _page(store: Store, scope: Scope, name: str, key: str, aliases: list[str],
 def _chains(store: Store, scope: Scope, members: list[Record]) -> list[list[Record]]:
     """The supersession chains the members are in (two records or more), oldest first. The
     scope's superseded records of the slot kinds are read once, as
-    write/supersede.supersession_chain reads them for one record."""
+    write/chain.supersession_chain reads them for one record."""
     if not any(r.kind in SLOT_KINDS for r in members):
         return []
     flt = ListFilter(kinds=tuple(k.value for k in SLOT_KINDS), layers=tuple(Layer))

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import Invalid
 from ..model import Kind, Link, Record, Scope
 from ..store.protocol import Store
-from ..write.supersede import supersession_chain
+from ..write.chain import supersession_chain
 
 MAX_NEIGHBOURS = 60
 

@@ -32,7 +32,8 @@ import numpy as np
 
 from ..model import Hit, Layer, Scope
 from ..store.protocol import ListFilter, Store
-from ..text import tokenize
+from ..text import is_cjk, tokenize
+from ..text.tokenize import latin_tokens
 
 DF_CAP = 64            # a term in this many memories or more counts as common (its IDF is
 #                        that of DF_CAP: exact IDF for common words cost on-topic recall)
@@ -98,8 +99,10 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
     if terms.total <= 0:
         return woken
     rec = hit.memory
-    body = set(tokenize(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
-    context = set(tokenize(rec.context or ""))
+    # terms in no CJK script are never among a Chinese run's words: those are not segmented
+    words = tokenize if any(is_cjk(t) for t in terms.idf) else latin_tokens
+    body = set(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
+    context = set(words(rec.context or ""))
     got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
               for t, idf in terms.idf.items())
     return max(got / terms.total, woken)

@@ -15,10 +15,12 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..model import Scope
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _CHUNK = 8192
 # passage vectors waiting for their memory's write: a synchronous remember_many embeds its
@@ -43,9 +45,13 @@ class PendingPassages:
 
     @staticmethod
     def _key(vector: np.ndarray) -> bytes:
+        import numpy as np
+
         return np.asarray(vector, dtype=np.float32).tobytes()
 
     def add(self, vector: np.ndarray, parts: np.ndarray) -> None:
+        import numpy as np
+
         with self._lock:
             key = self._key(vector)
             old = self._items.pop(key, None)
@@ -75,11 +81,15 @@ class _Parts:
     owner: np.ndarray | None = None
 
     def owners(self) -> np.ndarray:
+        import numpy as np
+
         if self.owner is None or len(self.owner) != len(self.rowids):
             self.owner = np.asarray(self.rowids, dtype=np.int64)
         return self.owner
 
     def matrix(self) -> np.ndarray:
+        import numpy as np
+
         if self.data is None or len(self.blocks) > 1:
             self.data = (np.vstack(self.blocks) if self.blocks
                          else np.zeros((0, 0), dtype=np.float32))
@@ -102,6 +112,8 @@ class PassageCache:
 
     def put(self, scope: Scope, rowid: int, vectors: np.ndarray) -> None:
         """Replace one memory's passage vectors (inside the caller's transaction)."""
+        import numpy as np
+
         self._db.execute("DELETE FROM passages WHERE mem_rowid = ?", (rowid,))
         self._db.executemany(
             "INSERT INTO passages(mem_rowid, part, user, agent, vec) VALUES (?, ?, ?, ?, ?)",
@@ -112,6 +124,8 @@ class PassageCache:
     def best(self, scope: Scope, query: np.ndarray) -> dict[int, float]:
         """rowid -> the cosine of the memory's best passage, for the memories with passages
         (one product over the scope's passages; a memory's rows are consecutive)."""
+        import numpy as np
+
         with self._lock:
             parts = self._fresh(scope)
             if not parts.count:
@@ -142,6 +156,8 @@ class PassageCache:
     def _load(self, scope: Scope, parts: _Parts, after: int, count: int) -> bool:
         """Append the rows after ``after``; False when the rows then do not add up to
         ``count`` (some were deleted: the caller reloads from scratch)."""
+        import numpy as np
+
         rows = self._db.execute(
             "SELECT mem_rowid, vec FROM passages WHERE user = ? AND agent = ? AND seq > ? "
             "ORDER BY seq", (scope.user, scope.agent, after)).fetchall()

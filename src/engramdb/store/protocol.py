@@ -6,12 +6,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Protocol
 
 from ..model import ApiKey, Goal, GoalStatus, Layer, Link, Record, Scope
-from ..working.state import Blob, SessionInfo, Turn
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..working.state import Blob, SessionInfo, Turn
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import logging
 import re
 import threading
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 import Stemmer
@@ -20,10 +20,6 @@ from .stopwords import EN_STOP, ZH_STOP
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = rf"[^\W_{_CJK}]+"  # letters and digits, but not CJK: "去Berlin开会" splits
-_RUN = re.compile(rf"([{_CJK}]+)|({_WORD}(?:'{_WORD})*)", re.UNICODE)
-# words joined by hyphens ("de-stress", "e-mail", "co-worker"): also searched as one word, the
-# way they are often written ("destress"); letters only, so dates and codes ("2024-05-08") stay
-_COMPOUND = re.compile(r"(?<![\w-])([^\W\d_]+(?:-[^\W\d_]+)+)(?![\w-])", re.UNICODE)
 _CJK_RE = re.compile(f"[{_CJK}]")
 _lock = threading.Lock()
 _ready = False
@@ -31,6 +27,21 @@ _stemmer = Stemmer.Stemmer("english")
 # Verbs jieba's default dictionary ranks below their single characters, so its HMM glues the
 # character to an unknown name before it ("王磊艳住在成都" -> 王磊艳住 / 在 / 成都): made words.
 _WHOLE_WORDS = ("住在", "搬到")
+
+
+@cache
+def _run() -> re.Pattern[str]:
+    """A run of CJK characters, or a word (compiled on first use: its character classes
+    cost ~0.05 s to compile, which a command that tokenizes nothing need not pay)."""
+    return re.compile(rf"([{_CJK}]+)|({_WORD}(?:'{_WORD})*)", re.UNICODE)
+
+
+@cache
+def _compound() -> re.Pattern[str]:
+    """Words joined by hyphens ("de-stress", "e-mail", "co-worker"): also searched as one
+    word, the way they are often written ("destress"); letters only, so dates and codes
+    ("2024-05-08") stay."""
+    return re.compile(r"(?<![\w-])([^\W\d_]+(?:-[^\W\d_]+)+)(?![\w-])", re.UNICODE)
 
 
 def _jieba() -> Any:
@@ -72,17 +83,25 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     return list(_tokens(text, keep_stopwords))
 
 
+def latin_tokens(text: str) -> tuple[str, ...]:
+    """``tokenize``'s tokens of ``text`` less the words of its Chinese runs, which are not
+    segmented (jieba does not load): enough to ask whether text holds a term in no CJK
+    script, as a question in English asks of a memory in Chinese."""
+    return _tokens(text, False, segment=False)
+
+
 @lru_cache(maxsize=4096)
-def _tokens(text: str, keep_stopwords: bool) -> tuple[str, ...]:
+def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours): cached."""
     out: list[str] = []
     text = unicodedata.normalize("NFKC", text).lower()
-    joined = {m.end(): m.group(1).replace("-", "") for m in _COMPOUND.finditer(text)
+    joined = {m.end(): m.group(1).replace("-", "") for m in _compound().finditer(text)
               if not _CJK_RE.search(m.group(1))}
-    for m in _RUN.finditer(text):
+    for m in _run().finditer(text):
         cjk, word = m.groups()
         if cjk:
-            out.extend(_cjk_words(cjk))
+            if segment:
+                out.extend(_cjk_words(cjk))
             continue
         word = word.replace("'", "")
         if keep_stopwords or word not in EN_STOP:

@@ -27,13 +27,13 @@ from typing import Any
 import numpy as np
 
 from ..model import Action, Kind, Layer, Record, Scope
-from ..store.protocol import ListFilter, Store
+from ..store.protocol import Store
 from ..text import normalize, tokenize
 from .ended import ended, holds
 from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
-from .slots import SLOT_KINDS, Slot, slot_of
+from .slots import Slot, slot_of
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
 NEAR_DUP_JACCARD = 0.8     # lexical: share of distinct tokens in common
@@ -266,28 +266,3 @@ def _same_anchors(a: Record, b: Record) -> bool:
 
 def _numbers(text: str) -> list[str]:
     return sorted(re.findall(r"\d+(?:\.\d+)*", normalize(text)))
-
-
-def supersession_chain(store: Store, scope: Scope, rec: Record) -> list[Record]:
-    """Every record linked to ``rec`` by ``superseded_by`` (both ways), oldest first; just
-    ``[rec]`` when it has no link. Finding predecessors reads the scope's superseded records of
-    the slot kinds once (history is rare; no index is kept for it)."""
-    if rec.kind not in SLOT_KINDS:
-        return [rec]
-    flt = ListFilter(kinds=tuple(k.value for k in SLOT_KINDS), layers=tuple(Layer))
-    before: dict[str, list[Record]] = {}
-    for other in store.list(scope, flt):
-        if other.superseded_by:
-            before.setdefault(other.superseded_by, []).append(other)
-    found: dict[str, Record] = {rec.id: rec}
-    todo = [rec]
-    while todo:
-        cur = todo.pop()
-        linked = list(before.get(cur.id, []))
-        if cur.superseded_by and (nxt := store.get(scope, cur.superseded_by)) is not None:
-            linked.append(nxt)
-        for other in linked:
-            if other.id not in found:
-                found[other.id] = other
-                todo.append(other)
-    return sorted(found.values(), key=lambda r: (r.at, r.recorded_at, r.id))

@@ -8,12 +8,15 @@ import sqlite3
 import threading
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...model import Scope
 from ..protocol import Pending
-from ..vectors import VectorCache
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..vectors import VectorCache
 
 
 class PendingTable:

@@ -7,13 +7,14 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...model import Layer, Record, Scope
 from ..common import ROW_COLUMNS, from_ts, record_from_row, record_from_values, ts
 from ..protocol import Event, ListFilter
+
+if TYPE_CHECKING:
+    import numpy as np
 
 SELECT = ", ".join(ROW_COLUMNS)
 
@@ -133,14 +134,29 @@ class Reads:
                        .fetchone()[0])
 
     def vectors(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
         return {mid: np.frombuffer(vec, dtype=np.float32).copy()
                 for mid, vec in self._vector_rows("vectors", scope, ids)}
 
     def passages(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        import numpy as np
+
         out: dict[str, list[np.ndarray]] = {}
         for mid, vec in self._vector_rows("passages", scope, ids, "ORDER BY m.id, p.part"):
             out.setdefault(mid, []).append(np.frombuffer(vec, dtype=np.float32))
         return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+
+    def vector_blobs(self, scope: Scope, ids: Sequence[str]) -> dict[str, bytes]:
+        """``vectors`` as stored: float32 bytes (an export writes them without numpy)."""
+        return dict(self._vector_rows("vectors", scope, ids))
+
+    def passage_blobs(self, scope: Scope, ids: Sequence[str]) -> dict[str, list[bytes]]:
+        """``passages`` as stored: each passage's float32 bytes, in order."""
+        out: dict[str, list[bytes]] = {}
+        for mid, vec in self._vector_rows("passages", scope, ids, "ORDER BY m.id, p.part"):
+            out.setdefault(mid, []).append(vec)
+        return out
 
     def _vector_rows(self, table: str, scope: Scope, ids: Sequence[str],
                      order: str = "") -> list[tuple[str, bytes]]:

@@ -8,13 +8,16 @@ import hashlib
 import sqlite3
 import threading
 from collections.abc import Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ...model import Layer, Scope
 from ..idorder import IdOrder
-from ..textindex import TextIndex
-from ..vectors import MARGIN, VectorCache
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..textindex import TextIndex
+    from ..vectors import VectorCache
 
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 
@@ -119,6 +122,8 @@ class Search:
     def search_vector(
         self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
+        from ..vectors import MARGIN
+
         allowed = {lay.value for lay in layers}
         with self._lock:
             scan = self._vectors.scan(scope, vector)

@@ -12,13 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...errors import ConfigError, StoreError
 from ...text.anchors import concept_names
 from ..common import ts
 from ..idorder import IdOrder
-from ..textindex import TextIndex
-from ..vectors import VectorCache
 from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
 from .pending import PendingTable
@@ -26,6 +25,10 @@ from .search import Search
 from .sleep import SleepTables
 from .upgrade import backup_before_migrating, remove_leftovers
 from .writes import Writes
+
+if TYPE_CHECKING:
+    from ..textindex import TextIndex
+    from ..vectors import VectorCache
 
 APP_ID = 0x454E4752  # "ENGR" in the SQLite header's application_id
 # What a commit waits for (README "Reliability"): FULL syncs the WAL at every commit, so an
@@ -68,16 +71,41 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             self._secure_delete = 0
             self._configure(busy_timeout_ms, SYNCHRONOUS[synchronous])
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
-            # the caches exist before the migration, whose rollback invalidates them
-            self._vectors = VectorCache(self._db, self._lock)
             self._id_order = IdOrder(self._db)
-            self._text = TextIndex(self._db)
             self._migrate()
         except BaseException as exc:
             self._db.close()
             if isinstance(exc, sqlite3.DatabaseError):
                 raise self._open_error(exc) from exc
             raise
+
+    # The vector and text caches (and numpy with them) are made on first use: reading
+    # records (get, list, history, export) needs neither. One made after a rollback is empty,
+    # as one invalidated by it would be.
+
+    @property
+    def _vectors(self) -> VectorCache:
+        made = self.__dict__.get("_vector_cache")
+        if made is None:
+            from ..vectors import VectorCache
+
+            with self._lock:
+                made = self.__dict__.get("_vector_cache")
+                if made is None:
+                    made = self._vector_cache = VectorCache(self._db, self._lock)
+        return made
+
+    @property
+    def _text(self) -> TextIndex:
+        made = self.__dict__.get("_text_index")
+        if made is None:
+            from ..textindex import TextIndex
+
+            with self._lock:
+                made = self.__dict__.get("_text_index")
+                if made is None:
+                    made = self._text_index = TextIndex(self._db)
+        return made
 
     # ---------------------------------------------------------------- setup
 
@@ -182,9 +210,10 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
         finally:
-            self._vectors.invalidate()
-            self._id_order.invalidate()
-            self._text.invalidate()
+            for cache in (self.__dict__.get("_vector_cache"), self._id_order,
+                          self.__dict__.get("_text_index")):
+                if cache is not None:
+                    cache.invalidate()
 
     def _start_scrub(self) -> None:
         """Erased words must not stay in the file: freed space is zeroed (secure_delete), the

@@ -8,9 +8,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ...errors import Conflict, StoreError
 from ...model import Record, Scope
@@ -19,13 +17,17 @@ from ..common import ROW_COLUMNS, note_use, record_from_row, row_values, snapsho
 from ..idorder import IdOrder
 from ..passages import PendingPassages
 from ..protocol import SCOPE_EVENT, Event, IndexText
-from ..textindex import TextIndex
-from ..vectors import VectorCache
 from .links import LinkTable
 from .pii import PiiTable
 from .reads import Reads
 from .search import scope_token
 from .sessions import SessionTables
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..textindex import TextIndex
+    from ..vectors import VectorCache
 
 
 class Writes(Reads, LinkTable, SessionTables, PiiTable):
