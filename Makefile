@@ -30,10 +30,17 @@ $(CHROMIUM):
 demo: $(RUNTIME)
 	$(BIN)/python examples/demo.py
 
+# The suite runs on every core (pytest-xdist): one worker a core, each taking a whole test file
+# at a time (--dist loadfile), so a module's fixtures are built once and no file waits on
+# another; each worker starts a PostgreSQL of its own (tests/pg.py). Serial run: make test
+# PYTEST_WORKERS=0. A developer's `pytest tests/test_x.py` stays serial (no -n in addopts): one
+# file goes to one worker anyway, and starting workers would only add seconds.
+PYTEST_WORKERS ?= auto
+
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check src tests bench examples tools
 	$(BIN)/python tools/check_layout.py
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples tools

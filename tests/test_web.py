@@ -21,8 +21,10 @@ pytestmark = pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK) and not os.envi
                                        "(apt-get install chromium)")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():  # type: ignore[no-untyped-def]
+    """One Chromium for the module; each test's page has a browser context of its own (no
+    cookie or stored key carries over from one test to the next)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
