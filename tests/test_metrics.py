@@ -3,6 +3,8 @@ stages when a tracer provider is configured (none otherwise)."""
 
 from __future__ import annotations
 
+import functools
+
 import httpx
 import pytest
 
@@ -15,6 +17,10 @@ from prometheus_client.parser import text_string_to_metric_families  # noqa: E40
 from engramdb.keys import Keys  # noqa: E402
 from live_server import auth, new_key, serve_process, thread_server  # noqa: E402
 
+# a loaded CI machine answers slower than httpx's default 5 s: no test here is about time
+GET = functools.partial(httpx.get, timeout=60)
+POST = functools.partial(httpx.post, timeout=60)
+
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     return {(s.name, tuple(sorted(s.labels.items()))): s.value
@@ -26,12 +32,12 @@ def test_metrics_count_routes_stages_writes_and_size(mem):  # type: ignore[no-un
     head = {"Authorization": f"Bearer {key}"}
     with thread_server(mem) as url:
         for text in ("I live in Berlin", "I live in Berlin", "我喜欢喝茶"):
-            assert httpx.post(f"{url}/v1/memories", json={"content": text},
+            assert POST(f"{url}/v1/memories", json={"content": text},
                               headers=head).status_code in (200, 201)
-        assert httpx.post(f"{url}/v1/recall", json={"query": "where do I live?"},
+        assert POST(f"{url}/v1/recall", json={"query": "where do I live?"},
                           headers=head).status_code == 200
-        assert httpx.get(f"{url}/nope").status_code == 404
-        reply = httpx.get(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
+        assert GET(f"{url}/nope").status_code == 404
+        reply = GET(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
     assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/plain")
     got = samples(reply.text)
     posted = [v for (n, labels), v in got.items() if n == "engramdb_http_requests_total"
@@ -57,7 +63,7 @@ def test_pending_vectors_are_the_stores_count(mem):  # type: ignore[no-untyped-d
     with mem.store.transaction():
         mem.store.add_pending(scope, dict.fromkeys(ids, False))
     with thread_server(mem) as url:
-        reply = httpx.get(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
+        reply = GET(f"{url}/metrics", headers=auth(new_key(mem, "admin", "ops", "prom")))
     assert samples(reply.text)[("engramdb_pending_vectors", ())] == 2
     mem.flush()
     assert mem.store.pending_count() == 0
@@ -67,12 +73,12 @@ def test_metrics_need_an_admin_key(mem):  # type: ignore[no-untyped-def]
     """The figures cover every scope: a scoped key may not read them, as it may not name
     another scope; the admin key may."""
     with thread_server(mem) as url:
-        codes = {who: httpx.get(f"{url}/metrics", headers=head).status_code for who, head in (
+        codes = {who: GET(f"{url}/metrics", headers=head).status_code for who, head in (
             ("none", {}), ("unknown", auth("edb_not-a-key")),
             ("read", auth(new_key(mem, "read"))), ("write", auth(new_key(mem, "write"))),
             ("admin", auth(new_key(mem, "admin"))),
             ("admin as X-API-Key", {"X-API-Key": new_key(mem, "admin", "ops")}))}
-        refused = httpx.get(f"{url}/metrics")
+        refused = GET(f"{url}/metrics")
     assert codes == {"none": 401, "unknown": 401, "read": 403, "write": 403, "admin": 200,
                      "admin as X-API-Key": 200}
     assert refused.json()["error"]["code"] and "engramdb_" not in refused.text
@@ -81,8 +87,8 @@ def test_metrics_need_an_admin_key(mem):  # type: ignore[no-untyped-def]
 def test_metrics_public_opens_them_without_a_key(tmp_path):  # type: ignore[no-untyped-def]
     with engramdb.open(tmp_path / "open.db", embedder="hashing", metrics_public=True) as mem, \
             thread_server(mem) as url:
-        reply = httpx.get(f"{url}/metrics")
-        v1 = httpx.get(f"{url}/v1/memories")
+        reply = GET(f"{url}/metrics")
+        v1 = GET(f"{url}/v1/memories")
     assert reply.status_code == 200 and "engramdb_memories" in reply.text
     assert v1.status_code == 401  # only /metrics is opened
 
@@ -91,9 +97,9 @@ def test_serve_metrics_public_flag(tmp_path):  # type: ignore[no-untyped-def]
     db = tmp_path / "served.db"
     engramdb.open(db, embedder="hashing").close()
     with serve_process(db, 1, "--metrics-public") as url:
-        assert httpx.get(f"{url}/metrics").status_code == 200
+        assert GET(f"{url}/metrics").status_code == 200
     with serve_process(db) as url:
-        assert httpx.get(f"{url}/metrics").status_code == 401
+        assert GET(f"{url}/metrics").status_code == 401
 
 
 def test_spans_when_opentelemetry_is_configured(me, monkeypatch):  # type: ignore[no-untyped-def]
