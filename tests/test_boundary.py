@@ -65,6 +65,8 @@ CALLS: dict[str, Call] = {
     "session": lambda m, c: m.session("s1").add("user", "hello"),
     "sessions": lambda m, c: m.sessions(),
     "sleep": lambda m, c: m.sleep(),
+    "sleep_all": lambda m, c: m.sleep_all(),
+    "abbreviate": lambda m, c: m.abbreviate([c["id"]]),
     "flush": lambda m, c: m.flush(),
     "snapshot": lambda m, c: m.snapshot(io.StringIO()),
     "sources": lambda m, c: m.sources(c["id"]),

@@ -140,12 +140,24 @@ def extract(turns: Sequence[Turn], *, session: str | None = None,
         said = marked_sentences(turn.message.content)
         statements = not turns_kept or len(said) == 1
         for sentence, asked in said:
-            if asked and _QUESTION.search(sentence + "?") and not _ASK_REMIND.match(sentence):
-                continue
-            draft = draft_of(sentence, turn, session, statements)
+            if asked and not _ASK_REMIND.match(sentence):
+                # a question; what its leading clauses state may still be a typed memory
+                # ("周末我喜欢去吃火锅，柏林应该也有不错的火锅店吧？")
+                sentence, statements_here = _before_question(sentence), False
+                if not sentence:
+                    continue
+            else:
+                statements_here = statements
+            draft = draft_of(sentence, turn, session, statements_here)
             if draft is not None:
                 drafts.append(draft)
     return drafts
+
+
+def _before_question(sentence: str) -> str:
+    """The clauses of a question-marked sentence before its last one ("" when it has one)."""
+    parts = re.split(r"[，,；;]\s*", sentence)
+    return "，".join(parts[:-1]).strip() if len(parts) > 1 else ""
 
 
 _FILLER = re.compile(r"^(?:(?:(?:actually|well|oh|so|and|but|btw|by the way|anyway|honestly"
