@@ -48,7 +48,7 @@ from .statement import has_value, informative, is_procedure, names_time
 
 EXTRACTOR = "rules"
 MIN_CHARS = 4
-# a Chinese sentence keeps its end mark until draft_of has read it (a question is dropped)
+# a Chinese sentence keeps its end mark until marked_sentences has read it
 _SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+|(?<=[!?])(?=\S)")
 _CONTRACTIONS = ((re.compile(r"\b(i|we|you|they)'(m|re)\b", re.I), r"\1 are"),
                  (re.compile(r"\b(i|we|you|they)'ve\b", re.I), r"\1 have"),
@@ -97,8 +97,9 @@ def sentences(text: str) -> list[str]:
 
 
 def marked_sentences(text: str) -> list[tuple[str, bool]]:
-    """``sentences`` with, for each, whether it ended with a question mark (a Chinese one is
-    cut off with the sentence's end)."""
+    """``sentences`` with, for each, whether it ended with a question mark (a Chinese sentence's
+    end mark is then cut off, as ``sentences`` always did; an English one keeps it). An
+    exclamation is told only in English (``statement``): a Chinese "！" is cut off unread."""
     out = []
     for part in _SENTENCES.split(text):
         for clause in _CLAUSES.split(part):
