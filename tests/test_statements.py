@@ -112,3 +112,13 @@ def test_ingest_reads_a_long_turn_by_its_patterns_alone(mem):  # type: ignore[no
     assert [r.memory.kind.value for r in alone.extracted] == ["event"]
     zh = me.ingest([{"role": "user", "content": "测试库在 db-test-03 上。"}])
     assert [r.memory.content for r in zh.extracted] == ["测试库在 db-test-03 上"]
+
+
+@pytest.mark.parametrize("text", [
+    "Notebook battery died again.", "Remembered to water the plants.",
+    "Remember to call the plumber tomorrow.", "忘记带钥匙了，只好等室友回来。",
+    "Forgetting things is normal."])
+def test_words_that_only_look_like_commands_are_no_commands(text):  # type: ignore[no-untyped-def]
+    from engramdb.write.commands import command_of
+
+    assert command_of(text) is None

@@ -25,12 +25,14 @@ ASKED_IMPORTANCE = 0.9
 MIN_COVER = 0.6
 COMMAND = "command"     # the metadata key a draft carries a command under
 
-REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|make a note)\s*"
-                      r"(?:that\b|:|,)?\s*(?=\S)"
+# a command word whole ("notebook", "remembered" are no commands), not "remember to ..." (a
+# pending item, write/patterns.py); 忘记 is left out: "忘记带钥匙了" says what was forgotten
+REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|make a note)\b(?!\s+to\b)"
+                      r"\s*(?:that\b|:|,)?\s*(?=\S)"
                       r"|^(?:请|你)?(?:帮我)?(?:记住|记一下|记下)(?:了|吧)?[：:，,\s]*(?=\S)",
                       re.IGNORECASE)
-FORGET = re.compile(r"^(?:please\s+)?(?:forget|disregard)\s+(?:that\b|about\b|:)?\s*(?=\S)"
-                    r"|^(?:请|你)?(?:帮我)?(?:忘掉|忘记|不用记|别记|删掉)(?:住)?[：:，,\s]*(?=\S)",
+FORGET = re.compile(r"^(?:please\s+)?(?:forget|disregard)\b\s*(?:that\b|about\b|:)?\s*(?=\S)"
+                    r"|^(?:请|你)?(?:帮我)?(?:忘掉|不用记|别记|删掉)(?:住)?[：:，,\s]*(?=\S)",
                     re.IGNORECASE)
 
 
