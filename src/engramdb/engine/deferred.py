@@ -39,6 +39,7 @@ from ..store.protocol import Pending, Store
 from ..write.prepare import embed_text
 from ..write.slots import slot_of
 from ..write.supersede import _near_duplicate, neighbours
+from .background import Background
 
 log = logging.getLogger("engramdb")
 # pending memories embedded per model call: a recall's query waits for the model call in hand
@@ -66,22 +67,18 @@ def defer_vectors(store: Store, scope: Scope, results: list[WriteResult]) -> int
     return len(items)
 
 
-class VectorWorker:
+class VectorWorker(Background):
     """Computes pending vectors in batches, on its own thread or on the caller's (``flush``)."""
 
     def __init__(self, store: Store, embed: Embed, now: Callable[[], datetime],
                  params: DecayParams, batch: int = BATCH) -> None:
+        super().__init__("engramdb-vectors")   # error: why the thread's last run stopped
         self.store = store
         self._embed = embed
         self._now = now
         self._params = params
         self.batch = batch
         self._step = threading.Lock()       # one batch at a time: the thread or a flush
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._start = threading.Lock()
-        self.error: Exception | None = None  # why the thread's last run stopped, if it failed
 
     # ---------------------------------------------------------------- the thread
 
@@ -90,10 +87,7 @@ class VectorWorker:
         with self._start:
             if self._stop.is_set():
                 return
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="engramdb-vectors",
-                                                daemon=True)
-                self._thread.start()
+            self._launch()
         self._wake.set()
 
     def _loop(self) -> None:
@@ -107,19 +101,6 @@ class VectorWorker:
             except Exception as exc:  # the pending set stays stored: flush() or an open retries
                 self.error = exc
                 log.warning("engramdb: computing pending vectors failed: %s", exc)
-
-    def close(self) -> None:
-        """Stop the thread after the batch in hand; what is still pending stays stored."""
-        with self._start:
-            self._stop.set()
-            thread = self._thread
-        self._wake.set()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
 
     # ---------------------------------------------------------------- the work
 

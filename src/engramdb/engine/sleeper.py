@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..model import Scope
 from ..store.protocol import Store
+from .background import Background
 
 if TYPE_CHECKING:
     from ..dynamics.sleep import SleepReport
@@ -39,12 +40,13 @@ log = logging.getLogger("engramdb")
 POLL_S = 30.0   # real seconds between two looks at the clock when no write wakes the thread
 
 
-class Sleeper:
+class Sleeper(Background):
     """The due scopes, the periodic schedule, and the thread that sleeps them."""
 
     def __init__(self, store: Store, sleep: Callable[[Scope], SleepReport],
                  now: Callable[[], datetime], *, every_s: float = 0.0,
                  threshold: float = 0.0) -> None:
+        super().__init__("engramdb-sleep")   # error: why the last sleep of a round failed
         self.store = store
         self._sleep = sleep
         self._now = now
@@ -54,11 +56,6 @@ class Sleeper:
         self._due: dict[Scope, None] = {}
         self._catch_up = True        # the first round looks for scopes a past process left due
         self._round = threading.Lock()   # one round at a time: the thread's or a tick()
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._start = threading.Lock()
-        self.error: Exception | None = None   # why the last sleep of a round failed, if one did
 
     # ---------------------------------------------------------------- scheduling
 
@@ -111,11 +108,7 @@ class Sleeper:
     def start(self) -> None:
         """Start the thread (once; not after close)."""
         with self._start:
-            if self._thread is not None or self._stop.is_set():
-                return
-            self._thread = threading.Thread(target=self._loop, name="engramdb-sleep",
-                                            daemon=True)
-            self._thread.start()
+            self._launch()
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -145,16 +138,3 @@ class Sleeper:
         finally:
             timer.cancel()
 
-    def close(self) -> None:
-        """Stop the thread after the sleep in hand; a scope still due stays due in the
-        database (its importance count) for the next process."""
-        with self._start:
-            self._stop.set()
-            thread = self._thread
-        self._wake.set()
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
