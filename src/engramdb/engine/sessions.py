@@ -130,10 +130,9 @@ class SessionVerbs(Core):
             drafts, forgets = split_forgets(drafts)
             report.extracted = self.remember_many(link_to_turns(drafts, by_turn),
                                                   user=scope.user, agent=scope.agent)
-            said = {t: r.memory.id for t, r in by_turn.items()}
-            report.forgotten = apply_forgets(self, forgets, scope.user, scope.agent,
-                                             command_events(forgets, said))
-            forget_turns(self, forgets, said, scope.user, scope.agent)
+            said = command_events(forgets, {t: r.memory.id for t, r in by_turn.items()})
+            report.forgotten = apply_forgets(self, forgets, scope.user, scope.agent, said)
+            forget_turns(self, said, scope.user, scope.agent)
         return report
 
     def _keep_blobs(self, scope: Scope, offloaded: list[Offloaded]) -> None:

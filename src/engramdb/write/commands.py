@@ -86,11 +86,11 @@ def command_events(commands: list[Draft], events: dict[int, str]) -> frozenset[s
     return frozenset(events[t] for t in turns if isinstance(t, int) and t in events)
 
 
-def forget_turns(memory: Facade, commands: list[Draft], events: dict[int, str],
-                 user: str | None, agent: str | None) -> None:
-    """Forget the turn events that said the forget commands (``events``: turn -> event id):
+def forget_turns(memory: Facade, said: frozenset[str], user: str | None,
+                 agent: str | None) -> None:
+    """Forget the turn events that said forget commands (``said``: ``command_events``):
     "forget that I live in Hangzhou" kept as a turn would be found for "where do I live?"."""
-    for event in command_events(commands, events):
+    for event in said:
         _forget_quietly(memory, event, "a forget command", user, agent)
 
 
