@@ -7,12 +7,13 @@ import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Self
 
 from ..clock import Clock, SystemClock, aware
 from ..config import Config, parse_every
 from ..embed.base import Embedder
 from ..errors import Invalid, NotFound
+from ..lazy import built_once
 from ..model import (
     Action,
     Record,
@@ -39,25 +40,6 @@ USE_DEBOUNCE_S = 60.0
 ACTOR = "user"  # who the event log names for a change made through the API
 WRITES_VECTOR = (Action.ADD, Action.SUPERSEDE, Action.UPDATE)  # results that stored a vector
 Progress = Callable[[int, int], None]
-T = TypeVar("T")
-
-
-def built_once(build: Callable[[Any], T]) -> T:
-    """A property whose value ``build(self)`` makes on first use, once per object (under the
-    object's ``_building`` lock: two threads asking at once get the same one)."""
-    name = build.__name__
-
-    def get(self: Any) -> T:
-        try:
-            return self.__dict__[name]  # type: ignore[no-any-return]
-        except KeyError:
-            pass
-        with self._building:
-            if name not in self.__dict__:
-                self.__dict__[name] = build(self)
-            return self.__dict__[name]  # type: ignore[no-any-return]
-
-    return property(get, doc=build.__doc__)  # type: ignore[return-value]
 
 
 class Core:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...errors import ConfigError, StoreError
+from ...lazy import built_once
 from ...text.anchors import concept_names
 from ..common import ts
 from ..idorder import IdOrder
@@ -66,6 +67,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
         try:
             self._db.row_factory = sqlite3.Row
             self._lock = threading.RLock()
+            self._building = self._lock   # built_once (lazy.py) makes the caches under it
             self._depth = 0
             self._scrub = False  # an erase is in this transaction: see _start_scrub
             self._secure_delete = 0
@@ -83,29 +85,17 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
     # records (get, list, history, export) needs neither. One made after a rollback is empty,
     # as one invalidated by it would be.
 
-    @property
+    @built_once
     def _vectors(self) -> VectorCache:
-        made = self.__dict__.get("_vector_cache")
-        if made is None:
-            from ..vectors import VectorCache
+        from ..vectors import VectorCache
 
-            with self._lock:
-                made = self.__dict__.get("_vector_cache")
-                if made is None:
-                    made = self._vector_cache = VectorCache(self._db, self._lock)
-        return made
+        return VectorCache(self._db, self._lock)
 
-    @property
+    @built_once
     def _text(self) -> TextIndex:
-        made = self.__dict__.get("_text_index")
-        if made is None:
-            from ..textindex import TextIndex
+        from ..textindex import TextIndex
 
-            with self._lock:
-                made = self.__dict__.get("_text_index")
-                if made is None:
-                    made = self._text_index = TextIndex(self._db)
-        return made
+        return TextIndex(self._db)
 
     # ---------------------------------------------------------------- setup
 
@@ -210,8 +200,8 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
         finally:
-            for cache in (self.__dict__.get("_vector_cache"), self._id_order,
-                          self.__dict__.get("_text_index")):
+            for cache in (self.__dict__.get("_vectors"), self._id_order,
+                          self.__dict__.get("_text")):
                 if cache is not None:
                     cache.invalidate()
 

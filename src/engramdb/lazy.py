@@ -1,0 +1,28 @@
+"""Parts of an object made on first use, once: the engine's read and write machinery
+(engine/core.py) and the SQLite store's vector and text caches (store/sqlite/store.py), so that
+a command that only reads records loads neither numpy nor the models."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def built_once(build: Callable[[Any], T]) -> T:
+    """A property whose value ``build(self)`` makes on first use, once per object (under the
+    object's ``_building`` lock: two threads asking at once get the same one)."""
+    name = build.__name__
+
+    def get(self: Any) -> T:
+        try:
+            return self.__dict__[name]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        with self._building:
+            if name not in self.__dict__:
+                self.__dict__[name] = build(self)
+            return self.__dict__[name]  # type: ignore[no-any-return]
+
+    return property(get, doc=build.__doc__)  # type: ignore[return-value]
