@@ -17,13 +17,37 @@ FACTS = [
     "The team ships the mobile app on Thursdays",
     "李雷每周六去爬山",
 ]
+# what a scope holds besides: relevance is judged against a scope's background, which needs
+# MIN_BACKGROUND memories (recall/relevance.py)
+BACKGROUND = [
+    "The quarterly review moved to the second floor meeting room",
+    "Priya prefers tea without sugar in the afternoon",
+    "Our office plants get watered every Monday",
+    "The staging database is backed up at midnight",
+    "Tomas drives a green hatchback to work",
+    "The printer on level three jams with thick paper",
+    "Lena runs the book club on the last Friday of the month",
+    "The VPN certificate was renewed in March",
+    "Hugo keeps spare chargers in the top drawer",
+    "The design team uses dark mode everywhere",
+    "王芳周末喜欢在家做饭",
+    "公司的年会定在十二月中旬",
+    "张伟的女儿今年上小学一年级",
+    "楼下的咖啡店换了新的老板",
+    "我们组每周三下午开例会",
+    "The recycling bins are emptied on Tuesdays",
+    "Ines learned to sail last summer",
+    "The wifi password changes every quarter",
+    "Karl collects vintage fountain pens",
+    "The kitchen fridge is cleaned out on Fridays",
+]
 
 
 @pytest.fixture
 def floored(tmp_path, clock):  # type: ignore[no-untyped-def]
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
                        relevance_floor=0.3) as m:
-        m.remember_many([Draft(f) for f in FACTS])
+        m.remember_many([Draft(f) for f in FACTS + BACKGROUND])
         yield m
 
 
@@ -48,6 +72,30 @@ def test_the_floor_abstains_on_what_memory_does_not_hold(floored):  # type: igno
     assert not on.abstained and "alder-01" in on[0].memory.content
     assert all(h.score >= 0.3 for h in on)
     assert "爬山" in floored.recall("李雷周六做什么？")[0].memory.content
+
+
+def test_a_scope_too_small_to_judge_keeps_its_hits(tmp_path, clock):  # type: ignore[no-untyped-def]
+    # five memories are no background: what stands out cannot be told, so the floor keeps
+    # them (their scores still say how little they match)
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
+                       relevance_floor=0.3) as m:
+        m.remember_many([Draft(f) for f in FACTS])
+        hits = m.recall("what is next year's semiconductor funding plan?")
+        assert hits and not hits.abstained and hits[0].score < 0.3
+
+
+def test_a_recall_takes_its_own_floor(floored):  # type: ignore[no-untyped-def]
+    asked = "what is next year's semiconductor funding plan?"
+    assert floored.recall(asked).abstained                      # the configured 0.3
+    assert not floored.recall(asked, relevance_floor=0).abstained
+    on = floored.recall("where does the build cache live?", relevance_floor=0.9)
+    assert "alder-01" in on[0].memory.content and all(h.score >= 0.9 for h in on)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "0.3", True, float("nan")])
+def test_a_bad_recall_floor_is_invalid(floored, bad):  # type: ignore[no-untyped-def]
+    with pytest.raises(Invalid, match="relevance_floor"):
+        floored.recall("where does the build cache live?", relevance_floor=bad)
 
 
 def test_a_floor_of_zero_keeps_every_hit(tmp_path, clock):  # type: ignore[no-untyped-def]

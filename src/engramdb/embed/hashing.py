@@ -19,6 +19,10 @@ _CACHE_SIZE = 1 << 18  # distinct features remembered (about 40 MB at most)
 
 
 class HashingEmbedder:
+    # its similarity is shared words and letters, which recall's lexical share counts already:
+    # it is no evidence of meaning for relevance (recall/relevance.py)
+    lexical_only = True
+
     def __init__(self, dimensions: int = 384) -> None:
         self.dimensions = dimensions
         self.model_id = f"hashing-v1-{dimensions}"

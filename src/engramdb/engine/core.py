@@ -95,7 +95,8 @@ class Core:
                         getattr(embedder, "relevance_floor", None),
                         self.config.preset, self.config.assoc_slots, self.config.relevance_floor,
                         aligned=getattr(embedder, "embed_aligned", None),
-                        main=getattr(embedder, "embed_main", None))
+                        main=getattr(embedder, "embed_main", None),
+                        meaning=not getattr(embedder, "lexical_only", False))
 
     @built_once
     def _later(self) -> VectorWorker:

@@ -40,15 +40,19 @@ class ReadVerbs(Core):
                kinds: Sequence[str] | None = None, user: str | None = None,
                agent: str | None = None, reveal: bool = False,
                uri_prefix: str | None = None, keywords: str | Sequence[str] | None = None,
-               time_context: object = None) -> Hits:
+               time_context: object = None, relevance_floor: float | None = None) -> Hits:
         """The ``k`` memories that best answer ``query``. ``kinds``, ``uri_prefix``: only
         memories of those kinds, under that URI prefix (``"project://billing/"``), fill the k
         places. ``reveal=True``: masked values in place of their placeholders (as ``get``).
         ``keywords``: more words to match lexically; ``time_context``: the time the answer
         falls in ("last week", "上周", ``{"start": ..., "end": ...}``), applied as a time the
-        query names (recall/hints.py)."""
+        query names (recall/hints.py). ``relevance_floor``: hits less relevant than this
+        (0 to 1) are dropped, and none left is an abstention with its note (None: the
+        configured ``Config.relevance_floor``; the doors an LLM reads pass
+        ``Config.answer_floor``)."""
         from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
         from ..recall.hints import context_window, keyword_tokens
+        from ..recall.relevance import check_floor
         from ..recall.wake import promote
         from ..recall.why import describe
         from ..text.checks import storable
@@ -67,8 +71,9 @@ class ReadVerbs(Core):
         within = validate_prefix(uri_prefix) if uri_prefix is not None else None
         now = self._now()
         extra, window = keyword_tokens(keywords), context_window(time_context, now)
+        floor = None if relevance_floor is None else check_floor(relevance_floor)
         hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within, extra,
-                                     window)
+                                     window, floor)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)

@@ -33,14 +33,17 @@ from .temporal import window_first
 from .wake import wake
 from .wakemeaning import Meaning
 
+STEP = 0.99   # a hit scores at most this share of the one above it
+
 
 def falling(hits: list[Hit]) -> None:
-    """Each hit's score no higher than the one above it: the order is recall's whole judgement
+    """Each hit's score below the one above it: the order is recall's whole judgement
     (fusion, re-ranking, time, association), the score its relevance (recall/relevance.py), so a
-    cut-off on the score keeps a head of the list, never a hit below one it drops. The hit's
-    own relevance stays in ``explanation.terms["relevance"]``."""
+    cut-off on the score keeps a head of the list, never a hit below one it drops, and a hit
+    ranked under another never shows the same score (at most STEP of it). The hit's own
+    relevance stays in ``explanation.terms["relevance"]``."""
     for above, hit in zip(hits, hits[1:], strict=False):
-        hit.score = min(hit.score, above.score)
+        hit.score = min(hit.score, above.score * STEP)
 
 
 class Recaller:
@@ -50,7 +53,8 @@ class Recaller:
     def __init__(self, store: Store, embed_query: Callable[[str], np.ndarray],
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
                  preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
-                 aligned: Aligned | None = None, main: Aligned | None = None) -> None:
+                 aligned: Aligned | None = None, main: Aligned | None = None,
+                 meaning: bool = True) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -61,16 +65,21 @@ class Recaller:
         self.aligned = aligned  # the embedder's cross-lingual half, if it has one
         self.languages = LanguageMix(store)
         self.main = main  # the embedder's main half, for a question in either script
+        self.meaning = meaning  # its similarity is evidence of meaning (not hashed words)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
-               keywords: list[str] | None = None, window: TimeWindow | None = None) -> Hits:
+               keywords: list[str] | None = None, window: TimeWindow | None = None,
+               floor: float | None = None) -> Hits:
+        """``floor``: the relevance under which hits are dropped (None: the configured
+        ``hit_floor``)."""
         plan = plan_query(query, kinds, now, keywords, window)
         plan.within = within
         chosen = choose_preset(plan, preset, self.preset, self.assoc_slots)
-        return self.run(scope, plan, chosen, k, now)
+        return self.run(scope, plan, chosen, k, now, floor)
 
-    def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime) -> Hits:
+    def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
+            floor: float | None = None) -> Hits:
         place_relative(self.store, scope, plan)
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
         if self.aligned is not None:
@@ -109,11 +118,13 @@ class Recaller:
         if not hits:
             note = why_empty(plan, left_out) or "nothing in memory matches this query"
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
-        floor = below_floor(self.relevance_floor, ranked, preset, woken)
-        if floor:
+        empty = below_floor(self.relevance_floor, ranked, preset, woken)
+        if empty:
             plan.filtered["below_relevance_floor"] = len(hits)
-            return Hits([], abstained=True, note=floor, plan=plan.to_dict())
-        hits, note = self._relevance(scope, hits, ranked, terms, k)
+            return Hits([], abstained=True, note=empty, plan=plan.to_dict())
+        models = (plan.crosslingual or {}).get("models", 0)
+        hits, note = self._relevance(scope, hits, ranked, terms, k,
+                                     self.hit_floor if floor is None else floor, models)
         falling(hits)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
@@ -161,13 +172,15 @@ class Recaller:
                            plan.layers)
 
     def _relevance(self, scope: Scope, hits: list[Hit], ranked: dict[str, Ranked],
-                   terms: QueryTerms, k: int) -> tuple[list[Hit], str]:
+                   terms: QueryTerms, k: int, floor: float,
+                   models: int) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
         are dropped, and none left is an abstention with its note."""
         top = hits[: 3 * k]
         top = collapse(top, gists_above(self.store, scope, [h.memory for h in top]))
-        score_hits(top, terms, ranked.get("dense", []))
-        return apply_floor(top, self.hit_floor)
+        judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [],
+                            models if self.meaning else 0)
+        return apply_floor(top, floor, judged)
 
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:

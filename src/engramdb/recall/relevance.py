@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..errors import Invalid
 from ..model import Hit, Layer, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, tokenize
@@ -41,6 +42,7 @@ MIN_SCOPE = 100        # the scope size IDF assumes at least
 CONTEXT_WEIGHT = 0.5   # a query term found only in a memory's context counts half
 LEX0, LEX_SPAN = 0.1, 0.2     # best lexical 0.1 -> topicality 0, 0.3 -> 1
 GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
+CROSS_MARGIN, CROSS_SPAN = 1.0, 2.0   # cross-lingual standing above chance: 1 -> 0, 3 -> 1
 MIN_BACKGROUND = 20           # dense candidates needed to tell a background
 
 
@@ -49,6 +51,7 @@ class QueryTerms:
     """The query's content terms and their IDF in the scope."""
 
     idf: dict[str, float] = field(default_factory=dict)
+    scope_size: int = 0   # the memories searched (their count is the background's size)
 
     @property
     def total(self) -> float:
@@ -58,12 +61,13 @@ class QueryTerms:
 def query_terms(store: Store, scope: Scope, tokens: list[str],
                 layers: tuple[Layer, ...]) -> QueryTerms:
     terms = list(dict.fromkeys(tokens))
+    size = scope_size(store, scope, layers)
     if not terms:
-        return QueryTerms()
+        return QueryTerms(scope_size=size)
     # a small scope counts as MIN_SCOPE memories: the one memory of a new store holds its
     # words, and that makes them rare, not common
-    n = max(scope_size(store, scope, layers), MIN_SCOPE)
-    out = QueryTerms()
+    n = max(size, MIN_SCOPE)
+    out = QueryTerms(scope_size=size)
     for term, df in doc_freqs(store, scope, terms, layers).items():
         out.idf[term] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     return out
@@ -117,43 +121,70 @@ def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:
     return float(scores.mean()), float(max(scores.std(), 1e-6))
 
 
+def meaning(hit: Hit, gap: float, chance: float) -> float:
+    """How far the hit stands above the scope's background by meaning, 0 to 1: the dense
+    leg's gap, or its standing in the cross-lingual leg (recall/crosslingual.py: a z-score
+    among the memories of its own language, per model, summed) above what ``chance`` gives
+    the best of the scope: the only evidence a memory in the other language has."""
+    cross = hit.explanation.legs.get("crosslingual")
+    if cross is None:
+        return clip((gap - GAP0) / GAP_SPAN)
+    standing = clip((cross.score - chance - CROSS_MARGIN) / CROSS_SPAN)
+    return max(clip((gap - GAP0) / GAP_SPAN), standing)
+
+
 def clip(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 
 
-def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]]) -> None:
-    """Set each hit's ``score`` to its relevance; the blend stays in ``explanation.final``."""
+def noise(models: int, size: int) -> float:
+    """The standing (recall/crosslingual.py: a z-score per model, summed) the best of
+    ``size`` memories that do not answer reaches by chance: the expected maximum of that
+    many normal draws, sqrt(2 ln n), per model. More memories, more chance."""
+    return models * math.sqrt(2.0 * math.log(max(size, 2)))
+
+
+def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]],
+               cross_models: int = 0) -> bool:
+    """Set each hit's ``score`` to its relevance; the blend stays in ``explanation.final``.
+    True when the scope is big enough to have a background to judge by (MIN_BACKGROUND
+    memories)."""
     bg = background(dense)
     sims = dict(dense)
+    chance = noise(cross_models, terms.scope_size) if cross_models else math.inf
     signals = []
     for hit in hits:
         leg = hit.explanation.legs.get("dense")
         cos = leg.score if leg else sims.get(hit.memory.id)
         gap = cos - bg[0] if cos is not None and bg is not None else 0.0
-        signals.append((lexical(hit, terms), gap))
-    best_lex = max((lx for lx, _ in signals), default=0.0)
-    best_gap = max((g for _, g in signals), default=0.0)
-    topical = max(clip((best_lex - LEX0) / LEX_SPAN), clip((best_gap - GAP0) / GAP_SPAN))
-    for hit, (lex, gap) in zip(hits, signals, strict=True):
-        match = max(lex, clip((gap - GAP0) / GAP_SPAN))
+        signals.append((lexical(hit, terms), gap, meaning(hit, gap, chance)))
+    best_lex = max((lx for lx, _, _ in signals), default=0.0)
+    best_meaning = max((m for _, _, m in signals), default=0.0)
+    topical = max(clip((best_lex - LEX0) / LEX_SPAN), best_meaning)
+    for hit, (lex, gap, meant) in zip(hits, signals, strict=True):
+        match = max(lex, meant)
         rel = topical * (1.0 + match) / 2.0
         hit.explanation.terms.update({"lexical": round(lex, 4), "dense_gap": round(gap, 4),
                                       "topicality": round(topical, 4),
                                       "relevance": round(rel, 4)})
         hit.score = rel
+    return terms.scope_size >= MIN_BACKGROUND
 
 
 def check_floor(value: object) -> float:
     """A relevance floor: a number from 0 (keep every hit) to 1."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1 \
-            or value != value:
-        raise ValueError(f"relevance_floor must be a number from 0 to 1, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value \
+            or not 0 <= value <= 1:
+        raise Invalid(f"relevance_floor must be a number from 0 (keep every hit) to 1, got "
+                      f"{value!r}")
     return float(value)
 
 
-def apply_floor(hits: list[Hit], floor: float) -> tuple[list[Hit], str]:
-    """The hits at or above the floor, and the note when none is."""
-    if floor <= 0 or not hits:
+def apply_floor(hits: list[Hit], floor: float, judged: bool = True) -> tuple[list[Hit], str]:
+    """The hits at or above the floor, and the note when none is. Not ``judged`` (a scope
+    too small to have a background: under MIN_BACKGROUND memories) keeps every hit: what
+    stands out cannot be told there, and its few hits cost an LLM little to read."""
+    if floor <= 0 or not hits or not judged:
         return hits, ""
     kept = [h for h in hits if h.score >= floor]
     if kept:
