@@ -166,10 +166,9 @@ class Config:
     sleep_every: str = "off"           # a period ("6h"): sleep every scope with activity
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
-    relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all);
-    # 0.25 abstains on ~3/4 of off-topic questions for -0.003 LoCoMo R@10, 0.4 on ~0.88 for
-    # -0.01 to -0.02, and both cost Chinese questions over English memories 0.13-0.5 of their
-    # recall: 0 stays the default (recall/relevance.py; bench/results/abstain.md)
+    relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all)
+    answer_floor: float = 0.25         # the same where an LLM reads the hits: MCP recall,
+    # context(), the agent's recall tool, the mem0 and LangGraph facades (bench/results/abstain.md)
     pii: str = "keep"                  # personal data in a write: keep, mask or refuse
     pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
     query_cache: int = 512             # query vectors kept by their text (embed/querycache); 0: off
@@ -211,10 +210,11 @@ class Config:
             raise ConfigError(f"synchronous must be full (an acknowledged write survives power "
                               f"loss) or normal (it survives a crash of the process), got "
                               f"{self.synchronous!r}")
-        value = self.relevance_floor
-        if not _number(value) or not 0 <= value <= 1:
-            raise ConfigError(f"relevance_floor must be a number from 0 to 1 (0 keeps every "
-                              f"hit), got {value!r}")
+        for name in ("relevance_floor", "answer_floor"):
+            value = getattr(self, name)
+            if not _number(value) or not 0 <= value <= 1:
+                raise ConfigError(f"{name} must be a number from 0 to 1 (0 keeps every hit), "
+                                  f"got {value!r}")
 
     def _check_working(self) -> None:
         from .text.tokens import ENCODINGS

@@ -30,7 +30,8 @@ def install(reg: ToolRegistry, memory: Memory, scope: Scope,
         k: how many memories at most (1-20)
         """
         k = max(1, min(MAX_RECALL, k))
-        hits = [h for h in memory.recall(query, k + 5, **kw) if not is_trace(h.memory)][:k]
+        hits = [h for h in memory.recall(query, k + 5, relevance_floor=memory.config.answer_floor,
+                                         **kw) if not is_trace(h.memory)][:k]
         return Read([{"id": h.memory.id, "date": str(h.memory.at.date()),
                       "kind": h.memory.kind.value, "content": h.memory.content}
                      for h in hits], [h.memory.id for h in hits])

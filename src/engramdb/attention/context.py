@@ -138,7 +138,8 @@ def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
     if k == 0:  # no unprompted recall (the agent's persona: agent/persona.py)
         return items
     wanted = min(k + len(seen), MAX_K)  # identity and rules are shown already: k besides them
-    hits = memory.recall(query, wanted, track=track, user=scope.user, agent=scope.agent)
+    hits = memory.recall(query, wanted, track=track, user=scope.user, agent=scope.agent,
+                         relevance_floor=memory.config.answer_floor)
     found = [h.memory for h in hits if h.memory.id not in seen][:k]
     items += [Item("memories", memory_line(r), 60, i) for i, r in enumerate(found)]
     return items

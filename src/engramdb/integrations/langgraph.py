@@ -163,7 +163,8 @@ class EngramStore(BaseStore):
     def _recall(self, query: str, k: int, track: bool,
                 prefix: tuple[str, ...]) -> list[tuple[Record, float | None]]:
         return [(h.memory, h.score) for h in self.engine.recall(
-            query, k=k, track=track, uri_prefix=prefix_of(prefix), **self._who())]
+            query, k=k, track=track, uri_prefix=prefix_of(prefix),
+            relevance_floor=self.engine.config.answer_floor, **self._who())]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         now = self.engine._now()

@@ -188,6 +188,8 @@ class Memory:
         top_k = check_limit(top_k if limit is None else limit,
                             "top_k" if limit is None else "limit")
         cut = check_threshold(threshold)
+        # a threshold of the caller's own replaces the answer floor (relevance, 0 to 1)
+        floor = self.engine.config.answer_floor if cut is None else 0.0
         query = check_query(query)
         flt = _filters(filters, user_id, agent_id, run_id)
         post = _post(flt)
@@ -197,7 +199,8 @@ class Memory:
         hits: list[Hit] = []
         with _as_mem0():
             for scope in self._scopes(flt):
-                hits += self.engine.recall(query, k=k, user=scope.user, agent=scope.agent)
+                hits += self.engine.recall(query, k=k, user=scope.user, agent=scope.agent,
+                                           relevance_floor=floor)
         hits.sort(key=lambda h: -h.score)
         kept = [h for h in hits if matches(payload(h.memory), post)
                 and (cut is None or h.score >= cut)][:top_k]
