@@ -16,13 +16,16 @@ scores, times)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +140,42 @@ def test_a_quick_start_runs_and_prints_what_the_readme_says(door: str, demo: Pat
     assert done.returncode == 0, f"{door}:\n{done.stdout}\n{done.stderr}"
     assert missing(expected, done.stdout) is None, \
         f"{door}: {missing(expected, done.stdout)!r} not in:\n{done.stdout}\n{done.stderr}"
+
+
+# The demo's questions (examples/sample_conversation.json) and a word each right answer holds:
+# the first hit is a right one and scores above every wrong one in the top 3 (issue 27). The
+# three marked xfail are not answered yet; strict, so that fixing one shows here.
+NOT_YET = pytest.mark.xfail(strict=True, reason="not answered yet (see the session note)")
+DEMO_ANSWERS = [
+    # "living" stems to "live": "Maya lives in Berlin" holds every word asked
+    pytest.param("What does Maya do for a living?", "data engineer", marks=NOT_YET),
+    # "Python 和 Rust" is not close enough to "programming languages" in either model
+    pytest.param("Which programming languages does her new job use?", "Python", marks=NOT_YET),
+    # first, but no word asked and the meaning does not stand out: every hit scores 0
+    pytest.param("What food should I avoid recommending to her?", "egetarian", marks=NOT_YET),
+    ("Who did she go hiking with?", "Ana"),
+    ("她在学什么语言？", "德语"),
+    ("Maya 周末喜欢吃什么？", "火锅"),
+    ("What does she need to do before the end of June?", "residence card"),
+    ("她住在柏林哪个区？", "Kreuzberg"),
+    ("What is our stack now?", "Java 21"),
+    ("Where did Maya live before?", "Lisbon"),
+]
+
+
+@pytest.fixture(scope="module")
+def demo_scope(demo: Path) -> Iterator[Any]:
+    sample = json.loads((ROOT / "examples" / "sample_conversation.json").read_text("utf-8"))
+    assert [q for q, *_ in (p.values if hasattr(p, "values") else p for p in DEMO_ANSWERS)] \
+        == sample["questions"]
+    with engramdb.open(demo) as mem:
+        yield mem.scope(user=sample["user"], agent=sample["agent"])
+
+
+@pytest.mark.parametrize(("question", "answer"), DEMO_ANSWERS)
+def test_the_demo_answers_first_and_scores_them_above_the_rest(demo_scope: Any, question: str,
+                                                               answer: str) -> None:
+    hits = demo_scope.recall(question, k=3, track=False)
+    wrong = [h.score for h in hits if answer not in h.memory.content]
+    assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]
+    assert hits[0].score > max(wrong, default=-1.0), [(h.score, h.memory.content) for h in hits]
