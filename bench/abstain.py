@@ -79,7 +79,7 @@ def ask_scope(mem: Any, user: str, text: str, half: str, *, gold: list[str] | No
             "hits": [(h.memory.id, round(h.score, 4), h.explanation.terms.get("lexical", 0.0),
                       h.explanation.terms.get("topicality", 0.0),
                       h.explanation.terms.get("dense_gap", 0.0),
-                      0.0) for h in hits]}
+                      cross_standing(h)) for h in hits]}
 
 
 def ask(retriever: EngramRetriever, conv: Any, text: str, half: str, *,
@@ -92,7 +92,13 @@ def ask(retriever: EngramRetriever, conv: Any, text: str, half: str, *,
                       h.explanation.terms.get("lexical", 0.0),
                       h.explanation.terms.get("topicality", 0.0),
                       h.explanation.terms.get("dense_gap", 0.0),
-                      0.0) for h in hits]}
+                      cross_standing(h)) for h in hits]}
+
+
+def cross_standing(hit: Any) -> float:
+    """The hit's standing in the cross-lingual leg (recall/crosslingual.py), 0 without it."""
+    leg = hit.explanation.legs.get("crosslingual")
+    return round(leg.score, 4) if leg is not None else 0.0
 
 
 def at_floor(row: dict[str, Any], floor: float) -> list[str]:
