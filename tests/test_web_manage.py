@@ -66,7 +66,6 @@ def test_manage_memory_from_the_page(site, browser):  # type: ignore[no-untyped-
         page.click("#a-save")
         page.locator("#add-result a.open", has_text=text).wait_for()
         assert "Remembered" in page.inner_text("#add-result")
-    shoot(page, "add", 1280)
 
     # browse by text, then forget both notes at once
     go(page, "#/browse", "#browse-view:not([hidden])")
@@ -95,7 +94,6 @@ def test_manage_memory_from_the_page(site, browser):  # type: ignore[no-untyped-
     page.click("#confirm-yes")
     page.locator("#b-done", has_text="1 deleted for good").wait_for()
     assert sorted(s.me.get(r.id).content for r in notes) == ["", "Temp note two"]
-    shoot(page, "browse-bulk", 1280)
 
     # the memory page: delete for good, confirmed
     page.select_option("#b-layer", "core")
@@ -171,5 +169,9 @@ def test_a_phone_screen(site, browser):  # type: ignore[no-untyped-def]  # noqa:
     assert cells and max(cells) <= width, "the history table is cut off"
     assert page.locator("#history tr.version").count() >= 2
     shoot(page, "history", 390)
+    go(page, "#/sessions/chat-1", "#s-turns td")
+    shoot(page, "sessions", 390)   # the turns stack: nothing wider than the screen
+    page.goto(url + "/docs")
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     assert problems == []
     close(page)
