@@ -2,9 +2,9 @@
 /usr/bin/chromium through Playwright) against a real uvicorn server over a seeded store: add
 a memory (English and Chinese), browse by text, bulk forget and bulk hard delete (asked first,
 and a "Cancel" deletes nothing), hard delete from the memory page, the entities list, the
-scope switcher of an admin key, the sessions, goals, boot and context views, stats as tables,
-and the docs page's Markdown and try-it-out. Searching and building the context block from
-the page only look: no memory's uses change. At 390 px, the timeline's labels do not overlap
+scope switcher of an admin key, the sessions, goals, boot and context views, the docs page's
+Markdown and try-it-out, and an edit of a memory's kind. Searching and building the context
+block from the page only look: no memory's uses change. At 390 px, the timeline's labels do not overlap
 and the history table fits the screen."""
 
 from __future__ import annotations
@@ -100,9 +100,13 @@ def test_manage_memory_from_the_page(site, browser):  # type: ignore[no-untyped-
     page.fill("#b-text", "北京")
     page.click("#browse")
     page.locator("#b-count", has_text="1 memory matches").wait_for()
-    page.click("#list a.open")
+    page.locator("#list a.open", has_text="我下周去北京出差").click()
     page.wait_for_selector("#detail:not([hidden])")
     trip = page.evaluate("location.hash").rsplit("/", 1)[1]
+    page.select_option("#edit-kind", "lesson")   # edit: the kind, as a new version
+    page.click("#save")
+    page.locator("#history tr.version.current", has_text="update").wait_for()
+    assert s.me.get(trip).kind.value == "lesson" and s.me.get(trip).version == 2
     page.click("#erase")
     page.click("#confirm-yes")
     page.locator("#history tr.version", has_text="erase").wait_for()
@@ -131,8 +135,8 @@ def test_manage_memory_from_the_page(site, browser):  # type: ignore[no-untyped-
     go(page, "#/browse", "#browse-view:not([hidden])")
     page.fill("#b-text", "")
     page.click("#browse")
-    page.locator("#b-count", has_text="1 memory matches").wait_for()
-    assert "Bob plays chess on Sundays" in page.inner_text("#list")
+    page.locator("#list a.open", has_text="Bob plays chess on Sundays").wait_for()
+    assert page.locator("#list tbody tr").count() == 1
     page.select_option("#scope", label="alice / noah")
     page.locator("#who", has_text="alice / noah").wait_for()
 

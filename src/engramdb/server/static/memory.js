@@ -1,9 +1,11 @@
-// The memory page: what it says, its fields, an editor, its strength curve, supersession
-// chain, gist and sources, link graph, and its version history as a diff.
+// The memory page: what it says, its fields, an editor (content, kind, URI: a new version),
+// forget, restore and a confirmed delete for good, its strength curve, supersession chain,
+// gist and sources, link graph, and its version history as a diff.
 "use strict";
 
 import { diff, linkGraph, strengthCurve } from "./charts.js";
 import { entityLinks } from "./entity.js";
+import { KINDS } from "./manage.js";
 import { $, api, chip, confirmed, el, enc, memoryLink, when } from "./util.js";
 
 let current = null;
@@ -98,6 +100,11 @@ export async function openMemory(id) {
     .filter(Boolean));
   $("d-fields").replaceChildren(...fieldRows(memory, ["id", "content", "content_hash"]));
   $("edit-content").value = memory.content;
+  if (!$("edit-kind").options.length) {
+    $("edit-kind").append(...KINDS.map((k) => el("option", { value: k }, k)));
+  }
+  $("edit-kind").value = memory.kind;
+  $("edit-uri").value = memory.uri || "";
   const erased = memory.layer === "deleted" && !memory.content;
   $("forget").hidden = memory.layer === "deleted";
   $("restore").hidden = memory.layer === "core" || erased;
@@ -119,8 +126,16 @@ export async function openMemory(id) {
   $("history").tBodies[0].replaceChildren(...historyRows(history.versions));
 }
 
+// a new version with what was changed (content, kind, URI); nothing changed: nothing sent
 export async function save() {
-  await api("PATCH", `/v1/memories/${enc(current.id)}`, { content: $("edit-content").value });
+  const change = {};
+  if ($("edit-content").value !== current.content) change.content = $("edit-content").value;
+  if ($("edit-kind").value !== current.kind) change.kind = $("edit-kind").value;
+  if ($("edit-uri").value.trim() !== (current.uri || "") && $("edit-uri").value.trim()) {
+    change.uri = $("edit-uri").value.trim();
+  }
+  if (!Object.keys(change).length) return;
+  await api("PATCH", `/v1/memories/${enc(current.id)}`, change);
   await openMemory(current.id);
 }
 
