@@ -4,8 +4,8 @@ a memory (English and Chinese), browse by text, bulk forget and bulk hard delete
 and a "Cancel" deletes nothing), hard delete from the memory page, the entities list, the
 scope switcher of an admin key, the sessions, goals, boot and context views, the docs page's
 Markdown and try-it-out, and an edit of a memory's kind. Searching and building the context
-block from the page only look: no memory's uses change. At 390 px, the timeline's labels do not overlap
-and the history table fits the screen."""
+block from the page only look: no memory's uses change. At 390 px, the timeline's labels do
+not overlap and the history table fits the screen."""
 
 from __future__ import annotations
 
