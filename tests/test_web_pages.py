@@ -209,5 +209,7 @@ def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyp
     shoot(page, "timeline-dark", 1280)
     go(page, f"#/memory/{s.berlin}", "#detail:not([hidden]) #graph-svg")
     shoot(page, "memory-dark", 1280)
+    go(page, "#/stats", "#stats-layers tr")
+    shoot(page, "stats-dark", 1280)
     assert problems == []
     close(page)
