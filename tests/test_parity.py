@@ -84,6 +84,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "sources": ("sources", "sources", [("GET", ID + "/sources")]),
     "feedback": ("feedback", "feedback", [("POST", ID + "/feedback")]),
     "entity": ("entity", "entity", [("GET", "/v1/entity")]),
+    "entities": (None, None, [("GET", "/v1/entities")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),
@@ -106,6 +107,9 @@ EXCLUDED: dict[tuple[str, str], str] = {
                              " CLI `forget --all` or an admin HTTP key",
     ("migrate", "mcp"): "reads a MEMORY.md path and writes a backup on the server's disk",
     ("migrate", "http"): "reads a MEMORY.md path and writes a backup on the server's disk",
+    **{("entities", door): "the list a person browsing the web page starts from; at the CLI "
+                           "and MCP, `entity NAME` answers for the name asked"
+       for door in ("cli", "mcp")},
     **{(verb, door): PICTURE for verb in ("timeline", "strength_curve", "lineage",
                                           "neighbourhood", "sleep_log")
        for door in ("cli", "mcp")},

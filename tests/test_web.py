@@ -115,16 +115,17 @@ def test_chinese_search_forget_restore_browse_sleep_stats(site):  # type: ignore
     page.click("button[data-view=browse]")
     page.select_option("#b-kind", "identity")
     page.click("#browse")
+    page.locator("#b-count", has_text="1 memory matches").wait_for()
     row = page.locator("#list tbody tr").first
-    row.wait_for()
     assert "core://user/name" in row.inner_text() and page.locator("#list tbody tr").count() == 1
     page.click("button[data-view=sleep]")
     page.click("#run-sleep")
     page.locator("#sleep-report table").wait_for()
     assert "decay" in page.inner_text("#sleep-report")
     page.click("button[data-view=stats]")
-    page.locator("#stats tr", has_text="total").wait_for()
-    assert "hashing" in page.inner_text("#stats")
+    page.locator("#stats-layers tr", has_text="total").wait_for()   # a table, not JSON
+    assert "3" in page.locator("#stats-layers tr", has_text="total").inner_text()
+    assert "hashing" in page.inner_text("#stats") and "{" not in page.inner_text("#stats-view")
 
 
 def test_a_wrong_key_stays_logged_out(site):  # type: ignore[no-untyped-def]

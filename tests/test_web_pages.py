@@ -117,7 +117,7 @@ def test_every_page_shows_its_pictures(seeded, browser, width):  # type: ignore[
     assert curve.locator("polyline.curve.past").count() == 1
     assert curve.locator("polyline.curve.projected").count() == 1
     assert curve.locator("line.archive-line").count() == 1
-    assert curve.locator("circle.use").count() >= 3  # three tracked recalls (and the search)
+    assert curve.locator("circle.use").count() == 3  # three tracked recalls (the search: none)
     chain = page.locator("#chain li.chain-link")
     assert chain.count() == 2
     assert "Lisbon" in chain.nth(0).inner_text() and "superseded" in chain.nth(0).inner_text()
@@ -209,5 +209,7 @@ def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyp
     shoot(page, "timeline-dark", 1280)
     go(page, f"#/memory/{s.berlin}", "#detail:not([hidden]) #graph-svg")
     shoot(page, "memory-dark", 1280)
+    go(page, "#/stats", "#stats-layers tr")
+    shoot(page, "stats-dark", 1280)
     assert problems == []
     close(page)

@@ -135,26 +135,30 @@ class ReadVerbs(Core):
              since: datetime | str | None = None, until: datetime | str | None = None,
              layer: str | Sequence[str] | None = None, include_superseded: bool = True,
              limit: int | None = None, offset: int = 0, newest_first: bool = False,
-             user: str | None = None, agent: str | None = None) -> Iterator[Record]:
+             contains: str | None = None, user: str | None = None,
+             agent: str | None = None) -> Iterator[Record]:
+        """The scope's memories by kind, URI prefix, time (``at``), layer and ``contains`` (text
+        the content holds, case-insensitive), oldest first unless ``newest_first``."""
         scope = self._scope(user, agent)
         flt = self._filter(kind, self._stored_prefix(scope, uri_prefix), since, until, layer,
-                           include_superseded, limit, offset, newest_first)
+                           include_superseded, limit, offset, newest_first, contains)
         return self.store.list(scope, flt)
 
     def count(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
               since: datetime | str | None = None, until: datetime | str | None = None,
-              layer: str | Sequence[str] | None = None, user: str | None = None,
-              agent: str | None = None) -> int:
+              layer: str | Sequence[str] | None = None, contains: str | None = None,
+              user: str | None = None, agent: str | None = None) -> int:
         scope = self._scope(user, agent)
         flt = self._filter(kind, self._stored_prefix(scope, uri_prefix), since, until, layer,
-                           True, None, 0, False)
+                           True, None, 0, False, contains)
         return self.store.count(scope, flt)
 
     @staticmethod
     def _filter(kind: str | Sequence[str] | None, uri_prefix: str | None,
                 since: datetime | str | None, until: datetime | str | None,
                 layer: str | Sequence[str] | None, include_superseded: bool,
-                limit: int | None, offset: int, newest_first: bool) -> ListFilter:
+                limit: int | None, offset: int, newest_first: bool,
+                contains: str | None = None) -> ListFilter:
         from ..store.protocol import ListFilter
 
         kinds = [kind] if isinstance(kind, str) else list(kind or [])
@@ -181,7 +185,7 @@ class ReadVerbs(Core):
             since=aware(since, "since") if since else None,
             until=aware(until, "until") if until else None,
             layers=layer_t, current_only=not include_superseded, limit=limit, offset=offset,
-            newest_first=newest_first,
+            newest_first=newest_first, contains=_contains(contains),
         )
 
     def stats(self, *, user: str | None = None, agent: str | None = None) -> Stats:
@@ -223,3 +227,12 @@ class ReadVerbs(Core):
             raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
         return check(self.store, self._scope(user, agent), self._now(), budget,
                      self.config.encoding)
+
+
+def _contains(text: object) -> str | None:
+    """The text a listed memory must hold: None for none; blank text is no filter."""
+    if text is None:
+        return None
+    if not isinstance(text, str) or len(text) > 200:
+        raise Invalid(f"contains must be text of at most 200 characters, got {text!r:.60}")
+    return text.strip() or None

@@ -35,8 +35,9 @@ class ScopedMemory:
               "feedback",
               # pictures of memory over time (engine/views.py)
               "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log",
-              # what is known about one person, place or topic (recall/entity.py)
-              "entity")
+              # what is known about one person, place or topic (recall/entity.py), and which
+              # ones the memories name (recall/entities.py)
+              "entity", "entities")
 
     def __init__(self, memory: Facade, scope: Scope) -> None:
         self.memory = memory

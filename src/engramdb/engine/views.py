@@ -13,13 +13,14 @@ from .core import Core
 if TYPE_CHECKING:
     from ..dynamics.curve import Curve
     from ..dynamics.sleeplog import SleepLog
+    from ..recall.entities import EntityName
     from ..recall.entity import Entity
     from ..recall.lineage import Lineage, Neighbourhood
     from ..recall.timeline import Timeline
 
 
 class ViewVerbs(Core):
-    """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity."""
+    """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity, entities."""
 
     def timeline(self, *, since: datetime | str | None = None, until: datetime | str | None = None,
                  limit: int = 500, user: str | None = None,
@@ -73,3 +74,11 @@ class ViewVerbs(Core):
         from ..recall.entity import entity
 
         return entity(self.store, self._scope(user, agent), name)
+
+    def entities(self, limit: int = 100, *, user: str | None = None,
+                 agent: str | None = None) -> list[EntityName]:
+        """The people, places and topics the scope's memories name, most named first, each with
+        how many memories name it (recall/entities.py)."""
+        from ..recall.entities import entities
+
+        return entities(self.store, self._scope(user, agent), limit)

@@ -171,6 +171,34 @@ class RecordContract:
         store.drop_scope(ALICE, T0)
         assert store.concept_members(ALICE, "place:北京", 10) == []
 
+    def test_concepts_are_counted_by_kind(self, store):  # type: ignore[no-untyped-def]
+        recs = [make_record(1, people=["Wang Lei"], places=["北京"]),
+                make_record(2, people=["Wang Lei", "Anna"]),
+                make_record(3, people=["Anna"], topics=["chess"]),
+                make_record(4, people=["Wang Lei"], layer=Layer.ARCHIVED)]   # not core
+        for n, r in enumerate(recs, start=1):
+            store.insert(r, IndexText("x", ""), unit(n))
+        assert store.concept_counts(ALICE, ["person"], 10) == [   # a tie: by name
+            ("person:anna", 2, recs[1].id), ("person:wang lei", 2, recs[0].id)]
+        got = store.concept_counts(ALICE, ["person", "place", "topic"], 10)
+        assert {c: n for c, n, _ in got} == {"person:wang lei": 2, "person:anna": 2,
+                                             "place:北京": 1, "topic:chess": 1}
+        assert [n for _, n, _ in got] == [2, 2, 1, 1]   # most held first
+        assert len(store.concept_counts(ALICE, ["person", "place"], 1)) == 1
+        assert store.concept_counts(BOB, ["person"], 10) == []
+        assert store.concept_counts(ALICE, [], 10) == []
+
+    def test_list_and_count_by_text_held(self, store):  # type: ignore[no-untyped-def]
+        texts = ["I moved to Berlin", "berlin is cold", "我住在北京", "Lisbon"]
+        for n, text in enumerate(texts, start=1):
+            store.insert(make_record(n, content=text), IndexText(text, ""), unit(n))
+        assert [r.content for r in store.list(ALICE, ListFilter(contains="BERLIN"))] == \
+            texts[:2]
+        assert [r.content for r in store.list(ALICE, ListFilter(contains="北京"))] == [texts[2]]
+        assert store.count(ALICE, ListFilter(contains="berlin")) == 2
+        assert store.count(ALICE, ListFilter(contains="oslo")) == 0
+        assert store.count(BOB, ListFilter(contains="berlin")) == 0
+
     def test_no_read_crosses_scopes(self, store):  # type: ignore[no-untyped-def]
         mine = make_record(1, uri="core://user/name", content_hash="same")
         store.insert(mine, IndexText("berlin", "anna"), unit(1))

@@ -37,6 +37,7 @@ class ListFilter:
     limit: int | None = None
     offset: int = 0
     newest_first: bool = False
+    contains: str | None = None          # the content holds this text (case-insensitive)
 
 
 SCOPE_EVENT = "*"  # the memory_id of an event about a whole scope (e.g. dropping it)
@@ -149,6 +150,13 @@ class Store(Protocol):
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
         """The core memories holding ``concept`` (a name from ``anchors.concepts_of``), in id
         order: all of them, or some ``limit`` of them when there are more."""
+        ...
+
+    def concept_counts(self, scope: Scope, kinds: Sequence[str],
+                       limit: int) -> list[tuple[str, int, str]]:
+        """The concepts of the given kinds (``person``, ``place``, ``topic``: the part before
+        the colon) that core memories hold: (concept name, how many memories, the smallest
+        member id), most held first (then by name), at most ``limit``."""
         ...
 
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None: ...

@@ -86,6 +86,11 @@ def snapshot_restore(name: str, request: Request, c: Admin) -> JSONResponse:
                                 agent=c.mem.agent))
 
 
+@router.get("/scopes", summary="Every scope that holds memories (admin keys)")
+def scopes(c: Admin) -> JSONResponse:
+    return ok({"scopes": [{"user": s.user, "agent": s.agent} for s in c.mem.memory.scopes()]})
+
+
 @router.delete("/scope", summary="Remove every memory of a scope (admin keys; name the user)")
 def forget_scope(request: Request, c: Admin, reason: str | None = None) -> JSONResponse:
     if "user" not in request.query_params:

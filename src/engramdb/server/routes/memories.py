@@ -19,6 +19,8 @@ from ..reveal import RevealQuery, may_reveal
 from .common import Read, Write, ok
 
 router = APIRouter(prefix="/v1")
+Contains = Annotated[str | None, Query(max_length=200, description="Only memories whose "
+                                       "content holds this text (case-insensitive).")]
 
 
 @router.get("/me", summary="The key's id, role and the scope it acts on")
@@ -54,11 +56,13 @@ def list_memories(
     newest_first: bool = False,
     limit: int = 50,
     offset: int = 0,
+    contains: Contains = None,
 ) -> JSONResponse:
     c.limits.check_page(limit)
     found = list(c.mem.list(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
                             layer=layer, include_superseded=include_superseded,
-                            newest_first=newest_first, limit=limit + 1, offset=offset))
+                            newest_first=newest_first, limit=limit + 1, offset=offset,
+                            contains=contains))
     more = len(found) > limit
     return ok({"items": [r.to_dict() for r in found[:limit]], "limit": limit, "offset": offset,
                "next_offset": offset + limit if more else None})
@@ -72,9 +76,10 @@ def count(
     since: str | None = None,
     until: str | None = None,
     layer: Annotated[list[str] | None, Query()] = None,
+    contains: Contains = None,
 ) -> JSONResponse:
     return ok({"count": c.mem.count(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
-                                    layer=layer)})
+                                    layer=layer, contains=contains)})
 
 
 @router.get("/memories/by-uri", summary="The memory at a URI")

@@ -1,8 +1,9 @@
 """The /v1 routes behind the web page's pictures: the scope's timeline, a memory's strength
 curve, its lineage (supersession chain, gists, sources) and link neighbourhood, the log of past
-sleeps, and the entity page of a name. Like the other routes: parse, call one Memory verb on
-the caller's scope, return its ``to_dict()``; the logic is in recall/timeline.py,
-recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py and recall/entity.py."""
+sleeps, the entity page of a name and the list of entities. Like the other routes: parse, call
+one Memory verb on the caller's scope, return its ``to_dict()``; the logic is in
+recall/timeline.py, recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py,
+recall/entity.py and recall/entities.py."""
 
 from __future__ import annotations
 
@@ -49,6 +50,12 @@ def graph(memory_id: str, c: Read, limit: int = 24) -> JSONResponse:
             "seen, current facts, episodes and supersession history")
 def entity(c: Read, name: Annotated[str, Query(min_length=1, max_length=200)]) -> JSONResponse:
     return ok(c.mem.entity(name).to_dict())
+
+
+@router.get("/entities", summary="The people, places and topics the memories name, most "
+            "named first, each with how many memories name it")
+def entities(c: Read, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> JSONResponse:
+    return ok({"entities": [e.to_dict() for e in c.mem.entities(limit)]})
 
 
 @router.get("/sleeps", summary="What the last sleeps changed, newest first")

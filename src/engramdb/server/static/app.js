@@ -1,40 +1,70 @@
 // The engramdb web page: a thin client of the /v1 API. Pages are addressed by the URL's hash
-// (#/search, #/timeline, #/browse, #/entity/<name>, #/sleep, #/stats, #/memory/<id>), so the browser's back
-// button, links and the keyboard all work. The key stays in this tab's sessionStorage.
+// (#/search, #/add, #/browse, #/timeline, #/entity/<name>, #/sessions/<id>, #/goals,
+// #/context, #/sleep, #/stats, #/memory/<id>), so the browser's back button, links and the
+// keyboard all work. The key (and the scope an admin key switched to) stay in this tab's
+// sessionStorage.
 "use strict";
 
-import { openEntity } from "./entity.js";
-import { forget, openMemory, restore, save } from "./memory.js";
+import { loadEntities, openEntity } from "./entity.js";
+import { browse, wireManage } from "./manage.js";
+import { erase, forget, openMemory, restore, save } from "./memory.js";
 import { search } from "./search.js";
 import { loadSleeps, runSleep } from "./sleep.js";
 import { loadTimeline, wireTimeline } from "./timeline.js";
-import { $, api, el, getKey, guard, memoryLink, setKey, when } from "./util.js";
+import { $, api, el, getKey, getScope, guard, setKey, setScope } from "./util.js";
+import { loadBoot, loadGoals, loadSessions, loadStats, showContext } from "./views.js";
 
-const KINDS = ["identity", "preference", "fact", "event", "lesson", "rule", "procedure",
-  "pending", "gist", "emotion"];
-const VIEWS = ["search", "timeline", "browse", "entity", "sleep", "stats", "memory"];
-let nextOffset = null;
+const VIEWS = ["search", "add", "browse", "timeline", "entity", "sessions", "goals", "context",
+  "sleep", "stats", "memory"];
 let lastList = "#/search";
+let me = null;
 
 async function login(secret) {
   setKey(secret);
   try {
-    const me = await api("GET", "/v1/me");
-    $("who").textContent = `${me.user} / ${me.agent} (${me.role}, key ${me.key.id})`;
+    me = await api("GET", "/v1/me");
     $("login-view").hidden = true;
     $("app").hidden = false;
     $("logout").hidden = false;
+    if (me.role === "admin") await loadScopes();
+    showWho();
     route();
   } catch (err) {
     setKey("");
+    setScope(null);
     $("login-view").hidden = false;
     $("app").hidden = true;
     $("who").textContent = String(err.message);
   }
 }
 
+function showWho() {
+  const s = getScope() || me;
+  $("who").textContent = `${s.user} / ${s.agent} (${me.role}, key ${me.key.id})`;
+}
+
+// an admin key may act on any scope: the scopes that hold memories, and the key's own
+async function loadScopes() {
+  const { scopes } = await api("GET", "/v1/scopes");
+  const own = { user: me.user, agent: me.agent };
+  const all = [own, ...scopes.filter((s) => s.user !== own.user || s.agent !== own.agent)];
+  const current = getScope() || own;
+  $("scope").replaceChildren(...all.map((s) => el("option", {
+    value: JSON.stringify(s), selected: s.user === current.user && s.agent === current.agent,
+  }, `${s.user} / ${s.agent}`)));
+  $("scope-switch").hidden = false;
+}
+
+function switchScope() {
+  const s = JSON.parse($("scope").value);
+  setScope(s.user === me.user && s.agent === me.agent ? null : s);
+  showWho();
+  if (location.hash.startsWith("#/memory/")) location.hash = "#/browse"; else route();
+}
+
 function logout() {
   setKey("");
+  setScope(null);
   location.hash = "";
   location.reload();
 }
@@ -52,9 +82,10 @@ function route() {
   if (!getKey() || (location.hash && !location.hash.startsWith("#/"))) return;
   const [, view, arg] = (location.hash || "#/search").match(/^#\/([a-z]+)\/?(.*)$/) || [];
   const name = VIEWS.includes(view) ? view : "search";
+  const value = decodeURIComponent(arg || "");
   if (name === "memory") {  // shown once loaded: the page never shows another memory's parts
     guard(async () => {
-      await openMemory(decodeURIComponent(arg));
+      await openMemory(value);
       show(name);
       $("d-content").focus();
     });
@@ -62,39 +93,15 @@ function route() {
   }
   show(name);
   lastList = location.hash || "#/search";
-  if (name === "timeline") guard(loadTimeline);
-  if (name === "entity") guard(() => openEntity(decodeURIComponent(arg || "")));
-  if (name === "sleep") guard(loadSleeps);
-  if (name === "stats") guard(loadStats);
+  const load = {
+    timeline: loadTimeline, sleep: loadSleeps, stats: loadStats, goals: loadGoals,
+    context: loadBoot, sessions: () => loadSessions(value),
+    entity: async () => { await loadEntities(); await openEntity(value); },
+    browse: () => browse(0),
+  }[name];
+  if (load) guard(load);
   if (name === "search") $("q").focus();
-}
-
-function browseQuery(offset) {
-  const p = new URLSearchParams({ limit: "50", offset: String(offset) });
-  if ($("b-kind").value) p.append("kind", $("b-kind").value);
-  if ($("b-uri").value) p.set("uri_prefix", $("b-uri").value);
-  if ($("b-since").value) p.set("since", $("b-since").value + "T00:00:00Z");
-  if ($("b-until").value) p.set("until", $("b-until").value + "T00:00:00Z");
-  p.append("layer", $("b-layer").value);
-  if ($("b-newest").checked) p.set("newest_first", "true");
-  return "/v1/memories?" + p.toString();
-}
-
-async function browse(offset) {
-  const page = await api("GET", browseQuery(offset));
-  const rows = page.items.map((m) => el("tr", {},
-    el("td", {}, when(m.at)), el("td", {}, m.kind), el("td", {}, m.uri || ""),
-    el("td", {}, memoryLink(m))));
-  const body = $("list").tBodies[0];
-  if (offset === 0) body.replaceChildren(...rows); else body.append(...rows);
-  nextOffset = page.next_offset;
-  $("more").hidden = nextOffset === null;
-}
-
-async function loadStats() {
-  const s = await api("GET", "/v1/stats");
-  $("stats").replaceChildren(...Object.entries(s).map(([n, v]) => el("tr", {}, el("th", {}, n),
-    el("td", {}, typeof v === "object" ? JSON.stringify(v) : v))));
+  if (name === "add") $("a-content").focus();
 }
 
 function onKey(e) {
@@ -109,15 +116,15 @@ function onKey(e) {
   }
 }
 
-for (const kind of KINDS) $("b-kind").append(el("option", { value: kind }, kind));
 $("login-form").addEventListener("submit", (e) => { e.preventDefault(); login($("key").value); });
 $("logout").addEventListener("click", logout);
+$("scope").addEventListener("change", switchScope);
 $("search-form").addEventListener("submit", (e) => { e.preventDefault(); guard(search); });
-$("browse-form").addEventListener("submit", (e) => { e.preventDefault(); guard(() => browse(0)); });
-$("more").addEventListener("click", () => guard(() => browse(nextOffset)));
+$("context-form").addEventListener("submit", (e) => { e.preventDefault(); guard(showContext); });
 $("save").addEventListener("click", () => guard(save));
 $("forget").addEventListener("click", () => guard(forget));
 $("restore").addEventListener("click", () => guard(restore));
+$("erase").addEventListener("click", () => guard(erase));
 $("entity-form").addEventListener("submit", (e) => {
   e.preventDefault();
   location.hash = "#/entity/" + encodeURIComponent($("e-name").value.trim());
@@ -127,6 +134,7 @@ $("back").addEventListener("click", () => { location.hash = lastList; });
 for (const tab of document.querySelectorAll(".tab")) {
   tab.addEventListener("click", () => { location.hash = "#/" + tab.dataset.view; });
 }
+wireManage(guard);
 wireTimeline(guard);
 window.addEventListener("hashchange", route);
 document.addEventListener("keydown", onKey);

@@ -1,6 +1,7 @@
 // The entity page: what the memory holds about one person, place, project or topic
 // (GET /v1/entity?name=...): its aliases, first and last seen, the facts that hold now, recent
-// episodes and each chain of superseded values. Addressed as #/entity/<name>.
+// episodes and each chain of superseded values. Addressed as #/entity/<name>; above it, the
+// list of the entities the memories name.
 "use strict";
 
 import { $, api, chip, el, memoryLink, when } from "./util.js";
@@ -21,6 +22,16 @@ function chainRow(chain) {
 function list(id, items, row, empty) {
   $(id).replaceChildren(...(items.length ? items.map(row)
     : [el("li", { class: "empty" }, empty)]));
+}
+
+// the people, places and topics to start from (GET /v1/entities), most named first
+export async function loadEntities() {
+  const { entities } = await api("GET", "/v1/entities?limit=60");
+  $("e-list").replaceChildren(...(entities.length ? entities.map((e) => el("a", {
+    class: "chip entity " + e.kind, href: "#/entity/" + encodeURIComponent(e.name),
+    title: `${e.kind}, named in ${e.memories} memories` }, e.name,
+  el("span", { class: "count" }, ` ${e.memories}`)))
+    : [el("span", { class: "note" }, "No person, place or topic is named yet.")]));
 }
 
 export async function openEntity(name) {

@@ -1,10 +1,12 @@
-// The memory page: what it says, its fields, an editor, its strength curve, supersession
-// chain, gist and sources, link graph, and its version history as a diff.
+// The memory page: what it says, its fields, an editor (content, kind, URI: a new version),
+// forget, restore and a confirmed delete for good, its strength curve, supersession chain,
+// gist and sources, link graph, and its version history as a diff.
 "use strict";
 
 import { diff, linkGraph, strengthCurve } from "./charts.js";
 import { entityLinks } from "./entity.js";
-import { $, api, chip, el, enc, memoryLink, when } from "./util.js";
+import { KINDS } from "./manage.js";
+import { $, api, chip, confirmed, el, enc, memoryLink, when } from "./util.js";
 
 let current = null;
 
@@ -71,11 +73,12 @@ function historyRows(versions) {
       ? versions[i - 1].memory.content : null;
     const text = before === null ? [v.memory.content] : diff(before, v.memory.content)
       .map(([op, t]) => op === "=" ? t : el(op === "+" ? "ins" : "del", {}, t));
+    const td = (label, ...value) => el("td", { "data-label": label }, ...value);
     return el("tr", { class: "version" + (v.current ? " current" : "") },
-      el("td", {}, "…" + v.memory.id.slice(-6)), el("td", {}, v.version + (v.current ? " *" : "")),
-      el("td", {}, v.op), el("td", {}, when(v.at)),
-      el("td", {}, `${v.user}/${v.agent}` + (v.actor ? ` (${v.actor})` : "")),
-      el("td", {}, v.reason || ""), el("td", {}, v.memory.layer),
+      td("memory", "…" + v.memory.id.slice(-6)), td("version", v.version + (v.current ? " *" : "")),
+      td("op", v.op), td("at", when(v.at)),
+      td("who", `${v.user}/${v.agent}` + (v.actor ? ` (${v.actor})` : "")),
+      td("why", v.reason || ""), td("layer", v.memory.layer),
       el("td", { class: "content" }, ...text));
   });
 }
@@ -97,8 +100,16 @@ export async function openMemory(id) {
     .filter(Boolean));
   $("d-fields").replaceChildren(...fieldRows(memory, ["id", "content", "content_hash"]));
   $("edit-content").value = memory.content;
+  if (!$("edit-kind").options.length) {
+    $("edit-kind").append(...KINDS.map((k) => el("option", { value: k }, k)));
+  }
+  $("edit-kind").value = memory.kind;
+  $("edit-uri").value = memory.uri || "";
+  const erased = memory.layer === "deleted" && !memory.content;
   $("forget").hidden = memory.layer === "deleted";
-  $("restore").hidden = memory.layer === "core";
+  $("restore").hidden = memory.layer === "core" || erased;
+  $("erase").hidden = erased;
+  $("save").hidden = erased;
   $("curve").replaceChildren(strengthCurve(curve, $("curve").clientWidth));
   $("strength").replaceChildren(...strengthSummary(strength, curve));
   $("chain").replaceChildren(...chainView(lineage.chain, memory.id));
@@ -115,8 +126,16 @@ export async function openMemory(id) {
   $("history").tBodies[0].replaceChildren(...historyRows(history.versions));
 }
 
+// a new version with what was changed (content, kind, URI); nothing changed: nothing sent
 export async function save() {
-  await api("PATCH", `/v1/memories/${enc(current.id)}`, { content: $("edit-content").value });
+  const change = {};
+  if ($("edit-content").value !== current.content) change.content = $("edit-content").value;
+  if ($("edit-kind").value !== current.kind) change.kind = $("edit-kind").value;
+  if ($("edit-uri").value.trim() !== (current.uri || "") && $("edit-uri").value.trim()) {
+    change.uri = $("edit-uri").value.trim();
+  }
+  if (!Object.keys(change).length) return;
+  await api("PATCH", `/v1/memories/${enc(current.id)}`, change);
   await openMemory(current.id);
 }
 
@@ -127,5 +146,14 @@ export async function forget() {
 
 export async function restore() {
   await api("POST", `/v1/memories/${enc(current.id)}/restore`);
+  await openMemory(current.id);
+}
+
+export async function erase() {
+  const text = current.content.length > 80 ? current.content.slice(0, 79) + "…" : current.content;
+  if (!await confirmed(`Delete “${text}” for good? Its content and every earlier version's `
+    + "content are erased; this cannot be undone. (Forget hides it and can be undone.)",
+  "Delete for good")) return;
+  await api("DELETE", `/v1/memories/${enc(current.id)}?hard=true`);
   await openMemory(current.id);
 }

@@ -1,7 +1,8 @@
 // Search: the hits of POST /v1/recall, the same sentence from several memories shown once
 // (a turn and the fact extracted from it: "2 sources"), the relevance in words and a bar,
 // each hit's why in one line (hit.why) with its score's terms behind a toggle, the query's
-// time window and routing (hits.plan), and the abstained state.
+// time window and routing (hits.plan), and the abstained state. A search here only looks
+// (track false): the hits it shows are not counted as used, so nothing is strengthened.
 "use strict";
 
 import { $, api, chip, el, memoryLink, svg, when } from "./util.js";
@@ -101,7 +102,9 @@ function planLine(plan, hits) {
 
 export async function search() {
   const query = $("q").value;
-  const hits = await api("POST", "/v1/recall", { query, k: Number($("k").value) || 10 });
+  // track false: looking is not using; a search from the page strengthens nothing
+  const hits = await api("POST", "/v1/recall", { query, k: Number($("k").value) || 10,
+    track: false });
   const groups = groupHits(hits.hits);
   const top = hits.hits.length ? hits.hits[0].score : 0;
   const strong = groups.filter((g) => top > 0 && g[0].score / top >= WEAK);

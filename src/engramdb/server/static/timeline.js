@@ -117,14 +117,27 @@ function lanes(items, x, start, end, now) {
   return [out, y];
 }
 
+// the ticks' labels that fit: one is kept only when it starts past the end of the one kept
+// before it (and ends inside the picture); the others keep their line, without a label
+const CHAR_PX = 7.5, LABEL_GAP = 10;  // a 12 px label's digit width, over-estimated
+function spaced(all, x) {
+  let free = -Infinity;
+  return all.map(([t, label]) => {
+    const from = x(t) + 2, to = from + CHAR_PX * label.length;
+    if (from < free || to > W) return [t, null];
+    free = to + LABEL_GAP;
+    return [t, label];
+  });
+}
+
 function draw(items, start, end, now) {
   const x = (t) => LEFT + (W - LEFT - RIGHT) * (t - start) / Math.max(end - start, 1);
   const [marks, bottom] = lanes(items, x, start, end, now);
   const height = bottom + 10;
-  const axis = ticks(start, end).flatMap(([t, label]) => [
+  const axis = spaced(ticks(start, end), x).flatMap(([t, label]) => [
     svg("line", { class: "tick", x1: x(t), x2: x(t), y1: TOP - 6, y2: bottom }),
-    x(t) + 8 * label.length < W ? svg("text", { class: "tick-label", x: x(t) + 2, y: TOP - 10 },
-      label) : null]).filter(Boolean);
+    label ? svg("text", { class: "tick-label", x: x(t) + 2, y: TOP - 10 }, label) : null])
+    .filter(Boolean);
   const nowLine = now >= start && now <= end ? [svg("line", { class: "now", x1: x(now),
     x2: x(now), y1: TOP - 6, y2: bottom }), svg("text", { class: "now-label", x: x(now) - 4,
     y: bottom + 9, "text-anchor": "end" }, "now")] : [];
@@ -155,7 +168,7 @@ export async function loadTimeline() {
   const now = new Date(data.now);
   state.now = now;
   const [start, end] = range(data.items, now);
-  W = Math.max($("tl-chart").clientWidth - 12, 600);
+  W = Math.max($("tl-chart").clientWidth - 12, 320);  // the screen's width: no sideways scroll
   $("tl-label").textContent = state.zoom === "all" ? "everything"
     : state.zoom === "year" ? String(start.getUTCFullYear())
       : state.zoom === "month" ? start.toISOString().slice(0, 7) : day(start.toISOString());

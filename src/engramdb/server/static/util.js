@@ -34,7 +34,23 @@ export function svg(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+// the scope an admin key acts on (null: the key's own); every call names it (?user=&agent=)
+let scope = JSON.parse(sessionStorage.getItem("engramdb-scope") || "null");
+export function getScope() { return scope; }
+export function setScope(value) {
+  scope = value;
+  if (value) sessionStorage.setItem("engramdb-scope", JSON.stringify(value));
+  else sessionStorage.removeItem("engramdb-scope");
+}
+
+function scoped(path) {
+  if (!scope) return path;
+  const p = new URLSearchParams({ user: scope.user, agent: scope.agent });
+  return path + (path.includes("?") ? "&" : "?") + p.toString();
+}
+
 export async function api(method, path, body) {
+  path = scoped(path);
   const headers = { Authorization: "Bearer " + key };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
@@ -53,6 +69,19 @@ export function showError(err) { $("error").textContent = err ? String(err.messa
 export async function guard(fn) {
   showError(null);
   try { await fn(); } catch (err) { showError(err); }
+}
+
+// ask before something that cannot be undone: the page's own dialog (no window.confirm, so
+// the question and its buttons are in the page's words and style); true when confirmed
+export function confirmed(question, action) {
+  const dialog = $("confirm");
+  $("confirm-text").textContent = question;
+  $("confirm-yes").textContent = action;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+  });
 }
 
 export function when(iso) { return iso ? iso.replace("T", " ").slice(0, 16) : ""; }

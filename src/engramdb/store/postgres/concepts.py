@@ -74,3 +74,17 @@ class ConceptTable:
             (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall(),
             scope, write=False)
         return sorted(r[0] for r in found)
+
+    def concept_counts(self, scope: Scope, kinds: Sequence[str],
+                       limit: int) -> list[tuple[str, int, str]]:
+        if not kinds or limit <= 0:
+            return []
+        like = " OR ".join("c.concept LIKE %s" for _ in kinds)
+        found = self._run(lambda c: c.execute(
+            "SELECT c.concept, count(*), min(c.id) FROM concepts c JOIN memories m "
+            "ON m.user_id = c.user_id AND m.agent_id = c.agent_id AND m.id = c.id "
+            f"WHERE c.user_id = %s AND c.agent_id = %s AND m.layer = %s AND ({like}) "
+            "GROUP BY c.concept ORDER BY count(*) DESC, c.concept LIMIT %s",
+            (scope.user, scope.agent, Layer.CORE.value, *(f"{k}:%" for k in kinds),
+             limit)).fetchall(), scope, write=False)
+        return [(r[0], int(r[1]), r[2]) for r in found]

@@ -97,6 +97,9 @@ class Reads(PassageTable):
             args.append(flt.until)
         if flt.current_only:
             clauses.append("invalid_at IS NULL")
+        if flt.contains:
+            clauses.append("strpos(lower(content), %s) > 0")
+            args.append(flt.contains.lower())
         return " AND ".join(clauses), args
 
     def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]:

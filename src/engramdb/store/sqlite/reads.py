@@ -77,6 +77,21 @@ class Reads:
                 (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall()
         return sorted(r[0] for r in rows)
 
+    def concept_counts(self, scope: Scope, kinds: Sequence[str],
+                       limit: int) -> list[tuple[str, int, str]]:
+        if not kinds or limit <= 0:
+            return []
+        like = " OR ".join("c.concept LIKE ?" for _ in kinds)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.concept, count(*), min(m.id) FROM concepts c "
+                "JOIN memories m ON m.rowid = c.mem_rowid "
+                f"WHERE c.user = ? AND c.agent = ? AND m.layer = ? AND ({like}) "
+                "GROUP BY c.concept ORDER BY count(*) DESC, c.concept LIMIT ?",
+                (scope.user, scope.agent, Layer.CORE.value, *(f"{k}:%" for k in kinds),
+                 limit)).fetchall()
+        return [(r[0], int(r[1]), r[2]) for r in rows]
+
     def find_by_hash(self, scope: Scope, kind: str, content_hash: str) -> list[Record]:
         with self._lock:
             rows = self._db.execute(
@@ -109,6 +124,9 @@ class Reads:
             args.append(ts(flt.until))
         if flt.current_only:
             clauses.append("invalid_at IS NULL")
+        if flt.contains:
+            clauses.append("instr(lower(content), ?) > 0")
+            args.append(flt.contains.lower())
         return " AND ".join(clauses), args
 
     def list(self, scope: Scope, flt: ListFilter) -> Iterator[Record]:
