@@ -123,3 +123,21 @@ def test_the_background_is_kept_and_redone_when_the_scope_grows(tmp_path) -> Non
         grown = ids + [mem.remember(f"another note {i}").memory.id for i in range(5)]
         again = backgrounds.of(scope, query, {EN: set(grown), ZH: set()})
         assert again is not None and len(again.ids[EN]) == 25     # redone
+
+
+def test_only_the_most_recently_used_backgrounds_are_kept(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("engramdb.recall.background.KEPT", 1)
+    with engramdb.open(tmp_path / "k.db", embedder="hashing") as mem:
+        langs, scopes = {}, {}
+        for user in ("ann", "bob"):
+            me = mem.scope(user=user)
+            records = [me.remember(f"{user} wrote note {i} about topic {i * 7}").memory
+                       for i in range(10)]
+            langs[user], scopes[user] = {EN: {r.id for r in records}, ZH: set()}, records[0].scope
+        backgrounds = Backgrounds(mem.store)
+        query = np.ones(384, dtype=np.float32)
+        first = backgrounds.of(scopes["ann"], query, langs["ann"])
+        assert first is not None and len(first.ids[EN]) == 10
+        assert backgrounds.of(scopes["ann"], query, langs["ann"]) is first
+        backgrounds.of(scopes["bob"], query, langs["bob"])       # ann's is dropped for bob's
+        assert backgrounds.of(scopes["ann"], query, langs["ann"]) is not first

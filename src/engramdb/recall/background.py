@@ -10,13 +10,14 @@ measured over thousands of pairs, where one query's similarities to a dozen memo
 a noisy one. A query's own offset (e5 scores every memory higher for a query than for a
 passage) is its mean similarity to the sample of that language.
 
-The background is computed once per scope and model and kept; it is computed again when the
-scope has grown or shrunk by more than a tenth (REFRESH), so a recall costs one product of the
-query with the sample."""
+The background is computed once per scope and model and kept (the KEPT most recently used: at
+most 400 rows of float32 each); it is computed again when the scope has grown or shrunk by more
+than a tenth (REFRESH), so a recall costs one product of the query with the sample."""
 
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ from ..text.lang import EN, ZH
 SAMPLE = 200         # memories per language that make the background
 MIN_BACKGROUND = 8   # memories of a language needed to tell its background at all
 REFRESH = 0.1        # the share by which a scope may change before its background is redone
+KEPT = 64            # backgrounds kept (scope x model), the least recently used dropped first
 _LANGS = (ZH, EN)
 
 
@@ -54,9 +56,9 @@ def model_half(vector: np.ndarray) -> np.ndarray:
 
 def in_model(vectors: np.ndarray, dims: np.ndarray) -> np.ndarray:
     """Rows restricted to one model's positions, each of unit length there."""
-    part = vectors[:, dims].astype(np.float64)
+    part = vectors[:, dims].astype(np.float32)
     norms = np.linalg.norm(part, axis=1, keepdims=True)
-    return part / np.maximum(norms, 1e-12)
+    return part / np.maximum(norms, np.float32(1e-12))
 
 
 def _spaced(ids: set[str], n: int) -> list[str]:
@@ -80,7 +82,7 @@ class Backgrounds:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._kept: dict[tuple[Scope, int, int], ModelBackground] = {}
+        self._kept: OrderedDict[tuple[Scope, int, int], ModelBackground] = OrderedDict()
         self._lock = threading.Lock()
 
     def of(self, scope: Scope, query: np.ndarray,
@@ -97,6 +99,9 @@ class Backgrounds:
             if kept is None or _changed(kept.sizes, sizes):
                 kept = self._compute(scope, dims, languages, sizes)
                 self._kept[key] = kept
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT:
+                self._kept.popitem(last=False)
         return kept if any(len(ids) >= MIN_BACKGROUND for ids in kept.ids.values()) else None
 
     def _compute(self, scope: Scope, dims: np.ndarray, languages: dict[str, set[str]],
