@@ -130,17 +130,20 @@ def standing(background: ModelBackground, query: np.ndarray, query_lang: str,
     the scope's pair cosines between the query's language and its own (its own language's,
     where the scope has none in the query's). None for a language whose sample is under
     MIN_BACKGROUND."""
-    q = query[background.dims].astype(np.float64)
+    q = query[background.dims].astype(np.float32)
     q = q / max(float(np.linalg.norm(q)), 1e-12)
     sims = {lang: rows @ q for lang, rows in background.sample.items()}
+    sums = {lang: float(v.sum()) for lang, v in sims.items()}
+    if not candidates:
+        return {}
+    cosines = in_model(np.array([v for _, _, v in candidates]), background.dims) @ q
     out: dict[str, float] = {}
-    for mid, lang, vector in candidates:
+    for (mid, lang, _), cos in zip(candidates, cosines.tolist(), strict=True):
         row = background.ids[lang].get(mid)
         n = len(sims[lang]) - (row is not None)
         spread = background.spread[(query_lang, lang)] or background.spread[(lang, lang)]
         if n < MIN_BACKGROUND or spread <= 0:
             continue
-        total = float(sims[lang].sum()) - (float(sims[lang][row]) if row is not None else 0.0)
-        cos = float(in_model(vector[None, :], background.dims)[0] @ q)
+        total = sums[lang] - (float(sims[lang][row]) if row is not None else 0.0)
         out[mid] = (cos - total / n) / spread
     return out

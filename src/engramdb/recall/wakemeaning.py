@@ -69,6 +69,15 @@ class Meaning:
     backgrounds: Backgrounds | None = None   # the scope's background, kept between queries
     text: str = ""                          # the query, for its language
     _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
+    _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
+
+    def nearest(self, store: Store, scope: Scope, vector: np.ndarray) -> list[str]:
+        """The CANDIDATES archived memories nearest ``vector``, searched once per query."""
+        key = vector.tobytes()
+        if key not in self._near:
+            self._near[key] = [mid for mid, _ in store.search_vector(
+                scope, vector, CANDIDATES, (Layer.ARCHIVED,))]
+        return self._near[key]
 
     def standing(self, store: Store, scope: Scope) -> dict[str, tuple[float, float]]:
         """Every archived candidate's (standing, the standing that wakes it), its standing
@@ -83,8 +92,7 @@ class Meaning:
             return {}
         vectors = self.vectors() if self.vectors is not None else [self.vector()]
         langs = self.languages() if self.languages is not None else {}
-        ids = list(dict.fromkeys(mid for v in vectors for mid, _ in
-                                 store.search_vector(scope, v, CANDIDATES, (Layer.ARCHIVED,))))
+        ids = list(dict.fromkeys(mid for v in vectors for mid in self.nearest(store, scope, v)))
         found = store.vectors(scope, ids)
         of = {mid: ZH if mid in langs.get(ZH, ()) else EN for mid in found}
         candidates = [(mid, of[mid], found[mid]) for mid in ids if mid in found]
@@ -102,9 +110,8 @@ class Meaning:
         return out
 
     def archived(self, store: Store, scope: Scope, depth: int) -> list[str]:
-        """The archived memories nearest the query in meaning."""
-        return [mid for mid, _ in
-                store.search_vector(scope, self.vector(), depth, (Layer.ARCHIVED,))]
+        """The ``depth`` (at most CANDIDATES) archived memories nearest the query in meaning."""
+        return self.nearest(store, scope, self.vector())[:depth]
 
     def threshold(self) -> tuple[float, float]:
         """(the similarity a memory needs, the span from a half to a full match) for the
