@@ -16,6 +16,7 @@ from ..text import is_cjk, tokenize
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .associate import associate, merge
+from .background import Backgrounds
 from .collapse import collapse, gists_above
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
@@ -66,6 +67,7 @@ class Recaller:
         self.languages = LanguageMix(store)
         self.main = main  # the embedder's main half, for a question in either script
         self.meaning = meaning  # its similarity is evidence of meaning (not hashed words)
+        self.backgrounds = Backgrounds(store)  # each scope's background in meaning (waking)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -93,7 +95,8 @@ class Recaller:
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
                                          self.embed_query, lambda: self._vectors(plan),
-                                         lambda: self.languages.of(scope).ids))
+                                         lambda: self.languages.of(scope).ids,
+                                         self.backgrounds, plan.query))
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
         hits += best_candidates(self.store, self.params, scope, plan, preset,

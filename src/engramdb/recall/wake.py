@@ -5,8 +5,9 @@ or means it (recall/wakemeaning.py) returns it, marked as woken, next to the cor
   query names (text/timeexpr.py) that holds its ``at``. Each kind scores how much of its best
   anchor the query names (1 = all of it; a kind counts from one half). Two kinds wake it; one
   kind and the meaning of the rest of the query count as two ("that trip with Wang").
-- Meaning: the memory stands out from its scope's background for this query (a z-score per
-  language, averaged over the embedder's models): a "meaning" cue, 0.5 to 1.
+- Meaning: the memory stands out from its scope's background for this query (per language and
+  model, averaged over the embedder's models), above what chance gives the best of that many
+  memories: a "meaning" cue, 0.5 to 1.
 - Words: the memory holds most of the query's content words: a "words" cue, their share.
 The wake score is the sum of the cues. A strong cue (wake score >= 2: two anchor kinds named in
 full, or the words and a clear meaning together) promotes the memory back to core when the
@@ -133,11 +134,11 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
 
 
 def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
-          meaning: Meaning | None, z: float | None) -> list[Cue]:
+          meaning: Meaning | None, z: tuple[float, float] | None) -> list[Cue]:
     """The cues that wake ``rec``, or none: two kinds of anchor named (a named anchor and
     the meaning of the rest count as two, where ``meaning`` is given: ``rec`` is among the
     archived memories nearest the query); else the memory's meaning standing out from the
-    scope (``z``), its words, or both."""
+    scope (``z``: its standing and the standing that wakes it), its words, or both."""
     named = cues(rec, query)
     if named and len({c.kind for c in named}) < MIN_KINDS and meaning is not None:
         cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
@@ -145,8 +146,9 @@ def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
             named.append(cue)
     if len({c.kind for c in named}) >= MIN_KINDS:
         return named
-    found = [c for c in (meaning_cue(z) if z is not None else None,
-                         words_cue(rec, sorted(query.tokens), z)) if c is not None]
+    found = [c for c in (meaning_cue(*z) if z is not None else None,
+                         words_cue(rec, sorted(query.tokens), z[0] if z else None))
+             if c is not None]
     return found
 
 

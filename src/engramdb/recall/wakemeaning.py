@@ -2,17 +2,22 @@
 its scope, and how much of the query's words it holds.
 
 **Standing out.** The query is embedded by every model the embedder has (the default pairs e5
-and USE; recall/crosslingual.py). For each model, the scope's BACKGROUND best memories (core and
-archived together) are the background, taken per language (text/lang.py): a Chinese memory
-is compared with the scope's Chinese memories, an English one with the English ones, since a
-model ranks memories in the query's own language higher whatever they say. A memory's standing
-is its z-score in its language's background, leaving itself out (in a small scope the answer
-would otherwise raise the mean and the spread it is measured against), with the background
-drawn toward the whole pool by PRIOR pseudo-memories (a language with three memories is no
-background). The models' z-scores are averaged: what one model finds by chance, the other
-seldom does. On the behaviour data's design half (bench/behaviours_half.py) an episode's
-exact words stand at z 4.5-25, its paraphrase and its translation at 2-11, and questions on
-nothing archived at most 3.8 (bench/results/wake.md).
+and USE; recall/crosslingual.py). For each model, the archived memories nearest the query are
+the candidates, and each one's standing is how far its cosine stands above the query's mean
+over the scope's memories of its language, in deviations of the cosines between the scope's own
+memories (recall/background.py: per model and per language, computed once per scope and kept).
+The models' standings are averaged: what one model finds by chance, the other seldom does.
+
+A memory wakes by meaning alone when it stands above what the best of the scope's unrelated
+memories would reach by chance: the standing one in n memories of its language reaches at
+random, the normal quantile 1 - 1/(n + 1), plus MARGIN. It grows with the scope (1.4 for a
+dozen memories, 2.3 for a hundred, 3.1 for a thousand), so a large scope does not wake
+something for every question. Such a wake is weak: shown and not promoted
+(recall/wake.py). On the behaviour data's design half (bench/behaviours_half.py,
+bench/results/wake.md), where 1.9 wakes, the episodes' exact words stand at 4.6-6.4, their
+paraphrases and translations at 0.9-4.2, the wake file's control questions at most 1.4, and
+the relevance file's off-topic ones at most 1.9 but for two that share a topic with an
+episode (car insurance and a towed car, 2.05; a cat's food and a stray cat's litter, 3.2).
 
 **Words.** The share of the query's content words the memory's text holds, when it holds two of
 them or more: the exact words of a faded episode wake it even where a small scope has no
@@ -23,19 +28,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 import numpy as np
 
 from ..model import Layer, Record, Scope
 from ..store.protocol import Store
-from ..text import tokenize
+from ..text import is_cjk, tokenize
 from ..text.lang import EN, ZH
+from .background import Backgrounds, standing
 
-BACKGROUND = 200      # the scope's best memories per model that make the background
-MIN_BACKGROUND = 8    # memories of a language needed to tell its background at all
-PRIOR = 0             # pseudo-memories of the whole pool in each language's background
-MIN_Z = 4.0           # the standing that wakes a memory by meaning alone (a weak wake)
-WORDS_Z = 1.5         # the standing that the query's words need beside them
+CANDIDATES = 20       # archived memories nearest the query, per model, whose standing is read
+MARGIN = 0.5          # standing above the best one chance match among n would reach
+WORDS_Z = 1.0         # the standing that the query's words need beside them
 MIN_WORDS = 2         # content words the memory must hold for a words cue
 WORDS_SHARE = 2 / 3   # ... and this share of the query's content words
 # the former rule, kept for a query that names one anchor and means the rest (recall/wake.py)
@@ -63,25 +68,52 @@ class Meaning:
     embed: Callable[[str], np.ndarray] | None = None   # for the query less its named anchors
     vectors: Callable[[], list[np.ndarray]] | None = None   # the query in every model
     languages: Languages | None = None
-    _z: dict[str, float] | None = field(default=None, repr=False)
+    backgrounds: Backgrounds | None = None   # the scope's background, kept between queries
+    text: str = ""                          # the query, for its language
+    _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
+    _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
 
-    def standing(self, store: Store, scope: Scope) -> dict[str, float]:
-        """Every archived candidate's z-score over the scope's background, averaged over the
-        models; computed once per query."""
+    def nearest(self, store: Store, scope: Scope, vector: np.ndarray) -> list[str]:
+        """The CANDIDATES archived memories nearest ``vector``, searched once per query."""
+        key = vector.tobytes()
+        if key not in self._near:
+            self._near[key] = [mid for mid, _ in store.search_vector(
+                scope, vector, CANDIDATES, (Layer.ARCHIVED,))]
+        return self._near[key]
+
+    def standing(self, store: Store, scope: Scope) -> dict[str, tuple[float, float]]:
+        """Every archived candidate's (standing, the standing that wakes it), its standing
+        averaged over the models; computed once per query. Empty where no model has a
+        background for the scope (recall/background.py)."""
         if self._z is None:
-            vectors = self.vectors() if self.vectors is not None else [self.vector()]
-            langs = self.languages() if self.languages is not None else {}
-            views = [_standouts(store.search_vector(scope, v, BACKGROUND,
-                                                    (Layer.CORE, Layer.ARCHIVED)), langs)
-                     for v in vectors]
-            found = set().union(*views) if views else set()
-            self._z = {mid: sum(v.get(mid, 0.0) for v in views) / len(views) for mid in found}
+            self._z = self._standing(store, scope)
         return self._z
 
+    def _standing(self, store: Store, scope: Scope) -> dict[str, tuple[float, float]]:
+        if self.backgrounds is None:
+            return {}
+        vectors = self.vectors() if self.vectors is not None else [self.vector()]
+        langs = self.languages() if self.languages is not None else {}
+        ids = list(dict.fromkeys(mid for v in vectors for mid in self.nearest(store, scope, v)))
+        found = store.vectors(scope, ids)
+        of = {mid: ZH if mid in langs.get(ZH, ()) else EN for mid in found}
+        candidates = [(mid, of[mid], found[mid]) for mid in ids if mid in found]
+        asked = ZH if self.text and is_cjk(self.text) else EN
+        views = []
+        for v in vectors:
+            bg = self.backgrounds.of(scope, v, langs)
+            if bg is not None:
+                views.append(standing(bg, v, asked, candidates))
+        out = {}
+        for mid, lang, _ in candidates:
+            zs = [view[mid] for view in views if mid in view]
+            if zs:
+                out[mid] = (sum(zs) / len(zs), wake_at(len(langs.get(lang, ()))))
+        return out
+
     def archived(self, store: Store, scope: Scope, depth: int) -> list[str]:
-        """The archived memories nearest the query in meaning."""
-        return [mid for mid, _ in
-                store.search_vector(scope, self.vector(), depth, (Layer.ARCHIVED,))]
+        """The ``depth`` (at most CANDIDATES) archived memories nearest the query in meaning."""
+        return self.nearest(store, scope, self.vector())[:depth]
 
     def threshold(self) -> tuple[float, float]:
         """(the similarity a memory needs, the span from a half to a full match) for the
@@ -113,11 +145,18 @@ class Meaning:
                    round(min(0.5 + 0.5 * (cos - need) / span, 1.0), 4))
 
 
-def meaning_cue(z: float) -> Cue | None:
-    """The cue of a memory that stands out by ``z``: a half match at MIN_Z, full at twice."""
-    if z < MIN_Z:
+def wake_at(n: int) -> float:
+    """The standing that wakes a memory by meaning alone among ``n`` memories of its
+    language: above the best that one of them would reach by chance."""
+    return NormalDist().inv_cdf(1 - 1 / (max(n, 1) + 1)) + MARGIN
+
+
+def meaning_cue(z: float, at: float) -> Cue | None:
+    """The cue of a memory that stands out by ``z`` where ``at`` wakes it: a half match at
+    ``at``, full at twice."""
+    if z < at:
         return None
-    return Cue("meaning", f"stands out by {z:.1f} deviations", round(min(z / (2 * MIN_Z), 1.0), 4))
+    return Cue("meaning", f"stands out by {z:.1f} deviations", round(min(z / (2 * at), 1.0), 4))
 
 
 def words_cue(record: Record, tokens: Sequence[str], z: float | None) -> Cue | None:
@@ -132,30 +171,3 @@ def words_cue(record: Record, tokens: Sequence[str], z: float | None) -> Cue | N
     if len(held) < MIN_WORDS or share < WORDS_SHARE:
         return None
     return Cue("words", ", ".join(sorted(held)), round(share, 4))
-
-
-def _standouts(found: list[tuple[str, float]], langs: dict[str, set[str]]) -> dict[str, float]:
-    """Each candidate's z-score within its language, itself left out of the background,
-    which is drawn toward the whole pool by PRIOR pseudo-memories; none for a language with
-    fewer than MIN_BACKGROUND memories among the candidates."""
-    if not found:
-        return {}
-    every = np.array([s for _, s in found], dtype=np.float64)
-    pool_mean, pool_var = float(every.mean()), float(every.var())
-    groups: dict[str, list[tuple[str, float]]] = {}
-    for mid, score in found:
-        lang = ZH if mid in langs.get(ZH, ()) else EN if mid in langs.get(EN, ()) else "?"
-        groups.setdefault(lang, []).append((mid, score))
-    out: dict[str, float] = {}
-    for members in groups.values():
-        if len(members) < MIN_BACKGROUND:
-            continue
-        scores = np.array([s for _, s in members], dtype=np.float64)
-        n, total, squares = len(scores), scores.sum(), (scores * scores).sum()
-        mean = ((total - scores) + PRIOR * pool_mean) / (n - 1 + PRIOR)
-        second = ((squares - scores * scores) + PRIOR * (pool_var + pool_mean ** 2)) \
-            / (n - 1 + PRIOR)
-        spread = np.sqrt(np.maximum(second - mean * mean, 1e-6))
-        for (mid, _), z in zip(members, (scores - mean) / spread, strict=True):
-            out[mid] = float(z)
-    return out
