@@ -15,6 +15,7 @@ from ..store.protocol import Store
 from ..text import is_cjk, tokenize
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
+from .across import across
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -125,9 +126,8 @@ class Recaller:
         if empty:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=empty, plan=plan.to_dict())
-        models = (plan.crosslingual or {}).get("models", 0)
-        hits, note = self._relevance(scope, hits, ranked, terms, k,
-                                     self.hit_floor if floor is None else floor, models)
+        hits, note = self._relevance(scope, plan, hits, ranked, terms, k,
+                                     self.hit_floor if floor is None else floor)
         falling(hits)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
@@ -174,15 +174,18 @@ class Recaller:
         return query_terms(self.store, scope, [t for t in plan.tokens if t not in when],
                            plan.layers)
 
-    def _relevance(self, scope: Scope, hits: list[Hit], ranked: dict[str, Ranked],
-                   terms: QueryTerms, k: int, floor: float,
-                   models: int) -> tuple[list[Hit], str]:
+    def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
+                   ranked: dict[str, Ranked], terms: QueryTerms, k: int,
+                   floor: float) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
         are dropped, and none left is an abstention with its note."""
         top = hits[: 3 * k]
         top = collapse(top, gists_above(self.store, scope, [h.memory for h in top]))
-        judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [],
-                            models if self.meaning else 0)
+        meant = {}
+        if self.meaning and plan.crosslingual is not None:  # hits in the other language
+            meant = across(self.store, self.backgrounds, scope, plan.query, self._vectors(plan),
+                           self.languages.of(scope).ids, top)
+        judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant)
         return apply_floor(top, floor, judged)
 
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,

@@ -42,7 +42,8 @@ MIN_SCOPE = 100        # the scope size IDF assumes at least
 CONTEXT_WEIGHT = 0.5   # a query term found only in a memory's context counts half
 LEX0, LEX_SPAN = 0.1, 0.2     # best lexical 0.1 -> topicality 0, 0.3 -> 1
 GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
-CROSS_MARGIN, CROSS_SPAN = 1.0, 2.0   # cross-lingual standing above chance: 1 -> 0, 3 -> 1
+ACROSS_SPAN = 1.0      # a memory in the other language: its standing above chance 0 -> 0,
+#                        1 -> 1 (recall/across.py; it wakes from an archive at 0.5)
 MIN_BACKGROUND = 20           # dense candidates needed to tell a background
 
 
@@ -121,43 +122,32 @@ def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:
     return float(scores.mean()), float(max(scores.std(), 1e-6))
 
 
-def meaning(hit: Hit, gap: float, chance: float) -> float:
+def meaning(gap: float, above_chance: float | None) -> float:
     """How far the hit stands above the scope's background by meaning, 0 to 1: the dense
-    leg's gap, or its standing in the cross-lingual leg (recall/crosslingual.py: a z-score
-    among the memories of its own language, per model, summed) above what ``chance`` gives
-    the best of the scope: the only evidence a memory in the other language has."""
-    cross = hit.explanation.legs.get("crosslingual")
-    if cross is None:
-        return clip((gap - GAP0) / GAP_SPAN)
-    standing = clip((cross.score - chance - CROSS_MARGIN) / CROSS_SPAN)
-    return max(clip((gap - GAP0) / GAP_SPAN), standing)
+    leg's gap, or for a memory in the other language than the question's its standing above
+    chance (recall/across.py), the only evidence such a memory has."""
+    dense = clip((gap - GAP0) / GAP_SPAN)
+    return dense if above_chance is None else max(dense, clip(above_chance / ACROSS_SPAN))
 
 
 def clip(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 
 
-def noise(models: int, size: int) -> float:
-    """The standing (recall/crosslingual.py: a z-score per model, summed) the best of
-    ``size`` memories that do not answer reaches by chance: the expected maximum of that
-    many normal draws, sqrt(2 ln n), per model. More memories, more chance."""
-    return models * math.sqrt(2.0 * math.log(max(size, 2)))
-
-
 def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]],
-               cross_models: int = 0) -> bool:
+               across: dict[str, float] | None = None) -> bool:
     """Set each hit's ``score`` to its relevance; the blend stays in ``explanation.final``.
     True when the scope is big enough to have a background to judge by (MIN_BACKGROUND
     memories)."""
     bg = background(dense)
     sims = dict(dense)
-    chance = noise(cross_models, terms.scope_size) if cross_models else math.inf
+    across = across or {}
     signals = []
     for hit in hits:
         leg = hit.explanation.legs.get("dense")
         cos = leg.score if leg else sims.get(hit.memory.id)
         gap = cos - bg[0] if cos is not None and bg is not None else 0.0
-        signals.append((lexical(hit, terms), gap, meaning(hit, gap, chance)))
+        signals.append((lexical(hit, terms), gap, meaning(gap, across.get(hit.memory.id))))
     best_lex = max((lx for lx, _, _ in signals), default=0.0)
     best_meaning = max((m for _, _, m in signals), default=0.0)
     topical = max(clip((best_lex - LEX0) / LEX_SPAN), best_meaning)

@@ -1,0 +1,55 @@
+"""How far a hit in the other language than the question's stands out by meaning: the only
+evidence of relevance such a memory has (it shares no word with the question, and the dense
+leg's gap is measured against the question's own language).
+
+Its standing is read as waking reads it (recall/background.py, recall/wakemeaning.py): per
+model, its cosine above the question's mean over the scope's memories of its language, in
+deviations of the cosines between the scope's own memories, averaged over the models; then
+less what the best of the n memories of its language would reach by chance (the normal
+quantile 1 - 1/(n + 1)). The background is the scope's, kept per model and language, so a
+recall costs one product of each query vector with a sample of at most 400 rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from statistics import NormalDist
+
+import numpy as np
+
+from ..model import Hit, Scope
+from ..store.protocol import Store
+from ..text import is_cjk
+from ..text.lang import EN, ZH
+from .background import Backgrounds, standing
+
+
+def chance(n: int) -> float:
+    """The standing the best of ``n`` unrelated memories reaches by chance."""
+    return NormalDist().inv_cdf(1 - 1 / (max(n, 1) + 1))
+
+
+def across(store: Store, backgrounds: Backgrounds, scope: Scope, query: str,
+           vectors: Sequence[np.ndarray], languages: dict[str, set[str]],
+           hits: Sequence[Hit]) -> dict[str, float]:
+    """Each hit in the other language than ``query``'s: its standing above chance (may be
+    negative); none for a hit in the query's language or where no model has a background."""
+    asked = ZH if is_cjk(query) else EN
+    other = [h.memory.id for h in hits if h.memory.id in languages.get(EN if asked == ZH else ZH,
+                                                                         ())]
+    if not other:
+        return {}
+    found = store.vectors(scope, other)
+    lang = EN if asked == ZH else ZH
+    candidates = [(mid, lang, found[mid]) for mid in other if mid in found]
+    views = []
+    for v in vectors:
+        bg = backgrounds.of(scope, v, languages)
+        if bg is not None:
+            views.append(standing(bg, v, asked, candidates))
+    base = chance(len(languages.get(lang, ())))
+    out = {}
+    for mid, _, _ in candidates:
+        zs = [view[mid] for view in views if mid in view]
+        if zs:
+            out[mid] = sum(zs) / len(zs) - base
+    return out
