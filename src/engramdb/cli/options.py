@@ -2,9 +2,9 @@
 
 Every command takes the global options --db, --create, --user, --agent, --embedder, --json,
 -v/--verbose and --local, before or after its name. ``command`` registers a function on a
-Typer group with those eight options added to its parameters: the function gets them as one ``Door`` (its first
-parameter), the options given after the command winning over the same options given before
-it."""
+Typer group with those eight options added to its parameters: the function gets them as one
+``Door`` (its first parameter), the options given after the command winning over the same
+options given before it."""
 
 from __future__ import annotations
 
