@@ -1,4 +1,4 @@
-"""recall, get, list and remember ask a running `engramdb serve` on the same file
+"""recall, get, list, remember and status ask a running `engramdb serve` on the same file
 (cli/remote.py, discovery.py): the server's log shows each request, the command prints what
 it prints with the file opened in the process (--local), loads no engine, and opens the file
 itself when the server is gone or is not the one that wrote the discovery file."""
@@ -71,6 +71,7 @@ def test_the_discovery_file_names_the_server_and_only_its_owner_reads_it(served:
     (["--user", "bob", "list", "--json"], "GET /v1/memories?user=bob"),
     (["get", "FIRST"], "GET /v1/memories/"),
     (["get", "nothing-here"], "GET /v1/memories/nothing-here"),
+    (["status"], "GET /v1/stats"),
 ])
 def test_a_served_command_prints_what_it_prints_here(served: Served, argv: list[str],
                                                      route: str) -> None:
@@ -184,3 +185,19 @@ def test_a_named_server_with_a_key_and_the_file_removed_on_exit(tmp_path: Path) 
     assert not discovery.path_for(db).exists()
     gone = cli(elsewhere, "list", ENGRAMDB_SERVER=url, ENGRAMDB_API_KEY=key)
     assert gone.returncode == 6 and "did not answer" in " ".join(gone.stderr.split())
+
+
+def test_an_answer_is_read_whole_whatever_its_framing() -> None:
+    """exchange.parse: a Content-Length body, a chunked one, one cut short, not HTTP."""
+    from engramdb.cli.exchange import parse
+
+    body = '{"note": "绿茶"}'.encode()
+    assert parse(b"HTTP/1.1 200 OK\r\ncontent-length: %d\r\n\r\n" % len(body) + body) == \
+        (200, body)
+    chunked = b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n" \
+        b"5\r\n{\"a\":\r\n3\r\n 1}\r\n0\r\n\r\n"
+    assert parse(chunked) == (404, b'{"a": 1}')
+    for broken in (b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\n{}", b"SSH-2.0-OpenSSH\r\n",
+                   b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nab"):
+        with pytest.raises(OSError):
+            parse(broken)

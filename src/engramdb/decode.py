@@ -19,6 +19,7 @@ from .model import (
     Lifecycle,
     Priority,
     Record,
+    Stats,
     WriteResult,
 )
 
@@ -66,3 +67,8 @@ def hits(data: dict[str, Any]) -> Hits:
 def write_result(data: dict[str, Any]) -> WriteResult:
     return WriteResult(Action(data["action"]), data["rule"], record(data["memory"]),
                        dict(data.get("evidence") or {}))
+
+
+def stats(data: dict[str, Any]) -> Stats:
+    known = {f.name for f in dataclasses.fields(Stats)}
+    return Stats(**{k: v for k, v in data.items() if k in known})

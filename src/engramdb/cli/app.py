@@ -1,8 +1,8 @@
 """The `engramdb` command: a thin door onto the Memory engine.
 
 Every command takes the global options --db, --create, --user, --agent, --embedder, --json,
--v/--verbose and --local (before or after the command name; options.py). recall, get, list
-and remember ask a running `engramdb serve` on the same file when there is one (remote.py).
+-v/--verbose and --local (before or after the command name; options.py). recall, get, list,
+remember and status ask a running `engramdb serve` on the same file when there is one (remote.py).
 A --db (or $ENGRAMDB_URL) file that does not exist is refused unless the command is `init` or
 --create is given. Human output is rich tables on stdout; errors and warnings go to stderr,
 informational lines too but only with -v. Exit codes: 0 ok, 1 unexpected error, 2 usage

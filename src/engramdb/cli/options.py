@@ -40,7 +40,7 @@ AsJson = Annotated[bool, typer.Option(
     "--json", help="Machine output: one JSON document on stdout.", rich_help_panel=GLOBAL)]
 Local = Annotated[bool, typer.Option(
     "--local", help="Open the memory file in this process even when an `engramdb serve` on it "
-    "is running (else recall, get, list and remember ask that server; also "
+    "is running (else recall, get, list, remember and status ask that server; also "
     "ENGRAMDB_NO_SERVER=1).", rich_help_panel=GLOBAL)]
 Verbose = Annotated[bool, typer.Option(
     "-v", "--verbose", help="Also print informational lines on stderr (how a recall was "

@@ -5,21 +5,21 @@ How a server is found (``served``): `engramdb serve` on a SQLite file writes
 ``<file>.server.json`` beside it while it runs (discovery.py: URL, process id, the file, a
 token; mode 0600). A command on the same file (--db, $ENGRAMDB_URL or the per-user default)
 whose discovery file names that file, whose server process is alive and, when --embedder is
-given, whose embedder is that one, asks the server over HTTP (stdlib http.client: no model, no
-engine, no pydantic loads here), with its own --user and --agent (the token is an admin grant).
-When the server cannot be reached, or refuses the token (another process on its port), the
-command opens the file itself, as without a server (a line on stderr with -v says so).
+given, whose embedder is that one, asks the server over HTTP (exchange.py: no model, no
+engine, no pydantic, no HTTP library loads here), with its own --user and --agent (the token
+is an admin grant). When the server cannot be reached, or refuses the token (another process
+on its port), the command opens the file itself, as without a server (a line on stderr with
+-v says so).
 ``$ENGRAMDB_SERVER`` (a URL) names a server instead, with the key in ``$ENGRAMDB_API_KEY``:
 then --db is not read, and a server that does not answer is an error. --local or
 ``ENGRAMDB_NO_SERVER=1`` opens the file here always.
 
 ``Served`` offers the verbs the served commands call (recall, abbreviate, get, list,
-remember) and returns the same domain objects as ``Memory`` (decode.py), so each command
+remember, stats) and returns the same domain objects as ``Memory`` (decode.py), so each command
 formats its answer with one code whichever memory answered."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -29,23 +29,18 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from engramdb import decode, discovery
 from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
-from engramdb.model import Hits, Record, WriteResult
+from engramdb.model import Hits, Record, Stats, WriteResult
 
+from .exchange import Unreachable, exchange
 from .guard import open_memory
 from .options import Door
 from .render import info
 
-CONNECT_S = 2.0      # a local server accepts at once; one that does not is not used
-ANSWER_S = 600.0     # a recall or a write on a large memory may take a while
 SHORT_IDS = 50       # ids per /v1/short-ids request (a URL well under the server's limit)
 ERRORS: dict[str, type[EngramError]] = {
     cls.code: cls for cls in (NotFound, Invalid, Conflict, StoreError, ConfigError)}
 OFF = ("1", "true", "yes", "on")
 T = TypeVar("T")
-
-
-class Unreachable(Exception):
-    """The server did not take the request: nothing was sent, or it refused the token."""
 
 
 def open_served(d: Door) -> Any:
@@ -159,6 +154,10 @@ class Served:
             lambda: decode.write_result(self._ask("POST", "/v1/memories", body=body)),
             lambda m: m.remember(content, **fields))
 
+    def stats(self) -> Stats:
+        return self._either(lambda: decode.stats(self._ask("GET", "/v1/stats")),
+                            lambda m: m.stats())
+
     # ------------------------------------------------------------------ the wire
 
     def _either(self, remote: Callable[[], T], here: Callable[[Any], T]) -> T:
@@ -178,30 +177,17 @@ class Served:
     def _ask(self, method: str, path: str, query: list[tuple[str, str]] | None = None,
              body: dict[str, Any] | None = None) -> Any:
         """One request's JSON answer; an error answer raises its EngramError."""
-        parts = urlsplit(self.url)
-        target = parts.path + path + ("?" + urlencode([*self.scope.items(), *(query or [])]))
-        conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80,
-                                          timeout=CONNECT_S)
+        url = urlsplit(self.url)
+        target = url.path + path + "?" + urlencode([*self.scope.items(), *(query or [])])
         headers = {"Authorization": f"Bearer {self.key}", "Accept": "application/json"}
         payload = None
         if body is not None:
             payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
             headers["Content-Type"] = "application/json"
         try:
-            try:
-                conn.connect()
-            except OSError as exc:
-                raise Unreachable(exc.strerror or str(exc) or type(exc).__name__) from None
-            if conn.sock is not None:
-                conn.sock.settimeout(ANSWER_S)
-            try:
-                conn.request(method, target, body=payload, headers=headers)
-                answer = conn.getresponse()
-                status, raw = answer.status, answer.read()
-            except (OSError, http.client.HTTPException) as exc:
-                raise StoreError(f"the server at {self.url} failed to answer: {exc}") from None
-        finally:
-            conn.close()
+            status, raw = exchange(url, method, target, headers, payload)
+        except OSError as exc:
+            raise StoreError(f"the server at {self.url} failed to answer: {exc}") from None
         return self._answer(status, raw)
 
     def _answer(self, status: int, raw: bytes) -> Any:
