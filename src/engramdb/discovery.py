@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -52,9 +53,9 @@ def write(running: Running) -> Path:
     """Write the discovery file (0600, whole or not at all) and return its path."""
     target = path_for(running.db)
     tmp = target.with_name(f"{target.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    tmp.unlink(missing_ok=True)   # left by a run that died here; never written through
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
-        os.fchmod(fd, 0o600)   # a file left by an earlier run keeps its mode: set it again
         os.write(fd, json.dumps(asdict(running)).encode("utf-8"))
     finally:
         os.close(fd)
@@ -82,10 +83,12 @@ def read(path: Path) -> Running | None:
 
 def find(db: str | os.PathLike[str]) -> Running | None:
     """The server running on the memory file ``db``: its discovery file names that file, its
-    process is alive, and the file is readable by its owner only (else it is not trusted)."""
+    process is alive, and the file is this user's and readable by its owner only (else it is
+    not trusted)."""
     target = path_for(db)
     try:
-        if target.stat().st_mode & 0o077:
+        info = target.lstat()
+        if info.st_mode & 0o077 or info.st_uid != os.getuid() or not stat.S_ISREG(info.st_mode):
             return None
     except OSError:
         return None
@@ -96,12 +99,12 @@ def find(db: str | os.PathLike[str]) -> Running | None:
 
 
 def alive(pid: int) -> bool:
+    """Whether this user's process ``pid`` runs (a number another user's process took is not
+    our server)."""
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except OSError:   # ProcessLookupError, PermissionError
         return False
-    except PermissionError:   # someone else's process took the number: not our server
-        return False
-    except OSError:
-        return False
-    return pid > 0
+    return True
