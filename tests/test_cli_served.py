@@ -111,6 +111,15 @@ def test_a_served_recall_loads_no_engine_and_no_model(served: Served) -> None:
     assert any("POST /v1/recall" in line for line in requests(db)[before:])
 
 
+def test_a_recall_of_more_hits_than_the_server_gives_is_done_here(served: Served) -> None:
+    db, _, _ = served
+    before = len(requests(db))
+    done = cli(db, "recall", "Berlin", "-k", "150", "--no-track", "--format", "text")
+    assert done.returncode == 0, done.stderr
+    assert "I moved to Berlin in May" in done.stdout
+    assert not [line for line in requests(db)[before:] if "/v1/recall" in line]
+
+
 def test_remember_writes_through_the_server(served: Served) -> None:
     db, _, _ = served
     there = cli(db, "--json", "remember", "Alice drinks oolong every morning")

@@ -78,10 +78,10 @@ class Keys:
         self.memory = memory
         self.store = memory.store
         self.local = local
-        self._local_key = ApiKey(id="local", user=memory.scope().user,
-                                 agent=memory.scope().agent, role=Role.ADMIN,
-                                 name="the local CLI (discovery file)",
-                                 created_at=aware(memory.clock.now(), "clock.now()"))
+        self._local_key = None if not local else ApiKey(
+            id="local", user=memory.scope().user, agent=memory.scope().agent, role=Role.ADMIN,
+            name="the local CLI (discovery file)",
+            created_at=aware(memory.clock.now(), "clock.now()"))
 
     def create(self, *, user: str | None = None, agent: str | None = None,
                role: str | Role = Role.READ, name: str = "") -> tuple[ApiKey, str]:
@@ -115,7 +115,8 @@ class Keys:
     def authenticate(self, secret: str | None) -> ApiKey:
         if not secret:
             raise Unauthorized("no API key: send 'Authorization: Bearer <key>'")
-        if self.local and hmac.compare_digest(secret.encode(), self.local.encode()):
+        if self.local and self._local_key is not None \
+                and hmac.compare_digest(secret.encode(), self.local.encode()):
             return self._local_key
         if len(secret) > MAX_SECRET or not secret.startswith(SECRET_PREFIX) \
                 or not storable(secret):

@@ -37,6 +37,7 @@ from .options import Door
 from .render import info
 
 SHORT_IDS = 50       # ids per /v1/short-ids request (a URL well under the server's limit)
+SERVED_K = 100       # the HTTP door's default most hits (Config.http_max_k): more, asked here
 ERRORS: dict[str, type[EngramError]] = {
     cls.code: cls for cls in (NotFound, Invalid, Conflict, StoreError, ConfigError)}
 OFF = ("1", "true", "yes", "on")
@@ -96,6 +97,8 @@ class Served:
                keywords: list[str] | None = None, time_context: str | None = None) -> Hits:
         body = {"query": query, "k": k, "track": track, "preset": preset, "kinds": kinds,
                 "uri_prefix": uri_prefix, "keywords": keywords, "time_context": time_context}
+        if k > SERVED_K and self.fallback and self.local is None:
+            self.local = open_memory(self.d)   # the server would refuse it: a long list here
         return self._either(
             lambda: decode.hits(self._ask("POST", "/v1/recall", body=body)),
             lambda m: m.recall(query, k=k, track=track, preset=preset, kinds=kinds,
