@@ -66,7 +66,6 @@ def test_the_discovery_file_names_the_server_and_only_its_owner_reads_it(served:
 @pytest.mark.parametrize(("argv", "route"), [
     (["recall", "where did I move", "--no-track"], "POST /v1/recall"),
     (["recall", "绿茶", "--no-track", "--json"], "POST /v1/recall"),
-    (["recall", "cat", "--no-track", "--user", "bob", "--format", "text"], "POST /v1/recall"),
     (["list"], "GET /v1/memories?"),
     (["--user", "bob", "list", "--json"], "GET /v1/memories?user=bob"),
     (["get", "FIRST"], "GET /v1/memories/"),
