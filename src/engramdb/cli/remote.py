@@ -16,7 +16,8 @@ then --db is not read, and a server that does not answer is an error. --local or
 
 ``Served`` offers the verbs the served commands call (recall, abbreviate, get, list,
 remember, stats) and returns the same domain objects as ``Memory`` (decode.py), so each command
-formats its answer with one code whichever memory answered."""
+formats its answer with one code whichever memory answered. What only a served command needs
+is imported when it runs: every other command (--help too) loads none of it."""
 
 from __future__ import annotations
 
@@ -25,13 +26,11 @@ import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
-from urllib.parse import quote, urlencode, urlsplit
 
-from engramdb import decode, discovery
+from engramdb import decode
 from engramdb.errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
 from engramdb.model import Hits, Record, Stats, WriteResult
 
-from .exchange import Unreachable, exchange
 from .guard import open_memory
 from .options import Door
 from .render import info
@@ -60,6 +59,7 @@ def served(d: Door) -> Served | None:
     named = os.environ.get("ENGRAMDB_SERVER", "").strip()
     if named:
         return Served(d, named, os.environ.get("ENGRAMDB_API_KEY", ""), fallback=False)
+    from engramdb import discovery
     from engramdb.config import Config, default_path
 
     config = Config.load()
@@ -118,6 +118,8 @@ class Served:
         return self._either(ask, lambda m: m.abbreviate(list(ids)))
 
     def get(self, id_or_uri: str, *, reveal: bool = False) -> Record:
+        from urllib.parse import quote
+
         flag = [("reveal", "true")] if reveal else []
         if "://" in id_or_uri:
             path, query = "/v1/memories/by-uri", [("uri", id_or_uri), *flag]
@@ -165,6 +167,8 @@ class Served:
 
     def _either(self, remote: Callable[[], T], here: Callable[[Any], T]) -> T:
         """The server's answer; if the server is gone, the memory opened here answers."""
+        from .exchange import Unreachable
+
         if self.local is None:
             try:
                 return remote()
@@ -180,6 +184,10 @@ class Served:
     def _ask(self, method: str, path: str, query: list[tuple[str, str]] | None = None,
              body: dict[str, Any] | None = None) -> Any:
         """One request's JSON answer; an error answer raises its EngramError."""
+        from urllib.parse import urlencode, urlsplit
+
+        from .exchange import exchange
+
         url = urlsplit(self.url)
         target = url.path + path + "?" + urlencode([*self.scope.items(), *(query or [])])
         headers = {"Authorization": f"Bearer {self.key}", "Accept": "application/json"}
@@ -205,6 +213,8 @@ class Served:
         code = str((error or {}).get("code", "error"))
         message = str((error or {}).get("message", f"status {status}"))
         if status == 401 and self.fallback:   # not the server that wrote the token
+            from .exchange import Unreachable
+
             raise Unreachable(f"it refused the discovery file's token: {message}")
         exc = ERRORS.get(code, EngramError)(message)
         exc.code = code
