@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -40,6 +39,8 @@ def path_for(db: str | os.PathLike[str]) -> Path:
 
 
 def new_token() -> str:
+    import secrets  # the server's alone: a reading command does not load it
+
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
