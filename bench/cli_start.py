@@ -12,8 +12,9 @@ first query are measured apart, in a fresh process that does only that.
     .venv/bin/python bench/cli_start.py --runs 3 --out bench/results/cli_start.md
 
 Then the same store behind a running `engramdb serve` (cli/remote.py): `recall x`, `get`,
-`list` and `remember` asking the server, each run alternating with the same command run with
---local (the file opened in the process), after one recall that loads the server's model.
+`list`, `status` and `remember` asking the server, each run alternating with the same command
+run with --local (the file opened in the process), after one recall that loads the server's
+model.
 
     .venv/bin/python bench/cli_start.py --runs 5 --served-only   # only the served rows
 
@@ -147,11 +148,12 @@ def running_server(on: list[str], db: Path, env: dict[str, str]) -> Iterator[str
 
 def served_rows(cli: list[str], env: dict[str, str], on: list[str], db: Path, first: str,
                 name: str, runs: int) -> list[str]:
-    """recall, get, list and remember asking a running server, alternating with the same
+    """recall, get, list, status and remember asking a running server, alternating with the same
     command run with --local; medians of ``runs`` each."""
     commands = [("recall x", ["recall", "x", "--no-track"], SERVED_TARGET_S, None),
                 ("get", ["get", first], None, READ_TARGET_S),
                 ("list", ["list"], None, READ_TARGET_S),
+                ("status", ["status"], None, READ_TARGET_S),
                 ("remember", ["remember", "I moved to Berlin in May"], None, None)]
     lines = []
     with running_server(on, db, env) as url:
