@@ -11,9 +11,17 @@ first query are measured apart, in a fresh process that does only that.
     .venv/bin/python bench/cli_start.py                  # all, 5 runs each
     .venv/bin/python bench/cli_start.py --runs 3 --out bench/results/cli_start.md
 
+Then the same store behind a running `engramdb serve` (cli/remote.py): `recall x`, `get`,
+`list`, `status` and `remember` asking the server, each run alternating with the same command
+run with --local (the file opened in the process), after one recall that loads the server's
+model.
+
+    .venv/bin/python bench/cli_start.py --runs 5 --served-only   # only the served rows
+
 Not a test: it prints figures (targets: every --help <= 0.3 s; get, status, list, history and
 export <= 0.35 s CPU with either embedder, as they load no model; recall <= 0.6 s cold besides
-the model's load). Set PYTHONPATH to time another checkout's src/ (before and after, alternately).
+the model's load; recall asking a running server <= 0.3 s wall). Set PYTHONPATH to time another
+checkout's src/ (before and after, alternately).
 """
 
 from __future__ import annotations
@@ -24,18 +32,23 @@ import os
 import platform
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 HELP_TARGET_S = 0.3
 READ_TARGET_S = 0.35   # CPU: commands that read records and load no model
 RECALL_TARGET_S = 0.6
+SERVED_TARGET_S = 0.3   # wall: a recall that asks a running server
+READY_S = 120.0
 READS = ("status", "list", "get", "history", "export")
 MODEL_LOAD = """
 import time
@@ -105,6 +118,69 @@ def small_store(cli: list[str], env: dict[str, str], db: Path, embedder: str) ->
     return str(json.loads(listed)[0]["id"])
 
 
+@contextmanager
+def running_server(on: list[str], db: Path, env: dict[str, str]) -> Iterator[str]:
+    """`engramdb serve` on ``db`` until the block ends; yields its URL once it answers and its
+    discovery file is there."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen([*on, "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + READY_S
+        while True:
+            try:
+                urllib.request.urlopen(url + "/openapi.json", timeout=2).close()
+                if Path(f"{db.resolve()}.server.json").exists():
+                    break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"engramdb serve did not start on {db}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def served_rows(cli: list[str], env: dict[str, str], on: list[str], db: Path, first: str,
+                name: str, runs: int) -> list[str]:
+    """recall, get, list, status and remember asking a running server, alternating with the same
+    command run with --local; medians of ``runs`` each."""
+    commands = [("recall x", ["recall", "x", "--no-track"], SERVED_TARGET_S, None),
+                ("get", ["get", first], None, READ_TARGET_S),
+                ("list", ["list"], None, READ_TARGET_S),
+                ("status", ["status"], None, READ_TARGET_S),
+                ("remember", ["remember", "I moved to Berlin in May"], None, None)]
+    lines = []
+    with running_server(on, db, env) as url:
+        timed_run([*on, "recall", "x", "--no-track"], env)   # the server loads its model
+        check = subprocess.run([*on, "-v", "recall", "x"], env=env, capture_output=True,
+                               text=True, check=False)
+        if f"asking the server at {url}" not in check.stderr or "did not" in check.stderr:
+            raise SystemExit(f"the CLI did not ask the server: {check.stderr[-2000:]}")
+        for label, argv, target, cpu_target in commands:
+            there: dict[str, list[float]] = {"wall": [], "cpu": []}
+            here: dict[str, list[float]] = {"wall": [], "cpu": []}
+            for _ in range(runs):
+                for into, extra in ((there, []), (here, ["--local"])):
+                    wall, cpu, _ = timed_run([*on, *extra, *argv], env)
+                    into["wall"].append(wall)
+                    into["cpu"].append(cpu)
+            for into, how, goal, cpu_goal in ((there, "asking a running server", target,
+                                               cpu_target),
+                                              (here, "--local, in the same minutes", None,
+                                               None)):
+                wall, cpu = statistics.median(into["wall"]), statistics.median(into["cpu"])
+                text = f"`engramdb {label}` ({name}; {how})"
+                lines.append(row(text, wall, cpu, goal, cpu_goal))
+                print(f"{text}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
+    return lines
+
+
 def row(label: str, wall: float, cpu: float, target: float | None,
         cpu_target: float | None = None) -> str:
     cpu_target = target if cpu_target is None else cpu_target
@@ -126,7 +202,7 @@ def run(args: argparse.Namespace) -> str:
         "| command | wall s | wall target | CPU s | CPU target |",
         "|---|---:|---|---:|---|",
     ]
-    helps = [] if args.no_help else [[], *subcommands()]
+    helps = [] if args.no_help or args.served_only else [[], *subcommands()]
     if args.commands:   # a sample, for a quick run: "recall,goal start"
         wanted = [c.split() for c in args.commands.split(",")]
         helps = [h for h in helps if h == [] or h in wanted]
@@ -148,25 +224,29 @@ def run(args: argparse.Namespace) -> str:
         on = {"hashing": [*cli, "--db", str(hashing), "--embedder", "hashing"],
               "default embedder": [*cli, "--db", str(default), "--embedder", "default"]}
         runs: list[tuple[str, list[str], float | None, float | None]] = []
-        for name in ("hashing", "default embedder"):
+        for name in () if args.served_only else ("hashing", "default embedder"):
             for verb in READS:
                 argv = [*on[name], verb, *([first[name]] if verb in ("get", "history") else [])]
                 runs.append((f"`engramdb {verb}` ({name})", argv, None, READ_TARGET_S))
-        runs += [("`engramdb recall x` (hashing: no model)",
-                  [*on["hashing"], "recall", "x", "--no-track"], RECALL_TARGET_S, None),
-                 ("`engramdb recall x` (default embedder: the model loads)",
-                  [*on["default embedder"], "recall", "x", "--no-track"], None, None)]
+        runs += [] if args.served_only else [
+            ("`engramdb recall x` (hashing: no model)",
+             [*on["hashing"], "recall", "x", "--no-track"], RECALL_TARGET_S, None),
+            ("`engramdb recall x` (default embedder: the model loads)",
+             [*on["default embedder"], "recall", "x", "--no-track"], None, None)]
         for label, argv, target, cpu_target in runs:
             wall, cpu = medians(argv, env, args.runs)
             lines.append(row(label, wall, cpu, target, cpu_target))
             print(f"{label}: {wall:.3f} s wall, {cpu:.3f} s CPU", flush=True)
+        for name, db in (("hashing", hashing), ("default embedder", default)):
+            lines += served_rows(cli, env, on[name], db, first[name], name, args.runs)
     walls, cpus = [], []
-    for _ in range(args.runs):
+    for _ in range(0 if args.served_only else args.runs):
         wall, cpu, _ = timed_run([sys.executable, "-c", MODEL_LOAD], env)
         walls.append(wall)
         cpus.append(cpu)
-    lines.append(row("the default model alone: a process that imports, loads it and embeds 'x'",
-                     statistics.median(walls), statistics.median(cpus), None))
+    if walls:
+        lines.append(row("the default model alone: a process that imports, loads it and embeds "
+                         "'x'", statistics.median(walls), statistics.median(cpus), None))
     load.append(os.getloadavg()[0])
     lines += [
         "",
@@ -176,7 +256,9 @@ def run(args: argparse.Namespace) -> str:
         "records and load no model with either embedder: their target is on the CPU column. "
         "The recall on the hashing embedder is the CLI "
         "and the engine without a model: the target applies to it; the model's load is the "
-        "last row, and the default-embedder recall is about the two together.",
+        "last row, and the default-embedder recall is about the two together. The rows "
+        "'asking a running server' are the CLI alone (the server did the recall, its model "
+        "already loaded): their target, on the wall column, is the recall's.",
     ]
     return "\n".join(lines) + "\n"
 
@@ -189,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--commands", default="",
                    help="time only these commands' --help, comma separated (default: all)")
     p.add_argument("--no-help", action="store_true", help="skip the --help timings")
+    p.add_argument("--served-only", action="store_true",
+                   help="only the rows of commands asking a running server (and --local)")
     p.add_argument("--out", default="", help="also write the table to this file")
     args = p.parse_args(argv)
     text = run(args)

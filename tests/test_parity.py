@@ -31,7 +31,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "remember_many": (None, "remember_many", [("POST", "/v1/memories/batch")]),
     "recall": ("recall", "recall", [("POST", "/v1/recall")]),
     "get": ("get", "get", [("GET", ID), ("GET", "/v1/memories/by-uri")]),
-    "abbreviate": ("list", None, None),    # the CLI's tables show ids shortened
+    "abbreviate": ("list", None, [("GET", "/v1/short-ids")]),  # tables show ids shortened
     "update": ("update", "update", [("PATCH", ID)]),
     "forget": ("forget", "forget", [("DELETE", ID)]),
     "restore": ("restore", "restore", [("POST", ID + "/restore")]),
@@ -99,9 +99,9 @@ PICTURE = ("data for the web page's pictures; the CLI and MCP have the verbs the
 EXCLUDED: dict[tuple[str, str], str] = {
     ("remember_many", "cli"): "one memory per `remember`; batches come as `import` (JSONL "
                               "records) or `ingest` (a conversation)",
-    **{("abbreviate", door): "ids go to programs whole; a person's table shortens them (every "
-                             "verb that takes an id takes a unique prefix of it, at every door)"
-       for door in ("mcp", "http")},
+    ("abbreviate", "mcp"): "ids go to programs whole; a person's table shortens them (every "
+                           "verb that takes an id takes a unique prefix of it, at every door; "
+                           "HTTP has it for the CLI's tables when a server answers them)",
     ("export", "mcp"): "a whole-scope JSONL stream, not a tool result; `list` pages instead",
     ("forget_scope", "mcp"): "an agent must not wipe its user's whole memory in one tool call;"
                              " CLI `forget --all` or an admin HTTP key",

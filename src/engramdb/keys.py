@@ -11,6 +11,7 @@ another scope is not found, exactly like an id that does not exist."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -71,9 +72,16 @@ class Grant:
 class Keys:
     """Create, list, revoke and check the API keys stored beside the memories."""
 
-    def __init__(self, memory: Facade) -> None:
+    def __init__(self, memory: Facade, *, local: str | None = None) -> None:
+        """``local``: the token of this server's discovery file (discovery.py), an admin grant
+        on any scope for the CLI of the same user; None: stored keys only."""
         self.memory = memory
         self.store = memory.store
+        self.local = local
+        self._local_key = None if not local else ApiKey(
+            id="local", user=memory.scope().user, agent=memory.scope().agent, role=Role.ADMIN,
+            name="the local CLI (discovery file)",
+            created_at=aware(memory.clock.now(), "clock.now()"))
 
     def create(self, *, user: str | None = None, agent: str | None = None,
                role: str | Role = Role.READ, name: str = "") -> tuple[ApiKey, str]:
@@ -107,6 +115,9 @@ class Keys:
     def authenticate(self, secret: str | None) -> ApiKey:
         if not secret:
             raise Unauthorized("no API key: send 'Authorization: Bearer <key>'")
+        if self.local and self._local_key is not None \
+                and hmac.compare_digest(secret.encode(), self.local.encode()):
+            return self._local_key
         if len(secret) > MAX_SECRET or not secret.startswith(SECRET_PREFIX) \
                 or not storable(secret):
             raise Unauthorized("unknown API key")

@@ -1,5 +1,6 @@
 """Looking after the memory file: init, status, sleep (and its alias reflect), migrate,
-index-scope, check-uris, and the API keys (`engramdb keys ...`)."""
+index-scope, check-uris, and the API keys (`engramdb keys ...`). status asks a running
+`engramdb serve` on the same file when there is one (remote.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from rich.text import Text
 
 from .guard import guarded, open_memory
 from .options import Door, command
+from .remote import open_served
 from .render import (
     emit,
     err,
@@ -47,7 +49,7 @@ def init(d: Door) -> None:
 @command(commands)
 def status(d: Door) -> None:
     """Show counts by layer and kind, events, the embedder and the file's path."""
-    with guarded(d), open_memory(d) as mem:
+    with guarded(d), open_served(d) as mem:
         stats = mem.stats()
         if d.json:
             emit(stats.to_dict())

@@ -1,12 +1,13 @@
 """The `engramdb` command: a thin door onto the Memory engine.
 
-Every command takes the global options --db, --create, --user, --agent, --embedder, --json
-and -v/--verbose (before or after the command name; options.py). A --db (or $ENGRAMDB_URL)
-file that does not exist is refused unless the command is `init` or --create is given. Human
-output is rich tables on stdout; errors and warnings go to stderr, informational lines too but
-only with -v. Exit codes: 0 ok, 1 unexpected error, 2 usage error, 3 not found, 4 invalid
-input, 5 conflict, 6 store or config error. `engramdb --install-completion` installs shell
-completion. See docs/cli.md.
+Every command takes the global options --db, --create, --user, --agent, --embedder, --json,
+-v/--verbose and --local (before or after the command name; options.py). recall, get, list,
+remember and status ask a running `engramdb serve` on the same file when there is one (remote.py).
+A --db (or $ENGRAMDB_URL) file that does not exist is refused unless the command is `init` or
+--create is given. Human output is rich tables on stdout; errors and warnings go to stderr,
+informational lines too but only with -v. Exit codes: 0 ok, 1 unexpected error, 2 usage
+error, 3 not found, 4 invalid input, 5 conflict, 6 store or config error. `engramdb
+--install-completion` installs shell completion. See docs/cli.md.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import engramdb
 
 from . import admin, agent, attention, entity, io, links, memory, review, serve, session
 from .guard import EXIT_OK
-from .options import Agent, AsJson, Create, Db, Door, EmbedderName, User, Verbose
+from .options import Agent, AsJson, Create, Db, Door, EmbedderName, Local, User, Verbose
 from .panels import GroupedHelp
 from .quick import Quick, QuickGroup
 from .tree import lean
@@ -47,13 +48,13 @@ def show_version(value: bool) -> None:
 @app.callback()
 def root(ctx: typer.Context, db: Db = None, create: Create = False, user: User = None,
          agent: Agent = None, embedder: EmbedderName = None, as_json: AsJson = False,
-         verbose: Verbose = False,
+         verbose: Verbose = False, local: Local = False,
          version: Annotated[bool, typer.Option(
              "--version", help="Print the version.", callback=show_version, is_eager=True)]
          = False,
          ) -> None:
     """Memory for AI agents: remember, recall, inspect one memory file."""
-    ctx.obj = Door(db, user, agent, embedder, as_json, verbose, create)
+    ctx.obj = Door(db, user, agent, embedder, as_json, verbose, create, local)
 
 
 for group in (admin.commands, memory.commands, io.commands, serve.commands,

@@ -1,5 +1,6 @@
 """The commands on single memories: remember, recall, get, update, forget, restore,
-history, rollback, list, count, explain, sources."""
+history, rollback, list, count, explain, sources. remember, recall, get and list ask a running
+`engramdb serve` on the same file when there is one (remote.py), and print the same."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from engramdb.errors import EngramError, NotFound
 from .guard import EXIT_USAGE, confirmed, fail, guarded, open_memory
 from .inputs import opt_json, opt_time, read_text
 from .options import Door, IdOrUri, Kinds, Layers, Reason, Since, Until, UriPrefix, command
+from .remote import Served, open_served
 from .render import (
     emit,
     err,
@@ -78,7 +80,7 @@ def remember(
         content = read_text(text)
         when_ = at  # ISO 8601; "2025-03" spans the month (text/timespan.py)
         meta = opt_json(metadata, "--metadata")
-        with open_memory(d) as mem:
+        with open_served(d) as mem:
             guess = None if kind is not None else infer(mem, content, uri, at)
             result = mem.remember(
                 content, kind=guess.kind if guess else kind, uri=uri, at=when_,
@@ -92,7 +94,7 @@ def remember(
             show_write(result, guess)
 
 
-def infer(mem: engramdb.Memory, content: str, uri: str | None,
+def infer(mem: engramdb.Memory | Served, content: str, uri: str | None,
           at: str | None) -> Inference | None:
     """The kind TEXT reads as (write/infer.py); None for a URI already in memory, which keeps
     its kind when none is given."""
@@ -147,7 +149,7 @@ def recall(
     line; -v or --explain adds every term of each hit's score."""
     if fmt not in RECALL_FORMATS:
         raise typer.BadParameter(f"one of {', '.join(RECALL_FORMATS)}", param_hint="--format")
-    with guarded(d), open_memory(d) as mem:
+    with guarded(d), open_served(d) as mem:
         hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None,
                           uri_prefix=uri_prefix, keywords=keyword or None,
                           time_context=time_context)
@@ -182,7 +184,7 @@ def get(
         "--reveal", help="Show the values the PII policy masked ([email#3f9a...]).")] = False,
 ) -> None:
     """Show one memory, every field."""
-    with guarded(d), open_memory(d) as mem:
+    with guarded(d), open_served(d) as mem:
         rec = mem.get(id_or_uri, reveal=reveal)
         if d.json:
             emit(rec.to_dict())
@@ -344,7 +346,7 @@ def list_cmd(
     """List memories, oldest first (by when they happened)."""
     with guarded(d):
         since_t, until_t = opt_time(since, "--since"), opt_time(until, "--until")
-        with open_memory(d) as mem:
+        with open_served(d) as mem:
             records = list(mem.list(kind=kind or None, uri_prefix=uri_prefix, since=since_t,
                                     until=until_t, layer=layer or None, limit=limit,
                                     offset=offset))

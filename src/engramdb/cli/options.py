@@ -1,10 +1,10 @@
 """The options and arguments of the `engramdb` commands, each defined once.
 
-Every command takes the global options --db, --create, --user, --agent, --embedder, --json and
--v/--verbose, before or after its name. ``command`` registers a function on a Typer group with
-those seven options added to its parameters: the function gets them as one ``Door`` (its first
-parameter), the options given after the command winning over the same options given before
-it."""
+Every command takes the global options --db, --create, --user, --agent, --embedder, --json,
+-v/--verbose and --local, before or after its name. ``command`` registers a function on a
+Typer group with those eight options added to its parameters: the function gets them as one
+``Door`` (its first parameter), the options given after the command winning over the same
+options given before it."""
 
 from __future__ import annotations
 
@@ -38,6 +38,10 @@ EmbedderName = Annotated[str | None, typer.Option(
     "else $ENGRAMDB_EMBEDDER, else 'default'.", rich_help_panel=GLOBAL, show_default=False)]
 AsJson = Annotated[bool, typer.Option(
     "--json", help="Machine output: one JSON document on stdout.", rich_help_panel=GLOBAL)]
+Local = Annotated[bool, typer.Option(
+    "--local", help="Open the memory file in this process even when an `engramdb serve` on it "
+    "is running (else recall, get, list, remember and status ask that server; also "
+    "ENGRAMDB_NO_SERVER=1).", rich_help_panel=GLOBAL)]
 Verbose = Annotated[bool, typer.Option(
     "-v", "--verbose", help="Also print informational lines on stderr (how a recall was "
     "planned, token counts, summaries).", rich_help_panel=GLOBAL)]
@@ -73,16 +77,17 @@ class Door:
     json: bool = False
     verbose: bool = False
     create: bool = False   # --create: a --db file that does not exist is made, not refused
+    local: bool = False    # --local: never ask a running server (cli/remote.py)
 
 
 def door(ctx: typer.Context, db: str | None, user: str | None, agent: str | None,
          embedder: str | None, as_json: bool, verbose: bool = False,
-         create: bool = False) -> Door:
+         create: bool = False, local: bool = False) -> Door:
     """Options given after the command win over the same options given before it."""
     base = ctx.obj if isinstance(ctx.obj, Door) else Door()
     return Door(db or base.db, user or base.user, agent or base.agent,
                 embedder or base.embedder, as_json or base.json, verbose or base.verbose,
-                create or base.create)
+                create or base.create, local or base.local)
 
 
 KW = inspect.Parameter.KEYWORD_ONLY
@@ -92,7 +97,8 @@ GLOBALS = [inspect.Parameter("db", KW, default=None, annotation=Db),
            inspect.Parameter("agent", KW, default=None, annotation=Agent),
            inspect.Parameter("embedder", KW, default=None, annotation=EmbedderName),
            inspect.Parameter("as_json", KW, default=False, annotation=AsJson),
-           inspect.Parameter("verbose", KW, default=False, annotation=Verbose)]
+           inspect.Parameter("verbose", KW, default=False, annotation=Verbose),
+           inspect.Parameter("local", KW, default=False, annotation=Local)]
 CTX = inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                         annotation=typer.Context)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -100,14 +106,14 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def with_globals(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func(d: Door, ...)`` as the callback Typer reads: ``(ctx, ..., db, create, user,
-    agent, embedder, as_json, verbose)``."""
+    agent, embedder, as_json, verbose, local)``."""
     own = list(inspect.signature(func, eval_str=True).parameters.values())[1:]
     params = [CTX, *own, *GLOBALS]
 
     @functools.wraps(func)
     def callback(ctx: typer.Context, **kw: Any) -> Any:
         d = door(ctx, kw.pop("db"), kw.pop("user"), kw.pop("agent"), kw.pop("embedder"),
-                 kw.pop("as_json"), kw.pop("verbose"), kw.pop("create"))
+                 kw.pop("as_json"), kw.pop("verbose"), kw.pop("create"), kw.pop("local"))
         return func(d, **kw)
 
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]

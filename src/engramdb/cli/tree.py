@@ -18,7 +18,7 @@ import typer
 from typer.main import get_command_name, solve_typer_info_defaults
 
 VALUED = ("--db", "--user", "--agent", "--embedder")   # the global options that take a value
-FLAGS = ("--create", "--json", "-v", "--verbose")
+FLAGS = ("--create", "--json", "-v", "--verbose", "--local")
 
 
 def named_command(args: Sequence[str]) -> str | None:

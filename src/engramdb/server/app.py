@@ -18,13 +18,19 @@ from .auth import Engram
 from .limits import BodyLimit, Limits
 from .routes import router
 
+TOKEN_ENV = "ENGRAMDB_SERVE_TOKEN"  # the discovery file's token, from `serve` to its workers
+
 DESCRIPTION = """Memory for AI agents over HTTP. Every /v1 route needs an API key
 (`engramdb keys create`), sent as `Authorization: Bearer <key>` or `X-API-Key: <key>`. A key
 acts on its own scope; an admin key may name another with `?user=&agent=`. Errors are
 `{"error": {"code", "message"}}`: see docs/http.md."""
 
 
-def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
+def create_app(memory: Memory, *, close_on_shutdown: bool = False,
+               local_token: str | None = None) -> FastAPI:
+    """The app over ``memory``; ``local_token``: the token `engramdb serve` wrote in its
+    discovery file for the CLI (discovery.py), accepted as an admin key."""
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
@@ -36,7 +42,7 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
     app = FastAPI(title="engramdb", version=__version__, description=DESCRIPTION,
                   docs_url=None, redoc_url=None, lifespan=lifespan)
     limits = Limits.from_config(memory.config)
-    app.state.engram = Engram(memory, Keys(memory), limits)
+    app.state.engram = Engram(memory, Keys(memory, local=local_token), limits)
     errors.install(app)
     app.include_router(router)
     web.install(app)
@@ -48,8 +54,12 @@ def create_app(memory: Memory, *, close_on_shutdown: bool = False) -> FastAPI:
 
 def app_from_env() -> FastAPI:
     """Open the store named by ENGRAMDB_URL (and the other ENGRAMDB_* settings), the
-    automatic sleep in the background (config.server_settings)."""
+    automatic sleep in the background (config.server_settings); the CLI's token from
+    ENGRAMDB_SERVE_TOKEN (run.py sets it)."""
+    import os
+
     import engramdb
     from engramdb.config import server_settings
 
-    return create_app(engramdb.open(**server_settings()), close_on_shutdown=True)
+    return create_app(engramdb.open(**server_settings()), close_on_shutdown=True,
+                      local_token=os.environ.get(TOKEN_ENV) or None)

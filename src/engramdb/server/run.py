@@ -3,12 +3,16 @@ processes, each opening the same store: the same SQLite file (WAL: readers never
 queue on the busy timeout, ``Config.busy_timeout_ms``) or the same PostgreSQL database. The
 workers read where from ENGRAMDB_URL: the file's absolute path, or the connection URL as given
 (with its password: the environment of this process only, never printed). Over-long URLs and
-headers are answered by wire.py."""
+headers are answered by wire.py. On a SQLite file, while it runs, it writes the discovery file
+the CLI finds it by (discovery.py): a CLI command on the same file then asks this server."""
 
 from __future__ import annotations
 
 import os
+import signal
+from pathlib import Path
 
+from .. import discovery
 from ..config import Config, parse_every
 from ..errors import ConfigError, Invalid
 from .wire import PROTOCOL
@@ -42,9 +46,39 @@ def serve(db: str | None, *, embedder: str | None = None, host: str = "127.0.0.1
         os.environ["ENGRAMDB_METRICS_PUBLIC"] = "1"
     if sleep_every is not None:
         os.environ["ENGRAMDB_SLEEP_EVERY"] = sleep_every
-    uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
-                workers=workers if workers > 1 else None, log_level=log_level,
-                proxy_headers=False, server_header=False, http=PROTOCOL)
+    running = announce(location, host, port, model)
+    if running is not None:   # uvicorn raises SIGTERM again once it has stopped: end cleanly
+        signal.signal(signal.SIGTERM, stopped)
+    try:
+        uvicorn.run("engramdb.server.app:app_from_env", factory=True, host=host, port=port,
+                    workers=workers if workers > 1 else None, log_level=log_level,
+                    proxy_headers=False, server_header=False, http=PROTOCOL)
+    finally:
+        if running is not None:
+            discovery.remove(running)
+
+
+def stopped(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def announce(location: str, host: str, port: int, model: str) -> discovery.Running | None:
+    """Write the discovery file of a SQLite ``location`` (not of a PostgreSQL URL, nor for
+    port 0, whose port is not known here) and give the workers its token (TOKEN_ENV); None
+    when none is written (a folder it cannot write in: the CLI then opens the file itself)."""
+    from .app import TOKEN_ENV
+
+    os.environ.pop(TOKEN_ENV, None)   # only the token this run writes is accepted
+    if location.startswith(POSTGRES) or port == 0:
+        return None
+    running = discovery.Running(discovery.url_for(host, port), os.getpid(),
+                                str(Path(location).resolve()), discovery.new_token(), model)
+    try:
+        discovery.write(running)
+    except OSError:
+        return None
+    os.environ[TOKEN_ENV] = running.token
+    return running
 
 
 def worker_url(db: str | None, location: str) -> str:

@@ -1,5 +1,6 @@
 """The /v1 routes on memories: remember, list, count, get, update, forget, restore, rollback,
-history, strength, sources, and the caller's own key (/me)."""
+history, strength, sources, the ids shortened as the CLI's tables show them (short-ids), and
+the caller's own key (/me)."""
 
 from __future__ import annotations
 
@@ -80,6 +81,11 @@ def count(
 ) -> JSONResponse:
     return ok({"count": c.mem.count(kind=kind, uri_prefix=uri_prefix, since=since, until=until,
                                     layer=layer, contains=contains)})
+
+
+@router.get("/short-ids", summary="Each id's shortest prefix no other memory starts with")
+def short_ids(c: Read, id: Annotated[list[str], Query()]) -> JSONResponse:  # noqa: A002
+    return ok({"short": c.mem.abbreviate(id)})
 
 
 @router.get("/memories/by-uri", summary="The memory at a URI")
