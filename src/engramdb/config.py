@@ -168,7 +168,8 @@ class Config:
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all)
     answer_floor: float = 0.25         # the same where an LLM reads the hits: MCP recall,
-    # context(), the agent's recall tool, the mem0 and LangGraph facades (bench/results/abstain.md)
+    # context(), the agent's recall tool, the mem0 and LangGraph facades; on LoCoMo it abstains
+    # on 3 of 4 off-topic questions for R@10 -0.000 (bench/results/abstain.md)
     pii: str = "keep"                  # personal data in a write: keep, mask or refuse
     pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
     query_cache: int = 512             # query vectors kept by their text (embed/querycache); 0: off
