@@ -5,6 +5,7 @@ written."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,8 @@ import pytest
 import engramdb
 from engramdb import ConfigError, Draft, EngramError
 from engramdb.embed.hashing import HashingEmbedder
-from engramdb.embed.pooled import embed_in_chunks
-from engramdb.embed.workers import WorkerPool, WorkerSpec, workers_for
+from engramdb.embed.pooled import PASSAGE_UNITS, embed_in_chunks, split
+from engramdb.embed.workers import WorkerFailed, WorkerPool, WorkerSpec, workers_for
 from engramdb.registry import make_embedder, register_embedder, worker_factory
 
 
@@ -31,15 +32,18 @@ def test_the_workers_give_the_vectors_of_the_calling_process() -> None:
     here = embed_in_chunks(model, texts, 16, here_memo)
     pool = WorkerPool(WorkerSpec(factory, {"threads": 1}), 2)
     try:
-        seen: list[tuple[int, int]] = []
-        got = embed_in_chunks(model, texts, 16, pool_memo, lambda d, t: seen.append((d, t)),
-                              pool=pool)
+        alone = list(pool.map(split(texts, 16), PASSAGE_UNITS))   # the workers alone
         assert pool.started == 2
         pids = {w.proc.pid for w in pool._workers}
+        seen: list[tuple[int, int]] = []
+        got = embed_in_chunks(model, texts, 16, pool_memo, lambda d, t: seen.append((d, t)),
+                              pool=pool)                           # the workers and here
     finally:
         pool.close()
     assert len(pids) == 2 and os.getpid() not in pids
-    assert np.array_equal(got, here)            # bit for bit: the same chunks, the same model
+    assert np.array_equal(np.vstack([vectors for vectors, _ in alone]), here)  # bit for bit
+    assert np.array_equal(alone[0][1][7], here_memo.rows[0][1])
+    assert np.array_equal(got, here)
     assert seen == [(16, 18), (18, 18)]          # in order, chunk by chunk
     assert len(pool_memo.rows) == len(here_memo.rows) == 1
     assert np.array_equal(pool_memo.rows[0][1], here_memo.rows[0][1])
@@ -76,12 +80,12 @@ def test_the_default_count_is_the_cores_within_memory() -> None:
 
 class Fussy(HashingEmbedder):
     """The hashing embedder, run in workers, that fails on one input: an exception for
-    "boom", the worker process dying for "crash"."""
+    "boom"; for "crash", a worker process dies (the calling process raises instead)."""
 
     def embed_batch(self, texts: Any, *, query: bool = False) -> np.ndarray:
-        if any("crash" in t for t in texts):
+        if any("crash" in t for t in texts) and sys.argv[0].endswith("workerproc.py"):
             os._exit(3)
-        if any("boom" in t for t in texts):
+        if any("boom" in t or "crash" in t for t in texts):
             raise ValueError("cannot embed this")
         return super().embed_batch(texts, query=query)
 
@@ -93,19 +97,30 @@ def fussy(**_: Any) -> Fussy:
 register_embedder("test-fussy", fussy, workers=True)
 
 
-@pytest.mark.parametrize(("bad", "said"), [("boom", "ValueError: cannot embed this"),
-                                           ("crash", r"died \(exit code 3\)")])
-def test_a_failing_worker_writes_nothing(bad: str, said: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("bad", ["boom", "crash"])
+def test_a_failing_worker_writes_nothing(bad: str, tmp_path: Path) -> None:
     drafts = [Draft(f"note {i} about topic {i}", kind="event") for i in range(80)]
+    failed = r"cannot embed this|model worker died \(exit code 3\)"
     with engramdb.open(tmp_path / "m.db", embedder="test-fussy", embed_workers=2) as mem:
         spoiled = drafts[:60] + [Draft(f"note {bad}", kind="event")] + drafts[60:]
-        with pytest.raises(EngramError, match=said):
+        with pytest.raises(EngramError, match=failed):
             mem.remember_many(spoiled)
         assert mem.count(kind="event") == 0          # all or nothing, as in one process
-        with pytest.raises(EngramError, match=said):
+        with pytest.raises(EngramError, match=failed):
             mem.ingest([{"role": "user", "content": d.content} for d in spoiled])
         assert mem.count(kind="event") == 0
         assert len(mem.remember_many(drafts)) == 80   # the workers (or fresh ones) go on
         assert mem.count(kind="event") == 80
+        assert mem._pool is not None
         procs = [w.proc for w in mem._pool._workers]
-    assert len(procs) == 2 and all(p.poll() is not None for p in procs)  # closed with it
+    assert len(procs) == 1 and all(p.poll() is not None for p in procs)  # closed with it
+
+
+def test_a_worker_that_dies_is_replaced() -> None:
+    pool = WorkerPool(WorkerSpec(fussy), 1)
+    try:
+        with pytest.raises(WorkerFailed, match=r"died \(exit code 3\)"):
+            list(pool.map([["crash"]], PASSAGE_UNITS))
+        assert len(list(pool.map([["fine"], ["also fine"]], PASSAGE_UNITS))) == 2
+    finally:
+        pool.close()

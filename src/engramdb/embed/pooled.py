@@ -57,15 +57,15 @@ def embed_in_chunks(embedder: Embedder, texts: Sequence[str], size: int,
                     pool: WorkerPool | None = None) -> np.ndarray:
     """``embed_texts`` in chunks of ``size`` texts (CHUNK at most), ``progress(done, total)``
     after each chunk. With ``pool`` (embed/workers.py) the chunks are embedded in its worker
-    processes and come back in order; the chunks are the same either way, so the vectors are
-    too."""
+    processes and here, and come back in order; the chunks are the same either way, so the
+    vectors are too."""
     chunks = split(texts, size)
+    def here(chunk: list[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        got = embed_passages(embedder, chunk)
+        return got.vectors, got.parts
+
     results: Iterator[tuple[np.ndarray, list[np.ndarray | None]]]
-    if pool is None:
-        results = ((got.vectors, got.parts) for got in map(
-            lambda chunk: embed_passages(embedder, chunk), chunks))
-    else:
-        results = pool.map(chunks, PASSAGE_UNITS)
+    results = map(here, chunks) if pool is None else pool.map(chunks, PASSAGE_UNITS, here)
     out, done = [], 0
     for vectors, parts in results:
         if memo is not None:

@@ -1,20 +1,21 @@
 """Model worker processes for bulk writes: a batch's chunks embedded on every core.
 
 A local model runs on one core per thread, and ``threads=2`` is slower than one on a
-conversation's short texts (bench/results/ingest_workers.md); a process per core is what scales.
-``WorkerPool`` keeps ``count`` worker processes (embed/workerproc.py), each with its own copy of
-the model built by the registry's factory, started on first use and reused until ``close``.
-``map`` hands each chunk to the next free worker and gives the results back in the chunks'
-order, as they come: each chunk is embedded exactly as the calling process would embed it
-(the same texts in one ``embed_passages`` call), so the vectors are the same.
+conversation's short texts (issue 28 measured 0.74-0.92x); a process per core is what scales.
+``WorkerPool`` keeps up to ``count`` worker processes (embed/workerproc.py), each with its own
+copy of the model built by the registry's factory, started on first use and reused until
+``close`` (or IDLE_S unused). ``map`` hands each chunk to the next free worker, the calling
+process taking chunks too (it holds a copy of the model already), and gives the results back in
+the chunks' order, as they come. Each chunk is embedded exactly as the calling process embeds it
+alone (the same texts in one ``embed_passages`` call), so the vectors are the same.
 
 The workers are plain ``python -m`` processes, not ``multiprocessing`` ones: a worker does not
 import the parent's ``__main__`` (a user's script without a ``__main__`` guard stays safe) and
 is not a fork of a process that holds threads, locks and a database connection. A worker whose
 input closes exits, so none outlives its parent.
 
-How many: ``workers_for`` (the setting, else the cores this process may use divided by the
-model's threads, capped by the memory available for a model copy each)."""
+How many model copies: ``workers_for`` (the setting, else the cores this process may use
+divided by the model's threads, and no more than the memory available holds)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -107,15 +108,15 @@ def _read(path: str) -> str:
 
 
 def workers_for(setting: int | None, threads: int, worker_bytes: int) -> int:
-    """How many worker processes: ``setting`` when given; else one per ``threads`` cores
-    available, and no more than MEMORY_SHARE of the available memory holds at
-    ``worker_bytes`` each (at least one)."""
+    """How many copies of the model embed a bulk write, the calling process's one included:
+    ``setting`` when given; else one per ``threads`` cores available, with no more new copies
+    than MEMORY_SHARE of the available memory holds at ``worker_bytes`` each."""
     if setting is not None:
         return setting
     count = max(1, cores_available() // max(1, threads))
     memory = memory_available()
     if memory is not None:
-        count = min(count, max(1, int(memory * MEMORY_SHARE) // max(1, worker_bytes)))
+        count = min(count, 1 + int(memory * MEMORY_SHARE) // max(1, worker_bytes))
     return count
 
 
@@ -215,18 +216,21 @@ class _Worker:
             self.proc.stdout.close()
 
 
+Job = tuple[Future[Chunk], list[str], int]
+
+
 class WorkerPool:
-    """Up to ``count`` model workers, started as the batches need them, stopped after IDLE_S
-    unused (started again when needed) and by ``close``. Thread-safe: concurrent ``map``
-    calls share the workers."""
+    """Up to ``count`` worker processes, each fed by a thread of this process from one queue
+    of chunks; started as the batches need them, stopped after IDLE_S unused (started again
+    when needed) and by ``close``. Thread-safe: concurrent ``map`` calls share the workers."""
 
     def __init__(self, spec: WorkerSpec, count: int, idle_s: float = IDLE_S) -> None:
         self.spec = spec
         self.count = count
         self.idle_s = idle_s
-        self._workers: list[_Worker] = []
-        self._idle: queue.SimpleQueue[_Worker] = queue.SimpleQueue()
-        self._threads: ThreadPoolExecutor | None = None
+        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._feeders: list[threading.Thread] = []
+        self._workers: list[_Worker] = []    # the processes now (a dead one is replaced)
         self._lock = threading.Lock()
         self._closed = False
         self._busy = 0                      # map calls in flight
@@ -237,16 +241,31 @@ class WorkerPool:
     def started(self) -> int:
         return len(self._workers)
 
-    def map(self, chunks: Sequence[list[str]], units: int) -> Iterator[Chunk]:
-        """Each chunk's (vectors, parts), in the chunks' order, as each is done. A chunk that
-        fails raises WorkerFailed at its turn; the chunks not started then are dropped, and
-        the ones in hand are finished before it returns (no worker is left busy)."""
-        threads = self._grow(min(self.count, len(chunks)))
-        futures: list[Future[Chunk]] = []
+    def map(self, chunks: Sequence[list[str]], units: int,
+            here: Callable[[list[str]], Chunk] | None = None) -> Iterator[Chunk]:
+        """Each chunk's (vectors, parts), in the chunks' order, as each is done. ``here``: the
+        calling process embeds too (it is one of the model copies): while the chunk due next
+        is in a worker's hands, it takes the first chunk no worker has begun, so no one waits
+        for a worker to start. A chunk that fails raises at its turn; the chunks not begun
+        then are dropped, and the ones in hand are finished before it returns (no worker is
+        left busy)."""
+        jobs = self._grow(max(1, min(self.count, len(chunks) - (here is not None))))
+        futures: list[Future[Chunk]] = [Future() for _ in chunks]
+        mine: dict[int, Chunk] = {}
+        scan = 0   # the chunks before it were begun by a worker or done here
         try:
-            futures = [threads.submit(self._run, list(c), units) for c in chunks]
-            for future in futures:
-                yield future.result()
+            for future, chunk in zip(futures, chunks, strict=True):
+                jobs.put((future, list(chunk), units))
+            for i, future in enumerate(futures):
+                while here is not None and i not in mine and not future.done():
+                    scan = max(scan, i)
+                    while scan < len(futures) and not futures[scan].cancel():
+                        scan += 1
+                    if scan == len(futures):
+                        break   # every chunk left is in a worker's hands
+                    mine[scan] = here(list(chunks[scan]))
+                    scan += 1
+                yield mine.pop(i) if i in mine else future.result()
         finally:
             for future in futures:
                 future.cancel()
@@ -256,37 +275,48 @@ class WorkerPool:
                 self._last = time.monotonic()
                 self._arm(self.idle_s)
 
-    def _grow(self, wanted: int) -> ThreadPoolExecutor:
+    def _grow(self, wanted: int) -> queue.SimpleQueue[Job | None]:
         with self._lock:
             if self._closed:
                 raise WorkerFailed("the model workers are closed")
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(self.count, "engramdb-embed")
-            while len(self._workers) < wanted:
+            while len(self._feeders) < wanted:
                 worker = _Worker(self.spec)
                 self._workers.append(worker)
-                self._idle.put(worker)
+                feeder = threading.Thread(target=self._feed, args=(worker, self._jobs),
+                                          name="engramdb-embed", daemon=True)
+                self._feeders.append(feeder)
+                feeder.start()
             self._busy += 1
-            return self._threads
+            return self._jobs
 
-    def _run(self, texts: list[str], units: int) -> Chunk:
-        worker = self._idle.get()
-        try:
-            return worker.call(texts, units)
-        finally:
-            self._idle.put(self._replace(worker) if worker.dead else worker)
+    def _feed(self, worker: _Worker, jobs: queue.SimpleQueue[Job | None]) -> None:
+        """A feeder thread: the queue's chunks to its worker, until a None."""
+        while (job := jobs.get()) is not None:
+            future, texts, units = job
+            if not future.set_running_or_notify_cancel():
+                continue   # taken by the calling process, or dropped
+            try:
+                future.set_result(worker.call(texts, units))
+            except BaseException as exc:
+                future.set_exception(exc)
+            if worker.dead:
+                worker = self._replace(worker)
+        worker.close()
 
     def _replace(self, worker: _Worker) -> _Worker:
-        """A fresh worker for one that died, so the next batch has all of them again."""
+        """A fresh worker for one that died, so the next chunks have all of them again."""
         worker.close(wait_s=1.0)
         with self._lock:
-            fresh = _Worker(self.spec) if not self._closed else worker
+            try:
+                fresh = _Worker(self.spec)
+            except WorkerFailed:
+                fresh = worker   # its next chunk fails as this one did
             self._workers = [fresh if w is worker else w for w in self._workers]
         return fresh
 
     def _arm(self, after: float) -> None:
         """(Under the lock.) Look for idleness ``after`` seconds from now."""
-        if self._timer is None and not self._closed and self._workers:
+        if self._timer is None and not self._closed and self._feeders:
             self._timer = threading.Timer(after, self._stop_if_idle)
             self._timer.daemon = True
             self._timer.start()
@@ -298,9 +328,18 @@ class WorkerPool:
             if self._busy or quiet < self.idle_s:
                 self._arm(self.idle_s - quiet if not self._busy else self.idle_s)
                 return
-            workers, self._workers, self._idle = self._workers, [], queue.SimpleQueue()
-        for worker in workers:
-            worker.close()
+            feeders = self._stop()
+        for feeder in feeders:
+            feeder.join()
+
+    def _stop(self) -> list[threading.Thread]:
+        """(Under the lock.) Tell the feeders to close their workers; a next ``map`` starts
+        new ones on a new queue."""
+        feeders, jobs = self._feeders, self._jobs
+        for _ in feeders:
+            jobs.put(None)
+        self._feeders, self._workers, self._jobs = [], [], queue.SimpleQueue()
+        return feeders
 
     def close(self) -> None:
         """Stop the workers after the chunks in hand; idempotent."""
@@ -308,10 +347,9 @@ class WorkerPool:
             if self._closed:
                 return
             self._closed = True
-            threads, workers, timer = self._threads, list(self._workers), self._timer
+            timer = self._timer
+            feeders = self._stop()
         if timer is not None:
             timer.cancel()
-        if threads is not None:
-            threads.shutdown(wait=True, cancel_futures=True)
-        for worker in workers:
-            worker.close()
+        for feeder in feeders:
+            feeder.join()

@@ -205,7 +205,7 @@ class Core:
             if many < 2:
                 self._workers_spec = None   # decided once: the model runs here
                 return None
-            self._pool = WorkerPool(spec, many)
+            self._pool = WorkerPool(spec, many - 1)   # this process embeds too
             return self._pool
 
     def _embed_query(self, text: str) -> np.ndarray:
