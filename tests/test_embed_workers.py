@@ -16,7 +16,13 @@ import engramdb
 from engramdb import ConfigError, Draft, EngramError
 from engramdb.embed.hashing import HashingEmbedder
 from engramdb.embed.pooled import PASSAGE_UNITS, embed_in_chunks, split
-from engramdb.embed.workers import WorkerFailed, WorkerPool, WorkerSpec, workers_for
+from engramdb.embed.workers import (
+    WorkerFailed,
+    WorkerPool,
+    WorkerSpec,
+    WorkerStartFailed,
+    workers_for,
+)
 from engramdb.registry import make_embedder, register_embedder, worker_factory
 
 
@@ -124,3 +130,31 @@ def test_a_worker_that_dies_is_replaced() -> None:
         assert len(list(pool.map([["fine"], ["also fine"]], PASSAGE_UNITS))) == 2
     finally:
         pool.close()
+
+
+def stubborn(**_: Any) -> HashingEmbedder:
+    """Builds in the calling process, not in a worker (a plugin a worker cannot load)."""
+    if sys.argv[0].endswith("workerproc.py"):
+        raise ImportError("no such model here")
+    return HashingEmbedder()
+
+
+register_embedder("test-stubborn", stubborn, workers=True)
+
+
+def test_workers_that_cannot_start_leave_the_work_here(tmp_path: Path) -> None:
+    pool = WorkerPool(WorkerSpec(stubborn), 1)
+    model = HashingEmbedder()
+    try:
+        with pytest.raises(WorkerStartFailed, match="ImportError: no such model here"):
+            list(pool.map([["a"]], PASSAGE_UNITS))
+        got = list(pool.map([["a"], ["b"], ["c"]], PASSAGE_UNITS,
+                            lambda chunk: (model.embed_batch(chunk), [None] * len(chunk))))
+        assert pool.broken
+    finally:
+        pool.close()
+    assert np.array_equal(np.vstack([v for v, _ in got]), model.embed_batch(["a", "b", "c"]))
+    drafts = [Draft(f"note {i} about topic {i}", kind="event") for i in range(80)]
+    with engramdb.open(tmp_path / "m.db", embedder="test-stubborn", embed_workers=3) as mem:
+        assert len(mem.remember_many(drafts)) == 80
+        assert mem.recall("topic 17", k=1, track=False)[0].memory.content == drafts[17].content

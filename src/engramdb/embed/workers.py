@@ -19,6 +19,7 @@ divided by the model's threads, and no more than the memory available holds)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import pickle
 import queue
@@ -34,15 +35,20 @@ from typing import IO, Any
 
 from ..errors import EngramError
 
-# a model copy's memory when the embedder does not say (``worker_bytes``): the default model's
-# peak, measured on 64 texts of ~3,200 characters (bench/results/ingest_workers.md)
+log = logging.getLogger("engramdb")
+
+# a model copy's memory when the embedder does not say (``worker_bytes``). A worker's peak
+# resident memory: 206 MB with the default model on conversation turns
+# (bench/results/ingest_workers.md); 278 MB on 64 texts of ~3,200 characters, 158 MB with
+# e5 alone and 158 MB with USE alone (measured once, VmHWM, on the 2026-12 machine)
 WORKER_BYTES = 320 << 20
 MEMORY_SHARE = 0.5   # of the memory available now, the most the workers may take together
 # the workers start once a Memory's bulk embeds (two chunks or more each) have cost this
-# much, in texts of up to PASSAGE_CHARS characters: at about 50 ms of model time a text, 64
-# texts take ~3 s on one core, twice a worker's start-up (bench/results/ingest_workers.md), so
-# a single batch that big gains from the start, and a run of smaller ones (a conversation
-# ingested session by session) gets the workers from its third or fourth session on
+# much, in texts of up to PASSAGE_CHARS characters: at ~55 ms of model time a text, 64 texts
+# take ~3.5 s on one core, about three times a worker's start-up (1.2-1.3 s of CPU,
+# bench/results/ingest_workers.md), so a worker started for them still takes a good share;
+# a run of smaller batches (a conversation ingested session by session) gets the workers
+# from its third or fourth session on
 POOL_MIN_WORK = 64
 PASSAGE_CHARS = 500
 IDLE_S = 120.0   # workers unused this long are stopped (started again when needed)
@@ -64,6 +70,11 @@ class WorkerFailed(EngramError):
     """A model worker could not embed a chunk: the model raised, or the process died."""
 
     code = "embed_worker_failed"
+
+
+class WorkerStartFailed(WorkerFailed):
+    """A worker could not start (its embedder not built, the process gone before): the pool
+    then leaves every chunk to the calling process."""
 
 
 # ---------------------------------------------------------------- how many workers
@@ -162,7 +173,10 @@ class _Worker:
 
     def call(self, texts: list[str], units: int) -> Chunk:
         if not self.ready:
-            self._reply()   # the model is built (the spec's answer)
+            try:
+                self._reply()   # the model is built (the spec's answer)
+            except WorkerFailed as exc:
+                raise WorkerStartFailed(f"{exc} (at its start)") from None
             self.ready = True
         self._send((texts, units))
         return self._reply()  # type: ignore[no-any-return]
@@ -236,6 +250,7 @@ class WorkerPool:
         self._busy = 0                      # map calls in flight
         self._last = time.monotonic()       # when the last one ended
         self._timer: threading.Timer | None = None
+        self.broken = False                 # a worker could not start: none is started again
 
     @property
     def started(self) -> int:
@@ -265,7 +280,7 @@ class WorkerPool:
                         break   # every chunk left is in a worker's hands
                     mine[scan] = here(list(chunks[scan]))
                     scan += 1
-                yield mine.pop(i) if i in mine else future.result()
+                yield mine.pop(i) if i in mine else self._result(future, chunks[i], here)
         finally:
             for future in futures:
                 future.cancel()
@@ -275,12 +290,32 @@ class WorkerPool:
                 self._last = time.monotonic()
                 self._arm(self.idle_s)
 
+    def _result(self, future: Future[Chunk], chunk: list[str],
+                here: Callable[[list[str]], Chunk] | None) -> Chunk:
+        """A worker's result; a chunk whose worker could not start is done here."""
+        try:
+            return future.result()
+        except WorkerStartFailed as exc:
+            if here is None:
+                raise
+            if not self.broken:
+                log.warning("engramdb: the model workers cannot start (%s); bulk writes embed "
+                            "in this process", exc)
+            self.broken = True
+            return here(list(chunk))
+
     def _grow(self, wanted: int) -> queue.SimpleQueue[Job | None]:
         with self._lock:
             if self._closed:
                 raise WorkerFailed("the model workers are closed")
-            while len(self._feeders) < wanted:
-                worker = _Worker(self.spec)
+            while len(self._feeders) < wanted and not self.broken:
+                try:
+                    worker = _Worker(self.spec)
+                except WorkerFailed as exc:   # no process, or a factory it cannot get
+                    log.warning("engramdb: no model worker (%s); bulk writes embed in this "
+                                "process", exc)
+                    self.broken = True
+                    break
                 self._workers.append(worker)
                 feeder = threading.Thread(target=self._feed, args=(worker, self._jobs),
                                           name="engramdb-embed", daemon=True)
@@ -297,6 +332,10 @@ class WorkerPool:
                 continue   # taken by the calling process, or dropped
             try:
                 future.set_result(worker.call(texts, units))
+            except WorkerStartFailed as exc:
+                future.set_exception(exc)
+                self.broken = True   # the chunks left go to the calling process (or fail)
+                continue
             except BaseException as exc:
                 future.set_exception(exc)
             if worker.dead:
