@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 
 import pytest
 
 import engramdb
 from engramdb.testing import FrozenClock
+
+# the model runs in the test's own process: the suite already takes every core (pytest-xdist),
+# and a test that wants the model workers says so (tests/test_embed_workers.py)
+os.environ.setdefault("ENGRAMDB_EMBED_WORKERS", "1")
 
 
 @pytest.fixture

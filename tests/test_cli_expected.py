@@ -262,6 +262,13 @@ def test_ingest_reads_the_demo_sample(cli: Run) -> None:
     assert "already ingested" in again.stderr
 
 
+def test_the_progress_bar_is_drawn_on_a_terminal_or_when_asked(cli: Run) -> None:
+    quiet = cli("ingest", str(SAMPLE))          # stderr is no terminal here: no bar
+    assert "ingesting" not in quiet.stderr
+    asked = cli("ingest", "--progress", "--session", "again", str(SAMPLE))
+    assert "ingesting" in asked.stderr and "━" in asked.stderr
+
+
 def test_ingest_sample_with_a_session_id_numbers_the_sessions(cli: Run) -> None:
     reports = as_json(cli, "ingest", str(SAMPLE), "--session", "demo")
     assert [r["session"] for r in reports] == ["demo-1", "demo-2", "demo-3", "demo-4"]

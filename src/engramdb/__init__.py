@@ -41,7 +41,7 @@ from .model import (
     Version,
     WriteResult,
 )
-from .registry import make_embedder, register_embedder
+from .registry import make_embedder, register_embedder, worker_factory
 
 if TYPE_CHECKING:
     from .attention.context import Context
@@ -103,8 +103,15 @@ def open(  # noqa: A001 - the public verb is engramdb.open
     from .engine import Memory
     from .store.sqlite.store import SQLiteStore
 
+    workers = None
     if isinstance(embedder, str) or embedder is None:
-        model = make_embedder(embedder or cfg.embedder, threads=cfg.threads)
+        name = embedder or cfg.embedder
+        model = make_embedder(name, threads=cfg.threads)
+        factory = worker_factory(name)
+        if factory is not None:
+            from .embed.workers import WorkerSpec
+
+            workers = WorkerSpec(factory, {"threads": cfg.threads}, cfg.threads)
     elif isinstance(embedder, Embedder):
         model = embedder
     else:
@@ -112,7 +119,7 @@ def open(  # noqa: A001 - the public verb is engramdb.open
     store = _postgres(target) if postgres else SQLiteStore(
         target, busy_timeout_ms=cfg.busy_timeout_ms, synchronous=cfg.synchronous)
     try:
-        return Memory(store, model, clock=clock, config=cfg)
+        return Memory(store, model, clock=clock, config=cfg, workers=workers)
     except BaseException:
         store.close()
         raise

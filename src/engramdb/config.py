@@ -75,6 +75,7 @@ def parse_every(value: object) -> float:
     return seconds
 
 
+MAX_EMBED_WORKERS = 256   # model worker processes (Config.embed_workers)
 EMBED_MODES = ("sync", "deferred")  # when a write's vector is computed (Config.embed)
 SYNCHRONOUS = ("full", "normal")    # SQLite's synchronous pragma (Config.synchronous)
 _CONVERT: dict[str, Any] = {"int": int, "float": float, "bool": _flag, "int | None": int,
@@ -122,6 +123,8 @@ class Config:
     user: str = "default"
     agent: str = "default"
     threads: int = 1                   # BLAS and model threads
+    embed_workers: int | None = None   # model worker processes of a bulk write (None: one per
+    # `threads` cores available, capped by memory; 1: none, the model runs in this process)
     embed: str = "sync"                # sync: a write returns with its vector; deferred: the
     # vector is computed after the write returns, in batches (engine/deferred.py)
     max_content_bytes: int = 65536
@@ -198,6 +201,11 @@ class Config:
                 not 0 <= self.query_cache <= 1_000_000:
             raise ConfigError(f"query_cache must be a number of query vectors from 0 (off) to "
                               f"1000000, got {self.query_cache!r}")
+        value = self.embed_workers
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 1 <= value <= MAX_EMBED_WORKERS):
+            raise ConfigError(f"embed_workers must be a whole number of processes from 1 (the "
+                              f"model in this process) to {MAX_EMBED_WORKERS}, got {value!r}")
         if isinstance(self.review_due, bool) or not isinstance(self.review_due, int) or \
                 not 0 <= self.review_due <= 100:
             raise ConfigError(f"review_due must be an integer from 0 (off) to 100, got "

@@ -8,10 +8,25 @@ from typing import Any
 from .errors import ConfigError
 
 _embedders: dict[str, Callable[..., Any]] = {}
+_in_workers: set[str] = set()   # names whose model bulk writes run in worker processes
 
 
-def register_embedder(name: str, factory: Callable[..., Any]) -> None:
+def register_embedder(name: str, factory: Callable[..., Any], *, workers: bool = False) -> None:
+    """``workers=True``: the factory builds a local model that computes on this machine's
+    CPU, so a bulk write may run copies of it in worker processes (embed/workers.py); the
+    factory must then be a module-level function of an importable module."""
     _embedders[name] = factory
+    if workers:
+        _in_workers.add(name)
+    else:
+        _in_workers.discard(name)
+
+
+def worker_factory(name: str) -> Callable[..., Any] | None:
+    """The factory a worker process builds ``name``'s model with, or None: that embedder is
+    not run in workers (hashing is cheaper than a process hop; a remote endpoint is not
+    bound by this machine's cores)."""
+    return _embedders[name] if name in _in_workers else None
 
 
 def embedder_names() -> list[str]:
@@ -58,8 +73,8 @@ def _routed(threads: int = 1, **_: Any) -> Any:
     return RoutedEmbedder(_e5(threads=threads), _use(threads=threads))
 
 
-register_embedder("default", _routed)
-register_embedder("e5", _e5)
-register_embedder("use", _use)
+register_embedder("default", _routed, workers=True)
+register_embedder("e5", _e5, workers=True)
+register_embedder("use", _use, workers=True)
 register_embedder("hashing", _hashing)
 register_embedder("openai", _openai)

@@ -50,8 +50,12 @@ def read_file(name: str) -> str:
 
 
 @contextmanager
-def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
-    """A progress(done, total) callback drawing a bar on stderr from its first call on."""
+def progress_bar(label: str, show: bool | None = None) -> Iterator[Callable[[int, int], None]]:
+    """A progress(done, total) callback drawing a bar on stderr from its first call on;
+    ``show`` None: only when stderr is a terminal (a script's log gets no bar)."""
+    if not (sys.stderr.isatty() if show is None else show):
+        yield lambda done, total: None
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     bar = Progress(label, BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

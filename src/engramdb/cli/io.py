@@ -14,7 +14,7 @@ import engramdb
 
 from .guard import EXIT_PARTIAL, guarded, open_memory
 from .inputs import progress_bar, read_file
-from .options import Door, SkipBad, command
+from .options import Door, ShowProgress, SkipBad, command
 from .render import (
     emit,
     err,
@@ -96,6 +96,7 @@ def import_cmd(
     d: Door,
     file: Annotated[str, typer.Argument(metavar="FILE", help="A JSONL export; '-' reads stdin.")],
     skip_bad: SkipBad = False,
+    show_progress: ShowProgress = None,
 ) -> None:
     """Import a JSONL export, all or nothing: a bad line stops it, named with its number and
     reason, and nothing is written. --skip-bad writes the good ones, names each bad line on
@@ -105,7 +106,7 @@ def import_cmd(
     """
     with guarded(d):
         text = read_file(file)
-        with open_memory(d) as mem, progress_bar("importing") as update:
+        with open_memory(d) as mem, progress_bar("importing", show_progress) as update:
             counts = mem.import_(io.StringIO(text), progress=update, skip_bad=skip_bad)
             done = counts["imported"] + counts["skipped"]
             if done:

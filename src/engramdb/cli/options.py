@@ -51,6 +51,9 @@ Verbose = Annotated[bool, typer.Option(
 SkipBad = Annotated[bool, typer.Option(
     "--skip-bad", help="Write the good items, name each bad one (line or item number and "
     "why) on stderr, and exit 7; without it one bad item imports nothing.")]
+ShowProgress = Annotated[bool | None, typer.Option(
+    "--progress/--no-progress", help="A progress bar on stderr; default: when stderr is a "
+    "terminal.", show_default=False)]
 IdOrUri = Annotated[str, typer.Argument(metavar="ID_OR_URI", help="A memory id or URI.")]
 Reason = Annotated[str | None, typer.Option(metavar="TEXT", help="Why, kept in the event log.")]
 Kinds = Annotated[list[str] | None, typer.Option(

