@@ -84,6 +84,7 @@ CALLS: dict[str, Call] = {
     "neighbourhood": lambda m, c: m.neighbourhood(c["id"]),
     "sleep_log": lambda m, c: m.sleep_log(),
     "entity": lambda m, c: m.entity("Berlin"),
+    "entities": lambda m, c: m.entities(),
 }
 NO_STORE = {"scope", "index_scope"}   # a view; a PostgreSQL-only verb (Invalid on SQLite)
 

@@ -256,7 +256,7 @@ def test_export_then_import_gives_the_same_recall(cli: Run, cli_json: Callable[.
     assert cli("export").stdout == dump.read_text(encoding="utf-8")
 
     fresh = str(tmp_path / "fresh.db")
-    imported = cli("--db", fresh, "--create", "import", str(dump))
+    imported = cli("--db", fresh, "--create", "import", str(dump), "--progress")
     assert "imported 5" in imported.stdout and "5/5" in imported.stderr
     assert cli_json("--db", fresh, "import", str(dump)) == {
         "imported": 0, "skipped": 5, "goals": 0, "reembedded": 0}
