@@ -12,6 +12,7 @@ import pytest
 from engramdb.recall.conflicts import (
     asks_of,
     read,
+    same_frame,
     says_change,
     subjects_clash,
     values_conflict,
@@ -120,3 +121,24 @@ def test_a_question_states_no_value() -> None:
     assert read("Should I move to Hamburg for the new job?").question
     assert read("我要不要搬去杭州？").question
     assert not read("I live in Munich.").question
+
+
+@pytest.mark.parametrize(("old", "new", "same"), [
+    ("Bob Kowalski said the release review was cold.", "Bob Kowalski works at Tyrell now.",
+     False),                                            # only the name in common
+    ("胡娜上周去了上海。", "胡娜现在喜欢奶茶，不喜欢包子。", False),
+    ("家里wifi密码：qiuqiu2020", "wifi密码改了：maomao-777", True),  # what the value is of
+    ("I take 50 mg of sertraline.", "Dr. Okafor increased my sertraline to 100 mg.", True),
+])
+def test_the_frame_is_more_than_a_name(old, new, same) -> None:  # type: ignore[no-untyped-def]
+    assert same_frame(read(old), read(new)) is same
+
+
+def test_episodes_happened_and_stay(me, clock) -> None:  # type: ignore[no-untyped-def]
+    """Two meetings are two events, not two values of one."""
+    me.remember("Budget meeting with Jack Costa: the budget is 2410 euros.", kind="event",
+                at=clock.now() - timedelta(days=5))
+    me.remember("Budget meeting with Jack Costa: the budget is now 3380 euros.", kind="event",
+                at=clock.now() - timedelta(days=1))
+    hits = me.recall("What is the budget?", k=3, track=False)
+    assert len(hits) == 2 and "conflicts" not in hits.plan.get("stages", {})

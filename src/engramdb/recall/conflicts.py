@@ -45,7 +45,7 @@ from ..write.align import (
 )
 
 TOP = 4                  # hits read for conflicts
-KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.EVENT, Kind.IDENTITY})
+KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
 USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
 FIRST_PERSON = frozenset("i me my mine we us our ours 我 我们 咱们 咱".split())
 EARLIER = "earlier_value"
@@ -60,6 +60,7 @@ class Statement:
     values: dict[str, str]             # a value (a run of value tokens) -> its kind
     value_words: frozenset[str]        # the tokens of its values
     subject: frozenset[str] | None     # None: no predicate seen
+    names: frozenset[str]              # the subject's names ("Bob Kowalski", 胡娜)
     possessor: str | None              # whose subject it is ("my" -> USER, "Li's" -> "li")
     mentions: frozenset[str]           # content words, and USER when the user is named
     stated: frozenset[str]             # the values after its subject
@@ -87,10 +88,19 @@ def read(text: str) -> Statement:
     runs = _runs(toks)
     return Statement({norm: kind for _, norm, kind in runs},
                      frozenset(t.norm for t in toks if t.type == VALUE), subject,
+                     frozenset(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
                      _possessor(head), frozenset(mentions),
                      frozenset(norm for at, norm, _ in runs if at >= start),
                      frozenset(t.norm for t in toks if t.type in (CUE, NEG)),
                      text.rstrip().endswith(("?", "？")))
+
+
+def _is_name(toks: tuple[Tok, ...], i: int) -> bool:
+    """A name: a value, or a capitalised word before one ("Bob" of "Bob Kowalski" opening
+    a sentence, where every word is capitalised)."""
+    tok = toks[i]
+    return tok.type == VALUE or (tok.type == WORD and tok.surface[:1].isupper()
+                                 and i + 1 < len(toks) and toks[i + 1].type == VALUE)
 
 
 def _runs(toks: tuple[Tok, ...]) -> list[tuple[int, str, str]]:
@@ -143,9 +153,18 @@ def says_change(old: Statement, new: Statement) -> bool:
     (swapped with Hannah)", "switched from Jira to Linear")."""
     if new.changes - old.changes:
         return True
-    kept = {old.values[v] for v in old.stated & new.stated}
+    if not old.stated or not old.stated <= new.stated:
+        return False
+    kept = {old.values[v] for v in old.stated}
     added = {new.values[v] for v in new.stated if v not in old.values}
     return not kept.isdisjoint(added)
+
+
+def same_frame(a: Statement, b: Statement) -> bool:
+    """They say something alike: a word or value in common besides the names of their
+    subjects ("Bob said the review was cold" / "Bob works at Tyrell" share only Bob; "wifi
+    password: A" / "wifi password changed: B" share what the value is of)."""
+    return bool(a.mentions & b.mentions - a.names - b.names - {USER})
 
 
 def subjects_clash(a: Statement, b: Statement) -> bool:
@@ -157,6 +176,8 @@ def subjects_clash(a: Statement, b: Statement) -> bool:
         return True
     if a.subject is None or b.subject is None:
         return False
+    if a.names - b.mentions and b.names - a.mentions:
+        return True  # two names: "Our dog Bruno" / "Our cat Tilly", 上海办公室 / 深圳办公室
     for one, other in ((a, b), (b, a)):
         if other.possessor in one.subject and other.subject.isdisjoint(one.mentions):
             return True
@@ -178,7 +199,7 @@ def _speaker(rec: Record) -> str:
 
 def conflict(old: Record, new: Record, query: str) -> bool:
     """Does ``new`` (said later) state a new value of what ``old`` states?"""
-    if old.kind not in KINDS or new.kind not in KINDS or not old.at < new.at:
+    if not (stating(old) and stating(new)) or not old.at < new.at:
         return False
     if old.invalid_at is not None or new.invalid_at is not None:
         return False  # superseded: placed by the routing (recall/temporal.py)
@@ -188,7 +209,14 @@ def conflict(old: Record, new: Record, query: str) -> bool:
     who_a, who_b = _speaker(old), _speaker(new)
     if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
-    return not subjects_clash(a, b) and not asks_of(read(query), a, b)
+    return (not subjects_clash(a, b) and same_frame(a, b)
+            and not asks_of(read(query), a, b))
+
+
+def stating(rec: Record) -> bool:
+    """A memory that states how things are: a fact, preference or identity, or a turn of a
+    conversation (an event with its role); not an episode, which happened and stays."""
+    return rec.kind in KINDS or (rec.kind == Kind.EVENT and "role" in rec.metadata)
 
 
 def order_conflicts(hits: list[Hit], query: str, mode: str) -> list[tuple[Hit, Hit]]:
