@@ -59,6 +59,10 @@ def test_newer_value_first_for_now_older_first_for_before(me, clock, first, seco
      "Is Acme Logistics a client?", "Our clients include Acme Logistics."),
     ("小王的生日是十月二号。", "小刘的生日是十月二十号。",                    # another possessor
      "小王生日是哪天？", "小王的生日是十月二号。"),
+    ("We sell to Canada.", "We no longer sell to Mexico.",               # another value denied
+     "Where do we sell?", "We sell to Canada."),
+    ("例会一般在周五下午三点。", "这周因为放假，例会改到周四下午三点。",        # this week only
+     "例会一般什么时候？", "例会一般在周五下午三点。"),
 ])
 def test_near_misses_keep_their_order(me, clock, first, second, question, expected) -> None:  # type: ignore[no-untyped-def]
     told(me, clock, first, second)

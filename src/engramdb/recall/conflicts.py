@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
+from ..text.timewindow import parse_window
 from ..write.align import (
     CUE,
     DATE_WORDS,
@@ -64,7 +65,8 @@ class Statement:
     possessor: str | None              # whose subject it is ("my" -> USER, "Li's" -> "li")
     mentions: frozenset[str]           # content words, and USER when the user is named
     stated: frozenset[str]             # the values after its subject
-    changes: frozenset[str]            # its change words and negations
+    changes: frozenset[str]            # its change words
+    negated: bool                      # it holds a negation
     question: bool
 
 
@@ -91,7 +93,9 @@ def read(text: str) -> Statement:
                      frozenset(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
                      _possessor(head), frozenset(mentions),
                      frozenset(norm for at, norm, _ in runs if at >= start),
-                     frozenset(t.norm for t in toks if t.type in (CUE, NEG)),
+                     frozenset(t.norm for i, t in enumerate(toks) if t.type == CUE
+                               and not (i and toks[i - 1].type == NEG)),  # "no longer": NEG
+                     any(t.type == NEG for t in toks),
                      text.rstrip().endswith(("?", "？")))
 
 
@@ -153,6 +157,8 @@ def says_change(old: Statement, new: Statement) -> bool:
     (swapped with Hannah)", "switched from Jira to Linear")."""
     if new.changes - old.changes:
         return True
+    if new.negated and not old.negated and old.stated & new.stated:
+        return True  # "not the 14th", 不是孙磊: the older's value denied
     if not old.stated or not old.stated <= new.stated:
         return False
     kept = {old.values[v] for v in old.stated}
@@ -206,11 +212,20 @@ def conflict(old: Record, new: Record, query: str) -> bool:
     a, b = read(old.content), read(new.content)
     if b.question or a.question or not values_conflict(a, b) or not says_change(a, b):
         return False
+    if _for_a_while(new) and not _for_a_while(old):
+        return False  # "this week", 今天: an exception for that time, not a new value
     who_a, who_b = _speaker(old), _speaker(new)
     if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
     return (not subjects_clash(a, b) and same_frame(a, b)
             and not asks_of(read(query), a, b))
+
+
+def _for_a_while(rec: Record) -> bool:
+    """Does the text name a time around when it was said ("today", "this week", 这周) that
+    holds it (text/timewindow.py)?"""
+    window = parse_window(rec.content, rec.at)
+    return window is not None and not window.loose and window.contains(rec.at)
 
 
 def stating(rec: Record) -> bool:
