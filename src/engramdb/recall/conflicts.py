@@ -2,27 +2,35 @@
 path did not supersede (turn events are never superseded; a change said in other words than
 the first statement is often stored beside it).
 
-Two current hits among the top TOP conflict when the newer one states a new value of what the
-older one states (each test reads the texts' typed tokens, write/align.py):
+Two current memories among the top TOP hits conflict when the newer states a new value of what
+the older states. Both must state how things are (a fact, preference or identity, or a turn
+of a conversation; an episode happened and stays). Each test reads the texts' typed tokens
+(write/align.py: values, change words, negations, possessives, where the predicate starts):
 - **values**: the newer holds a value the older lacks, the older holds one, and a changed
   value on each side is of one kind (a quantity, time or date: a digit, a date word, a Chinese
-  time or numeral; or a name, place or code): "Standup is at 9:15" and "Standup is run by
-  Olivia" are two facts, not two values of one;
-- **subject**: neither names a subject the other does not mention ("My parents live in
-  Zaragoza" is not about the user of "I live in Valencia": the user is only its possessor),
-  nor a different possessor ("my car" / "my wife's car"), nor another speaker for "I";
-- **a change said**: the newer announces one where the older does not (a change word or a
-  negation, typed by write/align.py: "now", "switched", "moved", "not the 14th", 换成, 不是),
-  so a plan, a second item of a list or an exception for one day is no new value;
-- the newer is a statement, not a question ("Should I move to Hamburg?");
-- the question does not name a value only the older holds ("Do I subscribe to The
-  Economist?" asks about that value, not about the newest subscription).
+  time or numeral; or a name, place or code; adjacent value tokens are one value, 阿里云):
+  "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
+- **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
+  "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
+  ("Our dog Bruno" / "Our cat Tilly"), subjects neither text mentions of the other, or "I"
+  said by two speakers;
+- **frame**: they share a word or value besides their subjects' names ("Bob said the review
+  was cold" / "Bob works at Tyrell" share only Bob);
+- **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
+  denies a value of the older ("not the 14th", 不是孙磊), or repeats the older's whole value
+  beside a new one of its kind ("switched from Jira to Linear"); so a plan, a second item of a
+  list, a negation of something else ("We don't ship to Switzerland") is no new value;
+- **not for a while**: a newer text that names a time around when it was said ("this week",
+  今天, text/timewindow.py) is an exception for that time, not a new value;
+- neither is a question ("Should I move to Hamburg?"), and the question does not name a value
+  only the older holds ("Do I subscribe to The Economist?" asks about that value).
 
 A question about the present (and a neutral one) gets the newer of a conflicting pair just
 above the older; one about the past ("before", 以前: recall/temporal.py's routing), the older
 just above the newer. A question that names a time is left to the window. Each hit of a pair
 says so in its notes and terms (``earlier_value`` / ``newer_value``), which recall/why.py
-reads. Only the top TOP hits are read: no store query, no model call."""
+reads; the plan lists the pairs (``stages["conflicts"]``). Only the top TOP hits are read: no
+store query, no model call (bench/results/conflicts.md)."""
 
 from __future__ import annotations
 
