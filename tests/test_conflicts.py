@@ -10,7 +10,6 @@ from datetime import timedelta
 import pytest
 
 from engramdb.recall.conflicts import (
-    asks_of,
     read,
     same_frame,
     says_change,
@@ -57,6 +56,8 @@ def test_newer_value_first_for_now_older_first_for_before(me, clock, first, seco
      "Where does my brother work?", "My brother works at Siemens."),
     ("Our clients include Acme Logistics.", "We now also work for Harbor Foods.",  # "our X"
      "Is Acme Logistics a client?", "Our clients include Acme Logistics."),
+    ("I live in Valencia.", "My parents now live in Zaragoza, not Madrid.",  # the user's
+     "Where do I live?", "I live in Valencia."),
     ("小王的生日是十月二号。", "小刘的生日是十月二十号。",                    # another possessor
      "小王生日是哪天？", "小王的生日是十月二号。"),
     ("We sell to Canada.", "We no longer sell to Mexico.",               # another value denied
@@ -108,17 +109,6 @@ def test_the_three_readings(old, new, values, change, clash) -> None:  # type: i
     assert values_conflict(a, b) is values
     assert says_change(a, b) is change
     assert subjects_clash(a, b) is clash
-
-
-@pytest.mark.parametrize(("question", "asks"), [
-    ("Do I subscribe to The Economist?", True),     # a value only the older holds
-    ("Which magazines do I subscribe to?", False),
-    ("Who leads Project Atlas?", False),            # Atlas: a value both hold
-])
-def test_a_question_that_names_the_older_value(question, asks) -> None:  # type: ignore[no-untyped-def]
-    old, new = read("I subscribe to The Economist, Project Atlas says."), read(
-        "I now subscribe to Wired, Atlas says.")
-    assert asks_of(read(question), old, new) is asks
 
 
 def test_a_question_states_no_value() -> None:

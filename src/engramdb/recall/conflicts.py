@@ -12,8 +12,7 @@ of a conversation; an episode happened and stays). Each test reads the texts' ty
   "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
 - **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
   "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
-  ("Our dog Bruno" / "Our cat Tilly"), subjects neither text mentions of the other, or "I"
-  said by two speakers;
+  ("Our dog Bruno" / "Our cat Tilly"), or "I" said by two speakers;
 - **frame**: they share a word or value besides their subjects' names ("Bob said the review
   was cold" / "Bob works at Tyrell" share only Bob);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
@@ -22,8 +21,7 @@ of a conversation; an episode happened and stays). Each test reads the texts' ty
   list, a negation of something else ("We don't ship to Switzerland") is no new value;
 - **not for a while**: a newer text that names a time around when it was said ("this week",
   今天, text/timewindow.py) is an exception for that time, not a new value;
-- neither is a question ("Should I move to Hamburg?"), and the question does not name a value
-  only the older holds ("Do I subscribe to The Economist?" asks about that value).
+- neither is a question ("Should I move to Hamburg?").
 
 A question about the present (and a neutral one) gets the newer of a conflicting pair just
 above the older; one about the past ("before", 以前: recall/temporal.py's routing), the older
@@ -182,9 +180,9 @@ def same_frame(a: Statement, b: Statement) -> bool:
 
 
 def subjects_clash(a: Statement, b: Statement) -> bool:
-    """Two subjects: their possessors differ ("my car" / "my wife's car"), one is the other's
-    possessor ("I" / "my boss", "Li" / "Li's wife") and its own words are not in the other,
-    or each names a subject the other does not mention."""
+    """Two subjects: their possessors differ ("my car" / "my wife's car"), each names a name
+    the other does not mention, or one is the other's possessor ("I" / "my boss", "Li" /
+    "Li's wife") and its own words are not in the other."""
     if (a.possessor is not None and b.possessor is not None and a.possessor != b.possessor
             and a.possessor not in b.mentions and b.possessor not in a.mentions):
         return True
@@ -195,15 +193,7 @@ def subjects_clash(a: Statement, b: Statement) -> bool:
     for one, other in ((a, b), (b, a)):
         if other.possessor in one.subject and other.subject.isdisjoint(one.mentions):
             return True
-    return a.subject.isdisjoint(b.mentions) and b.subject.isdisjoint(a.mentions)
-
-
-def asks_of(query: Statement, old: Statement, new: Statement) -> bool:
-    """The question names a value that the older holds and the newer does not mention, and
-    none that both hold ("Who leads Project Atlas?" asks about Atlas, which both name)."""
-    if any(w in old.value_words and w in new.value_words for w in query.mentions):
-        return False
-    return any(w in old.value_words and w not in new.mentions for w in query.mentions)
+    return False
 
 
 def _speaker(rec: Record) -> str:
@@ -211,7 +201,7 @@ def _speaker(rec: Record) -> str:
     return who.strip().lower() if isinstance(who, str) else ""
 
 
-def conflict(old: Record, new: Record, query: str) -> bool:
+def conflict(old: Record, new: Record) -> bool:
     """Does ``new`` (said later) state a new value of what ``old`` states?"""
     if not (stating(old) and stating(new)) or not old.at < new.at:
         return False
@@ -225,8 +215,7 @@ def conflict(old: Record, new: Record, query: str) -> bool:
     who_a, who_b = _speaker(old), _speaker(new)
     if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
-    return (not subjects_clash(a, b) and same_frame(a, b)
-            and not asks_of(read(query), a, b))
+    return not subjects_clash(a, b) and same_frame(a, b)
 
 
 def _for_a_while(rec: Record) -> bool:
@@ -242,7 +231,7 @@ def stating(rec: Record) -> bool:
     return rec.kind in KINDS or (rec.kind == Kind.EVENT and "role" in rec.metadata)
 
 
-def order_conflicts(hits: list[Hit], query: str, mode: str) -> list[tuple[Hit, Hit]]:
+def order_conflicts(hits: list[Hit], mode: str) -> list[tuple[Hit, Hit]]:
     """Place the newer of each conflicting pair among the top TOP hits just above the older
     (``mode`` "current"), or the older just above the newer ("past"); mark both. Returns the
     pairs (older, newer)."""
@@ -250,7 +239,7 @@ def order_conflicts(hits: list[Hit], query: str, mode: str) -> list[tuple[Hit, H
         return []
     top = hits[:TOP]
     pairs = [(x, y) for x in top for y in top
-             if x is not y and conflict(x.memory, y.memory, query)]
+             if x is not y and conflict(x.memory, y.memory)]
     if not pairs:
         return []
     for _ in range(len(pairs) * len(top)):
