@@ -12,7 +12,8 @@ of a conversation; an episode happened and stays). Each test reads the texts' ty
   "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
 - **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
   "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
-  ("Our dog Bruno" / "Our cat Tilly"), or "I" said by two speakers;
+  ("Our dog Bruno" / "Our cat Tilly"), subjects neither text mentions of the other, or "I"
+  said by two speakers;
 - **frame**: they share a word or value besides their subjects' names ("Bob said the review
   was cold" / "Bob works at Tyrell" share only Bob);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
@@ -181,8 +182,9 @@ def same_frame(a: Statement, b: Statement) -> bool:
 
 def subjects_clash(a: Statement, b: Statement) -> bool:
     """Two subjects: their possessors differ ("my car" / "my wife's car"), each names a name
-    the other does not mention, or one is the other's possessor ("I" / "my boss", "Li" /
-    "Li's wife") and its own words are not in the other."""
+    the other does not mention, one is the other's possessor ("I" / "my boss", "Li" / "Li's
+    wife") and its own words are not in the other, or neither subject is mentioned in the
+    other text."""
     if (a.possessor is not None and b.possessor is not None and a.possessor != b.possessor
             and a.possessor not in b.mentions and b.possessor not in a.mentions):
         return True
@@ -193,7 +195,7 @@ def subjects_clash(a: Statement, b: Statement) -> bool:
     for one, other in ((a, b), (b, a)):
         if other.possessor in one.subject and other.subject.isdisjoint(one.mentions):
             return True
-    return False
+    return a.subject.isdisjoint(b.mentions) and b.subject.isdisjoint(a.mentions)
 
 
 def _speaker(rec: Record) -> str:
