@@ -19,6 +19,7 @@ from .across import across
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
+from .conflicts import order_conflicts
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
@@ -115,6 +116,10 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
+        pairs = order_conflicts(hits, plan.routing.mode)
+        if pairs:  # values the write path left side by side: the newer first for "now"
+            plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
+                                        for o, n in pairs]
         window = plan.applied_window
         if window is not None:  # a window narrows, it does not erase: inside first
             hits, inside = window_first(hits, window)

@@ -23,6 +23,7 @@ from ..model import Hit, Record
 from ..text import is_cjk, tokenize
 from ..text.lang import language
 from ..write.slots import USER, slot_of
+from .conflicts import earlier_of, later_of
 from .crosslingual import LEG as CROSS
 from .relevance import GAP0
 from .temporal import POINT_KINDS
@@ -275,8 +276,14 @@ def standing(hit: Hit, asked: Asked, others: Others) -> list[str]:
         what = f"earlier {_slot(rec)}" if asked_slot else "earlier value"
         by = f" by {_snippet(after.content)}" if after is not None else ""
         out.append(f"{what}, replaced{by} on {rec.invalid_at.date()}")
+    elif later_of(hit) is not None:  # an earlier value a newer hit states anew (conflicts.py)
+        after = others.by_id.get(later_of(hit) or "")
+        by = f": {_snippet(after.content)} said later" if after is not None else ""
+        out.append(f"earlier value{by}")
     else:
         before = others.former.get(rec.id)
+        if before is None and earlier_of(hit) is not None:
+            before = others.by_id.get(earlier_of(hit) or "")
         if asked_slot:
             out.append(f"newest {_slot(rec)}")
         elif before is not None:

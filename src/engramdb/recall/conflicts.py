@@ -1,0 +1,292 @@
+"""Conflicting values among the top hits: the safety net at recall time for what the write
+path did not supersede (turn events are never superseded; a change said in other words than
+the first statement is often stored beside it).
+
+Two current memories among the top TOP hits conflict when the newer states a new value of what
+the older states. Both must state how things are (a fact, preference or identity, or a turn
+of a conversation; an episode happened and stays). Each test reads the texts' typed tokens
+(write/align.py: values, change words, negations, possessives, where the predicate starts):
+- **values**: the newer holds a value the older lacks, the older holds one, and a changed
+  value on each side is of one kind (a quantity, time or date: a digit, a date word, a Chinese
+  time or numeral; or a name, place or code; adjacent value tokens are one value, 阿里云):
+  "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
+- **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
+  "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
+  ("Our dog Bruno" / "Our cat Tilly"), subjects neither text mentions of the other, or "I"
+  said by two speakers;
+- **frame**: they share a word or value besides their subjects' names ("Bob said the review
+  was cold" / "Bob works at Tyrell" share only Bob);
+- **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
+  denies a value of the older ("not the 14th", 不是孙磊), or repeats the older's whole value
+  beside a new one of its kind ("switched from Jira to Linear"); so a plan, a second item of a
+  list, a negation of something else ("We don't ship to Switzerland") is no new value;
+- **not for a while**: a newer text that names a time around when it was said ("this week",
+  今天, text/timewindow.py) is an exception for that time, not a new value;
+- neither is a question ("Should I move to Hamburg?").
+
+A question about the present (and a neutral one) gets the newer of a conflicting pair just
+above the older; one about the past ("before", 以前: recall/temporal.py's routing), the older
+just above the newer. A question that names a time is left to the window. Each hit of a pair
+says so in its notes and terms (``earlier_value`` / ``newer_value``), which recall/why.py
+reads; the plan lists the pairs (``stages["conflicts"]``). Only the top TOP hits are read: no
+store query, no model call (bench/results/conflicts.md)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..model import Hit, Kind, Record
+from ..text.timewindow import parse_window
+from ..write.align import (
+    CUE,
+    DATE_WORDS,
+    NEG,
+    POSS,
+    PRONOUNS,
+    VALUE,
+    WORD,
+    Tok,
+    predicate_index,
+    typed_tokens,
+)
+
+TOP = 4                  # hits read for conflicts
+KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
+USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
+FIRST_PERSON = frozenset("i me my mine we us our ours 我 我们 咱们 咱".split())
+EARLIER = "earlier_value"
+NEWER = "newer_value"
+_ID = re.compile(r"\[([^\]\s]+)\]")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a memory's text states."""
+
+    values: dict[str, str]             # a value (a run of value tokens) -> its kind
+    value_words: frozenset[str]        # the tokens of its values
+    subject: frozenset[str] | None     # None: no predicate seen
+    names: frozenset[str]              # the subject's names ("Bob Kowalski", 胡娜)
+    possessor: str | None              # whose subject it is ("my" -> USER, "Li's" -> "li")
+    mentions: frozenset[str]           # content words, and USER when the user is named
+    stated: frozenset[str]             # the values after its subject
+    changes: frozenset[str]            # its change words
+    negated: bool                      # it holds a negation
+    question: bool
+
+
+@lru_cache(maxsize=4096)
+def read(text: str) -> Statement:
+    toks = typed_tokens(text)
+    start = predicate_index(toks)
+    if start is None:  # no predicate seen: the subject is the first word (write/shape.py)
+        start = next((i + 1 for i, t in enumerate(toks) if t.type in (VALUE, WORD)), 0)
+    head = toks[:start]
+    subject: frozenset[str] | None = None
+    words = [t.norm for t in head if t.type in (VALUE, WORD) and t.norm not in PRONOUNS]
+    if words:
+        subject = frozenset(words)
+    elif any(t.norm in FIRST_PERSON for t in head):
+        subject = frozenset({USER})
+    mentions = {t.norm for t in toks if t.type in (VALUE, WORD)}
+    rest = toks[start:]
+    if subject == {USER} or any(t.norm in FIRST_PERSON for t in rest):
+        mentions.add(USER)
+    runs = _runs(toks)
+    return Statement({norm: kind for _, norm, kind in runs},
+                     frozenset(t.norm for t in toks if t.type == VALUE), subject,
+                     frozenset(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
+                     _possessor(head), frozenset(mentions),
+                     frozenset(norm for at, norm, _ in runs if at >= start),
+                     frozenset(t.norm for i, t in enumerate(toks) if t.type == CUE
+                               and not (i and toks[i - 1].type == NEG)),  # "no longer": NEG
+                     any(t.type == NEG for t in toks),
+                     text.rstrip().endswith(("?", "？")))
+
+
+def _is_name(toks: tuple[Tok, ...], i: int) -> bool:
+    """A name: a value, or a capitalised word before one ("Bob" of "Bob Kowalski" opening
+    a sentence, where every word is capitalised)."""
+    tok = toks[i]
+    return tok.type == VALUE or (tok.type == WORD and tok.surface[:1].isupper()
+                                 and i + 1 < len(toks) and toks[i + 1].type == VALUE)
+
+
+def _runs(toks: tuple[Tok, ...]) -> list[tuple[int, str, str]]:
+    """The values of a text: each run of adjacent value tokens is one ("Earl Grey", "March
+    14", "50 mg", 阿里云), with where it starts and its kind: a quantity when a token holds a
+    digit, a date word or a Chinese time or numeral; else a name."""
+    out: list[tuple[int, str, str]] = []
+    i = 0
+    while i < len(toks):
+        if toks[i].type != VALUE:
+            i += 1
+            continue
+        j = i
+        while j < len(toks) and toks[j].type == VALUE:
+            j += 1
+        run = toks[i:j]
+        quantity = any(t.time or t.norm in DATE_WORDS or any(c.isdigit() for c in t.surface)
+                       for t in run)
+        out.append((i, " ".join(t.norm for t in run), "quantity" if quantity else "name"))
+        i = j
+    return out
+
+
+def _possessor(head: tuple[Tok, ...]) -> str | None:
+    """Whose the subject is: the word before a possessive marker ("my wife's": the wife's),
+    else the user's "my" / "our"."""
+    for i, tok in enumerate(head):
+        if i > 0 and (tok.type == POSS or tok.norm == "的"):  # "Li's", 老婆的, "Today's"
+            before = head[i - 1]
+            if before.norm in FIRST_PERSON:
+                return USER
+            if before.type in (VALUE, WORD, CUE):
+                return before.norm
+    return USER if any(t.norm in ("my", "our") for t in head) else None
+
+
+def values_conflict(old: Statement, new: Statement) -> bool:
+    """The newer states a value the older lacks, and a changed value on each side is of one
+    kind (the older's own values, or all of them when the newer repeats them: "from X to Y")."""
+    added = {v: k for v, k in new.values.items() if v not in old.values}
+    if not added or not old.values:
+        return False
+    dropped = {v: k for v, k in old.values.items() if v not in new.values} or old.values
+    return not set(added.values()).isdisjoint(dropped.values())
+
+
+def says_change(old: Statement, new: Statement) -> bool:
+    """The newer announces a change the older does not (a change word or a negation), or
+    names an earlier value beside a new one of its kind after its subject ("on-call: Diego
+    (swapped with Hannah)", "switched from Jira to Linear")."""
+    if new.changes - old.changes:
+        return True
+    if new.negated and not old.negated and old.stated & new.stated:
+        return True  # "not the 14th", 不是孙磊: the older's value denied
+    if not old.stated or not old.stated <= new.stated:
+        return False
+    kept = {old.values[v] for v in old.stated}
+    added = {new.values[v] for v in new.stated if v not in old.values}
+    return not kept.isdisjoint(added)
+
+
+def same_frame(a: Statement, b: Statement) -> bool:
+    """They say something alike: a word or value in common besides the names of their
+    subjects ("Bob said the review was cold" / "Bob works at Tyrell" share only Bob; "wifi
+    password: A" / "wifi password changed: B" share what the value is of)."""
+    return bool(a.mentions & b.mentions - a.names - b.names - {USER})
+
+
+def subjects_clash(a: Statement, b: Statement) -> bool:
+    """Two subjects: their possessors differ ("my car" / "my wife's car"), each names a name
+    the other does not mention, one is the other's possessor ("I" / "my boss", "Li" / "Li's
+    wife") and its own words are not in the other, or neither subject is mentioned in the
+    other text."""
+    if (a.possessor is not None and b.possessor is not None and a.possessor != b.possessor
+            and a.possessor not in b.mentions and b.possessor not in a.mentions):
+        return True
+    if a.subject is None or b.subject is None:
+        return False
+    if a.names - b.mentions and b.names - a.mentions:
+        return True  # two names: "Our dog Bruno" / "Our cat Tilly", 上海办公室 / 深圳办公室
+    for one, other in ((a, b), (b, a)):
+        if other.possessor in one.subject and other.subject.isdisjoint(one.mentions):
+            return True
+    return a.subject.isdisjoint(b.mentions) and b.subject.isdisjoint(a.mentions)
+
+
+def _speaker(rec: Record) -> str:
+    who = rec.metadata.get("speaker") or rec.metadata.get("role") or ""
+    return who.strip().lower() if isinstance(who, str) else ""
+
+
+def conflict(old: Record, new: Record) -> bool:
+    """Does ``new`` (said later) state a new value of what ``old`` states?"""
+    if not (stating(old) and stating(new)) or not old.at < new.at:
+        return False
+    if old.invalid_at is not None or new.invalid_at is not None:
+        return False  # superseded: placed by the routing (recall/temporal.py)
+    a, b = read(old.content), read(new.content)
+    if b.question or a.question or not values_conflict(a, b) or not says_change(a, b):
+        return False
+    if _for_a_while(new) and not _for_a_while(old):
+        return False  # "this week", 今天: an exception for that time, not a new value
+    who_a, who_b = _speaker(old), _speaker(new)
+    if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
+        return False  # "I" of two speakers
+    return not subjects_clash(a, b) and same_frame(a, b)
+
+
+def _for_a_while(rec: Record) -> bool:
+    """Does the text name a time around when it was said ("today", "this week", 这周) that
+    holds it (text/timewindow.py)?"""
+    window = parse_window(rec.content, rec.at)
+    return window is not None and not window.loose and window.contains(rec.at)
+
+
+def stating(rec: Record) -> bool:
+    """A memory that states how things are: a fact, preference or identity, or a turn of a
+    conversation (an event with its role); not an episode, which happened and stays."""
+    return rec.kind in KINDS or (rec.kind == Kind.EVENT and "role" in rec.metadata)
+
+
+def order_conflicts(hits: list[Hit], mode: str) -> list[tuple[Hit, Hit]]:
+    """Place the newer of each conflicting pair among the top TOP hits just above the older
+    (``mode`` "current"), or the older just above the newer ("past"); mark both. Returns the
+    pairs (older, newer)."""
+    if mode not in ("current", "past") or len(hits) < 2:
+        return []
+    top = hits[:TOP]
+    pairs = [(x, y) for x in top for y in top
+             if x is not y and conflict(x.memory, y.memory)]
+    if not pairs:
+        return []
+    for _ in range(len(pairs) * len(top)):
+        moved = False
+        for older, newer in pairs:
+            first, second = (newer, older) if mode == "current" else (older, newer)
+            i, j = top.index(first), top.index(second)
+            if i > j:
+                top.insert(j, top.pop(i))
+                moved = True
+        if not moved:
+            break
+    hits[:TOP] = top
+    for older, newer in pairs:
+        _mark(older, newer)
+    return pairs
+
+
+def _mark(older: Hit, newer: Hit) -> None:
+    added = [v for v in read(newer.memory.content).values
+             if v not in read(older.memory.content).values]
+    older.explanation.terms[EARLIER] = 1.0
+    older.explanation.notes.append(
+        f"earlier value: [{newer.memory.id}] said later ({newer.memory.at.date()}) "
+        f"states {', '.join(added)} instead")
+    newer.explanation.terms[NEWER] = 1.0
+    newer.explanation.notes.append(
+        f"newer value: states what [{older.memory.id}] said earlier "
+        f"({older.memory.at.date()}) with {', '.join(added)}")
+
+
+def later_of(hit: Hit) -> str | None:
+    """The id of the newer memory that states another value of this hit's, if any."""
+    return _named(hit, "earlier value: ")
+
+
+def earlier_of(hit: Hit) -> str | None:
+    """The id of the older memory whose value this hit states anew, if any."""
+    return _named(hit, "newer value: ")
+
+
+def _named(hit: Hit, prefix: str) -> str | None:
+    for note in hit.explanation.notes:
+        if note.startswith(prefix):
+            found = _ID.search(note)
+            if found:
+                return found.group(1)
+    return None

@@ -1,0 +1,138 @@
+"""Conflicting values at recall time (recall/conflicts.py): two current memories that state
+different values of one thing, the newer first for a question about now and the older first
+for one about before, each explained; near misses (another subject, a second item, a value the
+question names) keep their order. Real SQLite files, the hashing embedder, a frozen clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from engramdb.recall.conflicts import (
+    read,
+    same_frame,
+    says_change,
+    subjects_clash,
+    values_conflict,
+)
+
+
+def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: ignore[no-untyped-def]
+    """``first``, then ``second`` ``days`` later; both stay current (the write path keeps
+    both: what recall has to order)."""
+    a = me.remember(first, at=clock.now() - timedelta(days=days + 1))
+    b = me.remember(second, at=clock.now() - timedelta(days=1))
+    assert me.get(a.memory.id).current and me.get(b.memory.id).current
+
+
+@pytest.mark.parametrize(("first", "second", "now", "before", "new", "old"), [
+    ("I take 50 mg of sertraline every morning.",
+     "Dr. Okafor increased my sertraline to 100 mg.",
+     "What dose of sertraline do I take?", "What dose of sertraline did I take before?",
+     "100 mg", "50 mg"),
+    ("华信那边的对接人是孙磊。", "更正一下，华信的对接人其实是孙蕾，草字头那个，不是孙磊。",
+     "华信的对接人是谁？", "华信以前的对接人是谁？", "孙蕾，", "孙磊。"),
+])
+def test_newer_value_first_for_now_older_first_for_before(me, clock, first, second, now,  # type: ignore[no-untyped-def]
+                                                          before, new, old) -> None:
+    told(me, clock, first, second)
+    hits = me.recall(now, k=3, track=False)
+    assert [h.memory.content for h in hits[:2]] == [second, first]
+    assert new in hits[0].memory.content
+    assert hits.plan["stages"]["conflicts"] == [{"earlier": hits[1].memory.id,
+                                                 "newer": hits[0].memory.id}]
+    assert "newest value (was " in hits[0].why
+    assert hits[1].why.count("earlier value: ") == 1 and "said later" in hits[1].why
+    assert hits[1].explanation.terms["earlier_value"] == 1.0
+    assert hits[0].explanation.terms["newer_value"] == 1.0
+    past = me.recall(before, k=3, track=False)
+    assert [h.memory.content for h in past[:2]] == [first, second]
+    assert old in past[0].memory.content and "earlier value" in past[0].why
+
+
+@pytest.mark.parametrize(("first", "second", "question", "expected"), [
+    ("My brother works at Siemens.", "My wife works at Roche.",           # another subject
+     "Where does my brother work?", "My brother works at Siemens."),
+    ("Our clients include Acme Logistics.", "We now also work for Harbor Foods.",  # "our X"
+     "Is Acme Logistics a client?", "Our clients include Acme Logistics."),
+    ("I live in Valencia.", "My parents now live in Zaragoza, not Madrid.",  # the user's
+     "Where do I live?", "I live in Valencia."),
+    ("小王的生日是十月二号。", "小刘的生日是十月二十号。",                    # another possessor
+     "小王生日是哪天？", "小王的生日是十月二号。"),
+    ("We sell to Canada.", "We no longer sell to Mexico.",               # another value denied
+     "Where do we sell?", "We sell to Canada."),
+    ("例会一般在周五下午三点。", "这周因为放假，例会改到周四下午三点。",        # this week only
+     "例会一般什么时候？", "例会一般在周五下午三点。"),
+])
+def test_near_misses_keep_their_order(me, clock, first, second, question, expected) -> None:  # type: ignore[no-untyped-def]
+    told(me, clock, first, second)
+    hits = me.recall(question, k=3, track=False)
+    assert hits[0].memory.content == expected
+    assert "conflicts" not in hits.plan.get("stages", {})
+    assert not any("earlier value" in h.why for h in hits)
+
+
+def test_a_question_that_names_a_time_is_left_to_the_window(me, clock) -> None:  # type: ignore[no-untyped-def]
+    told(me, clock, "The car is insured with Admiral.", "We insure the car with Direct Line now.")
+    hits = me.recall("Who insured the car in 2025?", k=3, track=False)
+    assert "conflicts" not in hits.plan.get("stages", {})
+
+
+def test_a_correction_said_in_conversation_ranks_first(me, clock) -> None:  # type: ignore[no-untyped-def]
+    """Turn events are never superseded: the net orders them."""
+    me.ingest([{"role": "user", "content": "The quarterly review is in room Everest.",
+                "at": clock.now() - timedelta(days=3)}], session="s1")
+    me.ingest([{"role": "user", "content": "Ah sorry, the quarterly review is in room "
+                "Kilimanjaro now, not Everest.", "at": clock.now() - timedelta(days=1)}],
+              session="s2")
+    hits = me.recall("Where is the quarterly review?", k=3, track=False)
+    assert "Kilimanjaro" in hits[0].memory.content
+    assert any("earlier value" in h.why for h in hits if "Kilimanjaro" not in h.memory.content)
+
+
+@pytest.mark.parametrize(("old", "new", "values", "change", "clash"), [
+    ("Standup is at 9:15.", "Standup moved to 10:15.", True, True, False),
+    ("Standup is at 9:15.", "Standup is run by Olivia.", False, False, False),  # time vs name
+    ("on-call this rotation: Hannah", "on-call: Diego (swapped with Hannah)", True, True, False),
+    ("I live in Valencia.", "My parents live in Zaragoza.", True, False, True),
+    ("My car is a grey Skoda Octavia.", "My wife's car is now a red Fiat Panda.",
+     True, True, True),
+    ("We use Slack at work.", "My boss keeps hinting we could try Teams instead.",
+     True, True, True),                                                      # "I" / "my boss"
+    ("Our team lunch is at noon.", "Today's team lunch is pushed to 1:30.", True, True, True),
+    ("前端项目部署在阿里云。", "后端项目部署在腾讯云。", True, False, False),  # 阿里云 is one value
+    ("我的护照2026年到期。", "新护照办下来了，2036年到期。", True, True, False),
+])
+def test_the_three_readings(old, new, values, change, clash) -> None:  # type: ignore[no-untyped-def]
+    a, b = read(old), read(new)
+    assert values_conflict(a, b) is values
+    assert says_change(a, b) is change
+    assert subjects_clash(a, b) is clash
+
+
+def test_a_question_states_no_value() -> None:
+    assert read("Should I move to Hamburg for the new job?").question
+    assert read("我要不要搬去杭州？").question
+    assert not read("I live in Munich.").question
+
+
+@pytest.mark.parametrize(("old", "new", "same"), [
+    ("Bob Kowalski said the release review was cold.", "Bob Kowalski works at Tyrell now.",
+     False),                                            # only the name in common
+    ("胡娜上周去了上海。", "胡娜现在喜欢奶茶，不喜欢包子。", False),
+    ("家里wifi密码：qiuqiu2020", "wifi密码改了：maomao-777", True),  # what the value is of
+    ("I take 50 mg of sertraline.", "Dr. Okafor increased my sertraline to 100 mg.", True),
+])
+def test_the_frame_is_more_than_a_name(old, new, same) -> None:  # type: ignore[no-untyped-def]
+    assert same_frame(read(old), read(new)) is same
+
+
+def test_episodes_happened_and_stay(me, clock) -> None:  # type: ignore[no-untyped-def]
+    """Two meetings are two events, not two values of one."""
+    me.remember("Budget meeting with Jack Costa: the budget is 2410 euros.", kind="event",
+                at=clock.now() - timedelta(days=5))
+    me.remember("Budget meeting with Jack Costa: the budget is now 3380 euros.", kind="event",
+                at=clock.now() - timedelta(days=1))
+    hits = me.recall("What is the budget?", k=3, track=False)
+    assert len(hits) == 2 and "conflicts" not in hits.plan.get("stages", {})
