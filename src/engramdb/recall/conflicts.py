@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
+from ..text import is_cjk
 from ..text.timewindow import parse_window
 from ..write.align import (
     CUE,
@@ -233,14 +234,18 @@ def stating(rec: Record) -> bool:
     return rec.kind in KINDS or (rec.kind == Kind.EVENT and "role" in rec.metadata)
 
 
-def order_conflicts(hits: list[Hit], mode: str) -> list[tuple[Hit, Hit]]:
+def order_conflicts(hits: list[Hit], mode: str, query: str) -> list[tuple[Hit, Hit]]:
     """Place the newer of each conflicting pair among the top TOP hits just above the older
     (``mode`` "current"), or the older just above the newer ("past"); mark both. Returns the
-    pairs (older, newer)."""
+    pairs (older, newer). Only memories in the question's script are read (a statement and
+    its change compared word by word are in one language; a question in English segments no
+    Chinese, so a recall that needs no jieba does not load it)."""
     if mode not in ("current", "past") or len(hits) < 2:
         return []
     top = hits[:TOP]
-    pairs = [(x, y) for x in top for y in top
+    asked = is_cjk(query)
+    read = [h for h in top if is_cjk(h.memory.content) == asked]
+    pairs = [(x, y) for x in read for y in read
              if x is not y and conflict(x.memory, y.memory)]
     if not pairs:
         return []

@@ -116,7 +116,7 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
-        pairs = order_conflicts(hits, plan.routing.mode)
+        pairs = order_conflicts(hits, plan.routing.mode, plan.query)
         if pairs:  # values the write path left side by side: the newer first for "now"
             plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
                                         for o, n in pairs]
