@@ -205,3 +205,50 @@ def test_a_chinese_question_on_an_english_scope_asks_no_main_model(tmp_path) -> 
         cross_leg(mem.store, LanguageMix(mem.store), aligned, scope, plan_query("我养了什么宠物"),
                   preset, main=main)
         assert asked == ["我养了什么宠物"]
+
+
+MORE = [
+    "The dentist appointment got moved to Thursday morning.",
+    "Our landlord finally fixed the leaking kitchen tap.",
+    "I started reading a novel about a lighthouse keeper.",
+    "The gym near the office closes early on Sundays.",
+    "My laptop battery barely lasts three hours now.",
+    "We ordered a new sofa; delivery takes six weeks.",
+    "The team offsite is planned for the end of the quarter.",
+    "I keep forgetting to water the basil on the balcony.",
+    "公司楼下新开了一家面馆，味道一般。",
+    "我上周把自行车送去修了刹车。",
+    "孩子的钢琴课改到了周三晚上。",
+    "最近每天早上都跑步三公里。",
+    "家里的路由器老是断网，准备换一个。",
+    "我们计划国庆节回老家看看。",
+    "楼上邻居装修，白天特别吵。",
+    "我开始用手账记录每天的开销。",
+]
+
+
+@pytest.fixture(scope="module")
+def judged():  # type: ignore[no-untyped-def]
+    """The mixed store with enough memories of each language to have a background."""
+    mem = engramdb.open(":memory:", embedder=make_embedder("default"))
+    ids = [r.memory.id for r in mem.remember_many([engramdb.Draft(t) for t, _, _ in FACTS])]
+    mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS + MORE])
+    yield mem, ids
+    mem.close()
+
+
+@pytest.mark.parametrize("n", range(len(FACTS)))
+def test_an_answer_in_the_other_language_stands_out_above_chance(judged, n: int) -> None:  # type: ignore[no-untyped-def]
+    # it shares no word with the question: its standing above chance against the scope's
+    # background (recall/across.py) is its evidence, above every other memory in its
+    # language, and the floor an LLM's doors use keeps it
+    mem, ids = judged
+    text, q_en, q_zh = FACTS[n]
+    question = q_zh if language(text) == EN else q_en
+    every = mem.recall(question, k=10, track=False, relevance_floor=0)
+    standing = {h.memory.id: h.explanation.terms["across"] for h in every
+                if "across" in h.explanation.terms}
+    assert standing.get(ids[n], 0) > 0, (question, standing)
+    assert max(standing, key=standing.__getitem__) == ids[n]
+    hits = mem.recall(question, k=3, track=False, relevance_floor=mem.config.answer_floor)
+    assert ids[n] in [h.memory.id for h in hits], [(h.score, h.memory.content) for h in hits]

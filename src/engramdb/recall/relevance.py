@@ -8,20 +8,22 @@ whether the best of them is on topic. The signals that do (bench/results/abstain
   document frequency in the text index). A speaker's name in every turn weighs less, a word
   no memory holds weighs most: an off-topic question covers little of its own weight.
   Document frequencies are counted up to DF_CAP: every common word weighs the same.
-- dense gap: the hit's similarity minus the scope's background for this query (the mean over
-  the dense leg's candidates). It separates little for English with e5 (README, "Embedders"),
-  somewhat for a Chinese question over English memories (USE), the one case with no shared
-  word.
+- meaning: the dense gap, the hit's similarity minus the scope's background for this query
+  (the mean over the dense leg's candidates; it separates little for English with e5), or,
+  for a memory in the other language than the question's, which holds none of its words, its
+  standing above chance against the scope's kept background (recall/across.py): 0 to 1.
+  An embedder whose similarity is hashed words (``lexical_only``) gives no meaning.
 
-topicality (of the query) = max(clip((best lexical - LEX0) / LEX_SPAN),
-                                clip((best gap - GAP0) / GAP_SPAN))
-match (of a hit)          = max(its lexical, clip((its gap - GAP0) / GAP_SPAN))
+topicality (of the query) = max(clip((best lexical - LEX0) / LEX_SPAN), best meaning)
+match (of a hit)          = max(its lexical, its meaning)
 relevance                 = topicality x (1 + match) / 2
 
 So a hit of a question the store holds words for scores 0.5 to 1 by how well it matches, and
 every hit of a question nothing in the store is about scores near 0. The explanation keeps the
-RRF and leg values and adds lexical, dense_gap, topicality and relevance. Recall drops hits
-under ``Config.relevance_floor`` and abstains, with a note, when none is left."""
+RRF and leg values and adds lexical, dense_gap, across (where read), topicality and
+relevance. Recall drops hits under a floor (``Config.relevance_floor``, ``answer_floor`` where
+an LLM reads them, or the call's own) and abstains, with a note, when none is left; a scope
+under MIN_BACKGROUND memories keeps its hits, as it has no background to judge them by."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ LEX0, LEX_SPAN = 0.1, 0.2     # best lexical 0.1 -> topicality 0, 0.3 -> 1
 GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
 ACROSS_SPAN = 1.0      # a memory in the other language: its standing above chance 0 -> 0,
 #                        1 -> 1 (recall/across.py; it wakes from an archive at 0.5)
-MIN_BACKGROUND = 20           # dense candidates needed to tell a background
+MIN_BACKGROUND = 20           # memories (dense candidates) needed to tell a background
 
 
 @dataclass
@@ -157,6 +159,8 @@ def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]
         hit.explanation.terms.update({"lexical": round(lex, 4), "dense_gap": round(gap, 4),
                                       "topicality": round(topical, 4),
                                       "relevance": round(rel, 4)})
+        if hit.memory.id in across:
+            hit.explanation.terms["across"] = round(across[hit.memory.id], 4)
         hit.score = rel
     return terms.scope_size >= MIN_BACKGROUND
 
