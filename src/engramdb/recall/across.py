@@ -12,7 +12,6 @@ recall costs one product of each query vector with a sample of at most 400 rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from statistics import NormalDist
 
 import numpy as np
 
@@ -20,12 +19,7 @@ from ..model import Hit, Scope
 from ..store.protocol import Store
 from ..text import is_cjk
 from ..text.lang import EN, ZH
-from .background import Backgrounds, standing
-
-
-def chance(n: int) -> float:
-    """The standing the best of ``n`` unrelated memories reaches by chance."""
-    return NormalDist().inv_cdf(1 - 1 / (max(n, 1) + 1))
+from .background import Backgrounds, chance, standing
 
 
 def across(store: Store, backgrounds: Backgrounds, scope: Scope, query: str,

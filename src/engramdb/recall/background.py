@@ -20,6 +20,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
@@ -116,6 +117,12 @@ class Backgrounds:
                   for a in _LANGS for b in _LANGS}
         index = {lang: {m: i for i, m in enumerate(rows[lang])} for lang in _LANGS}
         return ModelBackground(dims, sample, index, spread, sizes)
+
+
+def chance(n: int) -> float:
+    """The standing the best of ``n`` unrelated memories reaches by chance: the normal
+    quantile 1 - 1/(n + 1)."""
+    return NormalDist().inv_cdf(1 - 1 / (max(n, 1) + 1))
 
 
 def _changed(then: dict[str, int], now: dict[str, int]) -> bool:

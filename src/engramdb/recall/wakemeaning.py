@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from statistics import NormalDist
 
 import numpy as np
 
@@ -36,7 +35,7 @@ from ..model import Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
 from ..text.lang import EN, ZH
-from .background import Backgrounds, standing
+from .background import Backgrounds, chance, standing
 
 CANDIDATES = 20       # archived memories nearest the query, per model, whose standing is read
 MARGIN = 0.5          # standing above the best one chance match among n would reach
@@ -148,7 +147,7 @@ class Meaning:
 def wake_at(n: int) -> float:
     """The standing that wakes a memory by meaning alone among ``n`` memories of its
     language: above the best that one of them would reach by chance."""
-    return NormalDist().inv_cdf(1 - 1 / (max(n, 1) + 1)) + MARGIN
+    return chance(n) + MARGIN
 
 
 def meaning_cue(z: float, at: float) -> Cue | None:
