@@ -19,7 +19,7 @@ from ..model import Hit, Scope
 from ..store.protocol import Store
 from ..text import is_cjk
 from ..text.lang import EN, ZH
-from .background import Backgrounds, chance, standing
+from .background import Backgrounds, averaged, chance
 
 
 def across(store: Store, backgrounds: Backgrounds, scope: Scope, query: str,
@@ -35,15 +35,6 @@ def across(store: Store, backgrounds: Backgrounds, scope: Scope, query: str,
     found = store.vectors(scope, other)
     lang = EN if asked == ZH else ZH
     candidates = [(mid, lang, found[mid]) for mid in other if mid in found]
-    views = []
-    for v in vectors:
-        bg = backgrounds.of(scope, v, languages)
-        if bg is not None:
-            views.append(standing(bg, v, asked, candidates))
     base = chance(len(languages.get(lang, ())))
-    out = {}
-    for mid, _, _ in candidates:
-        zs = [view[mid] for view in views if mid in view]
-        if zs:
-            out[mid] = sum(zs) / len(zs) - base
-    return out
+    return {mid: z - base for mid, z in
+            averaged(backgrounds, scope, vectors, languages, asked, candidates).items()}

@@ -119,6 +119,25 @@ class Backgrounds:
         return ModelBackground(dims, sample, index, spread, sizes)
 
 
+def averaged(backgrounds: Backgrounds, scope: Scope, vectors: Sequence[np.ndarray],
+             languages: dict[str, set[str]], asked: str,
+             candidates: Sequence[tuple[str, str, np.ndarray]]) -> dict[str, float]:
+    """Each candidate's (id, language, vector) standing for the query, one vector per model
+    (``vectors``), averaged over the models that have a background for ``scope``: what one
+    model finds by chance, the other seldom does. None for a candidate no model stands."""
+    views = []
+    for v in vectors:
+        bg = backgrounds.of(scope, v, languages)
+        if bg is not None:
+            views.append(standing(bg, v, asked, candidates))
+    out = {}
+    for mid, _, _ in candidates:
+        zs = [view[mid] for view in views if mid in view]
+        if zs:
+            out[mid] = sum(zs) / len(zs)
+    return out
+
+
 def chance(n: int) -> float:
     """The standing the best of ``n`` unrelated memories reaches by chance: the normal
     quantile 1 - 1/(n + 1)."""

@@ -35,7 +35,7 @@ from ..model import Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
 from ..text.lang import EN, ZH
-from .background import Backgrounds, chance, standing
+from .background import Backgrounds, averaged, chance
 
 CANDIDATES = 20       # archived memories nearest the query, per model, whose standing is read
 MARGIN = 0.5          # standing above the best one chance match among n would reach
@@ -98,17 +98,9 @@ class Meaning:
         of = {mid: ZH if mid in langs.get(ZH, ()) else EN for mid in found}
         candidates = [(mid, of[mid], found[mid]) for mid in ids if mid in found]
         asked = ZH if self.text and is_cjk(self.text) else EN
-        views = []
-        for v in vectors:
-            bg = self.backgrounds.of(scope, v, langs)
-            if bg is not None:
-                views.append(standing(bg, v, asked, candidates))
-        out = {}
-        for mid, lang, _ in candidates:
-            zs = [view[mid] for view in views if mid in view]
-            if zs:
-                out[mid] = (sum(zs) / len(zs), wake_at(len(langs.get(lang, ()))))
-        return out
+        z = averaged(self.backgrounds, scope, vectors, langs, asked, candidates)
+        return {mid: (z[mid], wake_at(len(langs.get(lang, ()))))
+                for mid, lang, _ in candidates if mid in z}
 
     def archived(self, store: Store, scope: Scope, depth: int) -> list[str]:
         """The ``depth`` (at most CANDIDATES) archived memories nearest the query in meaning."""
