@@ -206,8 +206,9 @@ def _speaker(rec: Record) -> str:
 
 
 def conflict(old: Record, new: Record) -> bool:
-    """Does ``new`` (said later) state a new value of what ``old`` states?"""
-    if not (stating(old) and stating(new)) or not old.at < new.at:
+    """Does ``new`` (said later) state a new value of what ``old`` states? Both are
+    ``stating`` (order_conflicts reads no other)."""
+    if not old.at < new.at:
         return False
     if old.invalid_at is not None or new.invalid_at is not None:
         return False  # superseded: placed by the routing (recall/temporal.py)
@@ -250,7 +251,7 @@ def order_conflicts(hits: list[Hit], mode: str, query: str) -> list[tuple[Hit, H
         return []
     top = hits[:TOP]
     asked = is_cjk(query)
-    read = [h for h in top if is_cjk(h.memory.content) == asked]
+    read = [h for h in top if is_cjk(h.memory.content) == asked and stating(h.memory)]
     pairs = [(x, y) for x in read for y in read
              if x is not y and conflict(x.memory, y.memory)]
     if not pairs:
