@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from typing import TYPE_CHECKING, Any
@@ -19,6 +18,7 @@ from . import errors
 from .clock import Clock
 from .config import Config, default_path
 from .errors import ConfigError, Conflict, EngramError, Invalid, NotFound, StoreError
+from .lazy import lazy_names
 from .model import (
     Action,
     Boot,
@@ -58,12 +58,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'engramdb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 def __dir__() -> list[str]:

@@ -5,18 +5,10 @@ command that reads no vector does not load it."""
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ..lazy import lazy_names
 
-_LAZY = {"Embedder": ".base", "normalize_rows": ".base", "HashingEmbedder": ".hashing"}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'engramdb.embed' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, {"Embedder": ".base", "normalize_rows": ".base",
+                                    "HashingEmbedder": ".hashing"})
 
 
 __all__ = ["Embedder", "HashingEmbedder", "normalize_rows"]
