@@ -95,13 +95,18 @@ DISTRACTORS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def mixed():  # type: ignore[no-untyped-def]
+def opened(others: list[str]):  # type: ignore[no-untyped-def]
+    """A store of FACTS and ``others`` with the default models: (memory, the facts' ids)."""
     mem = engramdb.open(":memory:", embedder=make_embedder("default"))
     ids = [r.memory.id for r in mem.remember_many([engramdb.Draft(t) for t, _, _ in FACTS])]
-    mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS])
+    mem.remember_many([engramdb.Draft(t) for t in others])
     yield mem, ids
     mem.close()
+
+
+@pytest.fixture(scope="module")
+def mixed():  # type: ignore[no-untyped-def]
+    yield from opened(DISTRACTORS)
 
 
 @pytest.mark.parametrize("n", range(len(FACTS)))
@@ -230,11 +235,7 @@ MORE = [
 @pytest.fixture(scope="module")
 def judged():  # type: ignore[no-untyped-def]
     """The mixed store with enough memories of each language to have a background."""
-    mem = engramdb.open(":memory:", embedder=make_embedder("default"))
-    ids = [r.memory.id for r in mem.remember_many([engramdb.Draft(t) for t, _, _ in FACTS])]
-    mem.remember_many([engramdb.Draft(t) for t in DISTRACTORS + MORE])
-    yield mem, ids
-    mem.close()
+    yield from opened(DISTRACTORS + MORE)
 
 
 @pytest.mark.parametrize("n", range(len(FACTS)))
