@@ -5,8 +5,10 @@ FrozenClock (a slow tool moves it)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -257,6 +259,29 @@ def test_rationale_refusal_fallback_and_empty_results_are_noted(brain, clock, ll
     assert result.steps[-1].data["note"]["action"] == "fallback"
 
 
+def test_the_agents_traces_stay_out_of_the_identity_section(agent, brain, llm):  # type: ignore[no-untyped-def]
+    agent.set_mission("Help Alice plan trips")
+    for city in ("Oslo", "Bergen"):
+        llm.call("weather", {"city": city}).say(f"Rain in {city}.")
+        agent.turn(f"Weather in {city}?")
+    text = brain.context("Weather in Oslo?", 2000, user="alice").text
+    identity = text.split("## Identity", 1)[1].split("\n## ", 1)[0]
+    assert "Help Alice plan trips" in identity
+    for trace in ("[agent experience]", "[action note]", "[agent tool record]", "[agent drives]"):
+        assert trace not in identity, trace
+
+
+def test_the_text_beside_a_native_tool_call_is_its_rationale(agent, llm):  # type: ignore[no-untyped-def]
+    llm.replies.append({"message": {"role": "assistant", "content": "需要先查上海的天气",
+                                    "tool_calls": [{"id": "c1", "type": "function", "function": {
+                                        "name": "weather", "arguments": '{"city": "上海"}'}}]}})
+    llm.say("在下雨。")
+    result = agent.turn("上海会下雨吗？")
+    assert result.steps[1].data["rationale"] == "需要先查上海的天气"
+    insight = agent.notes(2)[0].insight
+    assert insight.startswith("我选择它的理由：需要先查上海的天气；第一次调用 weather")
+
+
 def test_bad_input_is_invalid(agent):  # type: ignore[no-untyped-def]
     for bad in (42, "", "   ", "x" * 2001, ["a"]):
         with pytest.raises(Invalid, match="mission"):
@@ -270,3 +295,22 @@ def test_bad_input_is_invalid(agent):  # type: ignore[no-untyped-def]
         with pytest.raises(Invalid, match="n must be an integer"):
             agent.notes(bad)
     assert agent.introspect().mission == "" and agent.introspect().limits == []
+
+
+def test_the_migrating_section_runs_as_written(tmp_path, clock, monkeypatch):  # type: ignore[no-untyped-def]
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "migrating.md").read_text("utf-8")
+    start = doc.index("## From the cognitive-agent package: drives, priors and reflection")
+    section = doc[start:doc.index("\n## ", start + 1)]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    with engramdb.open(tmp_path / "doc.db", embedder="hashing", clock=clock) as mem:
+        names: dict[str, Any] = {"mem": mem}
+        exec(compile(block, "docs/migrating.md", "exec"), names)
+        state = names["state"]
+        assert state.mission == "Help Alice keep track of her documents"
+        assert state.limits == ["Never read out document numbers", "不替用户付款"]
+        assert names["agent"].drives().competence == near(3 / 4)
+        assert names["agent"].priors()["recall"].success == near(2 / 3)
+        assert names["agent"].notes(1)[0].outcome == "answered after 2 action(s)"
+        assert "- 我的驱动力: 一致性 1.00" in state.lines("zh")

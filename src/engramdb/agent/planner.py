@@ -11,7 +11,8 @@ the system prompt and the model answers one JSON object (texts.JSON_FORMAT). A n
 with text and no tool call is an answer (or a JSON action, if the text is one). A JSON action
 may also come in the cognitive-agent planner's own shape, ``{"name": TOOL, "arguments": {...}
 or "<JSON text>", "rationale": "..."}``: an alias of ``{"action": "tool", ...}``. A
-``rationale`` (in either shape) is kept on the action, and so in the turn's steps.
+``rationale`` (in either shape), or the text a native reply gives beside its tool call, is
+kept on the action, and so in the turn's steps and the action's reflection note.
 
 With ``priors`` (the agent's record of each tool, priors.py), every tool the agent has called
 before is described with its record: calls, predicted success, mean time and output tokens, in
@@ -181,7 +182,11 @@ def parse(reply: dict[str, Any], tools: ToolRegistry, *, native: bool) -> Action
         except json.JSONDecodeError:
             raise Invalid(f"the arguments of {fn.get('name')!r} are not JSON: "
                           f"{str(raw)[:80]}") from None
-        return _tool_action(fn.get("name"), args, tools, str(calls[0].get("id") or ""))
+        action = _tool_action(fn.get("name"), args, tools, str(calls[0].get("id") or ""))
+        said = reply.get("content")
+        if isinstance(said, str) and said.strip():   # text beside a native call: its reason
+            action.rationale = said.strip()
+        return action
     content = reply.get("content")
     if not isinstance(content, str) or not content.strip():
         raise Invalid("the reply holds neither a tool call nor any text")

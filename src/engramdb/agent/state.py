@@ -225,21 +225,23 @@ def introspect(memory: Memory, scope: Scope, tools: Sequence[str],
     refl = sorted(_current(memory, scope, REFLECTIONS), key=lambda r: r.recorded_at)
     held = beliefs(memory, scope)
     known = priors.load_all(memory, scope)
+    past = notes.recent(memory, scope, drives.RECENT)
     return CognitiveState(identity, list(tools), held, goals, questions,
                           [r.content for r in refl[-SHOWN_REFLECTIONS:]], persona or {},
                           selfmodel.mission(memory, scope), selfmodel.limits(memory, scope),
-                          drives_now(memory, scope, held, len(questions)),
+                          drives_now(memory, scope, held, len(questions), past),
                           [known[t] for t in tools if t in known],
-                          notes.recent(memory, scope, notes.SHOWN), list(cautions))
+                          past[-notes.SHOWN:], list(cautions))
 
 
 def drives_now(memory: Memory, scope: Scope, held: Sequence[Belief] | None = None,
-               questions: int | None = None) -> Drives:
+               questions: int | None = None, past: Sequence[Note] | None = None) -> Drives:
     """The drives from the scope's beliefs, open questions and recent action notes."""
     held = beliefs(memory, scope) if held is None else held
     if questions is None:
         questions = len(_current(memory, scope, QUESTIONS))
-    past = notes.recent(memory, scope, drives.RECENT)
+    if past is None:
+        past = notes.recent(memory, scope, drives.RECENT)
     unsure = [1 - b.confidence for b in held] + [
         n.uncertainty for n in past[-drives.RECENT_UNCERTAIN:]]
     return drives.compute(sum(b.confirmations for b in held),
