@@ -13,6 +13,10 @@ Remember -> Consolidate.
   (or a plain answer) ends the turn unless a required tool has not run yet: then it is refused
   and the planner is told which. A fallback action (the planner could not plan) ends the turn
   with its safe answer; running out of steps ends it with a message saying so.
+- After each action (a tool call, a refused finish, the answer, a fallback): the tool's prior
+  (priors.py), a reflection note (notes.py) and the drives (drives.py) are written, and the
+  planner's next call reads them in the cognitive state; a tool whose prior is low is flagged
+  when chosen.
 - Evaluate / Remember / Consolidate: success, reward and lesson (experience.py); feedback on the
   memories used (useful on success, useless on a failure that was not the endpoint's); the
   experience episode linked to them; procedures and rules from repeated outcomes. All of it in
@@ -319,7 +323,8 @@ class Agent:
 
     def _record(self, result: TurnResult, message: str, session: str | None,
                 ended: str | None) -> None:
-        """The observation, feedback, experience and consolidation: all or nothing."""
+        """The observation, feedback, experience, the last action's note and consolidation:
+        all or nothing."""
         ev, kw = result.evaluation, {"user": self.scope.user, "agent": self.scope.agent}
         try:
             with self.memory.store.transaction():
@@ -333,21 +338,26 @@ class Agent:
                         self.memory.feedback(mid, ev.success, **kw)
                 exp = remember(self.memory, self.scope, message, result.answer, ev,
                                self._live(result.used), result.lang, result.steps)
-                if ended != "limit":   # the last action was a tool call: noted already
-                    self._end_note(result, ended or "answer")
+                note = self._end_note(result, ended or "answer")
                 result.consolidated = consolidate(self.memory, self.scope, result.lang, ev)
                 result.experience_id = exp.id
+            if note is not None:   # shown only once it is kept
+                result.steps[-1].data["note"] = note.meta()
         except EngramError as exc:
             result.experience_id, result.consolidated = None, {}
             result.error = (result.error + "; " if result.error else "") + (
                 f"the turn's record could not be written (nothing of it was): {exc}")
 
-    def _end_note(self, result: TurnResult, ended: str) -> None:
+    def _end_note(self, result: TurnResult, ended: str) -> nts.Note | None:
+        """The note on the turn's last action (none at the step limit: that was a tool call,
+        noted already)."""
+        if ended == "limit":
+            return None
         last = result.steps[-1]
         kind = "fallback" if ended.startswith("fallback") else ended
         note = nts.after_end(kind, result.steps, len(result.used), last.error,
                              str(last.data.get("rationale", "")), result.lang)
-        last.data["note"] = self._keep(note, None, result.lang).meta()
+        return self._keep(note, None, result.lang)
 
     def _live(self, ids: Sequence[str]) -> list[str]:
         found = self.memory.store.get_many(self.scope, list(dict.fromkeys(ids)))
