@@ -76,6 +76,9 @@ class CognitiveState:
     questions: list[str]
     reflections: list[str]
     persona: dict[str, Any] = field(default_factory=dict)
+    # the ids of the open questions (pending) and reflections (lessons) ``lines`` states: what
+    # an answer given from this state relied on (agent/cache.py links to them)
+    sources: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"self": {"identity": self.identity, "tools": self.tools},
@@ -191,7 +194,9 @@ def introspect(memory: Memory, scope: Scope, tools: Sequence[str],
         kinds=(Kind.IDENTITY.value,), current_only=True))]
     goals = memory.goals([GoalStatus.ACTIVE.value, GoalStatus.PAUSED.value], user=scope.user,
                          agent=scope.agent)
-    questions = [r.content for r in _current(memory, scope, QUESTIONS)]
+    asked = _current(memory, scope, QUESTIONS)
     refl = sorted(_current(memory, scope, REFLECTIONS), key=lambda r: r.recorded_at)
-    return CognitiveState(identity, list(tools), beliefs(memory, scope), goals, questions,
-                          [r.content for r in refl[-SHOWN_REFLECTIONS:]], persona or {})
+    shown = refl[-SHOWN_REFLECTIONS:]
+    return CognitiveState(identity, list(tools), beliefs(memory, scope), goals,
+                          [r.content for r in asked], [r.content for r in shown],
+                          persona or {}, [r.id for r in asked + shown])
