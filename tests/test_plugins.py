@@ -163,3 +163,14 @@ def test_the_docs_blocks_run_as_written(doc, capsys):  # type: ignore[no-untyped
     exec(compile(blocks[0], doc, "exec"), {})
     if "print(" in blocks[0]:
         assert capsys.readouterr().out == "supersede conflict_function\n"
+
+
+def test_the_deferred_near_duplicate_check_asks_it_too(tmp_path):  # type: ignore[no-untyped-def]
+    first, second = DUPLICATES[1]
+    for name, left in (("cosine", 1), ("test-never", 2)):
+        with engramdb.open(tmp_path / f"{name}.db", embedder="hashing", embed="deferred",
+                           similarity=name) as mem:
+            mem.remember(first, kind="fact")
+            assert mem.remember(second, kind="fact").action.value == "add"
+            mem.flush()
+            assert mem.count() == left
