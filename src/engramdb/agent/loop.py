@@ -7,7 +7,9 @@ Remember -> Consolidate.
 - Goal: ``goal`` starts that goal unless it is the active one already.
 - Focus: the attention workspace (``focus``, with its audit) picks the memories the turn uses.
 - Cache: a question close in meaning to one answered before, on unchanged memories, is answered
-  from the semantic cache (cache.py) without the LLM.
+  from the semantic cache (cache.py) without the LLM. A cached answer is linked to the pending
+  items and lessons its prompt showed (the context's and the cognitive state's); it is dropped
+  when one of them closes.
 - Plan / Act: up to ``max_steps`` planner actions. A tool runs (its result goes back to the
   planner and meets the beliefs, state.py); ``plan`` declares the tools required; ``finish``
   (or a plain answer) ends the turn unless a required tool has not run yet: then it is refused
@@ -44,7 +46,7 @@ from . import priors as pri
 from . import selfmodel
 from . import state as cog
 from .builtins import install
-from .cache import SemanticCache
+from .cache import SemanticCache, linkable
 from .experience import consolidate, evaluate, experiences, is_trace, reflection_text, remember
 from .planner import Action, Done, Endpoint, Planner
 from .result import Step, TurnResult
@@ -76,6 +78,7 @@ class Agent:
                                             else cache or None)
         self._unprompted: set[str] = set()   # memories the last context brought up unprompted
         self._cautions: list[str] = []        # this turn's choices of a tool with a low prior
+        self._shown: list[str] = []   # the memories the turn's prompt showed (context, state)
 
     # ------------------------------------------------------------ tools and state
 
@@ -174,6 +177,7 @@ class Agent:
             if active is None or active.title != goal.strip():
                 self.memory.goal_start(goal, **kw)
         steps: list[Step] = []
+        self._shown = []
         used = self._focus(message, steps)
         hit = self.cache.lookup(self.memory.store, self.scope, message,
                                 self.memory._now()) if self.cache else None
@@ -198,9 +202,11 @@ class Agent:
 
     def _context(self, message: str, session: str | None) -> str:
         proactive = self.persona().proactive
-        return self.memory.context(message, self.budget, session=session,
-                                   k=self.k if proactive else 0, user=self.scope.user,
-                                   agent=self.scope.agent).text
+        ctx = self.memory.context(message, self.budget, session=session,
+                                  k=self.k if proactive else 0, user=self.scope.user,
+                                  agent=self.scope.agent)
+        self._shown = list(ctx.memory_ids)
+        return ctx.text
 
     def _act(self, message: str, session: str | None, lang: str, steps: list[Step],
              used: list[str], required: set[str], allowed: int) -> TurnResult:
@@ -212,6 +218,7 @@ class Agent:
         beliefs: list[dict[str, Any]] = []
         for _ in range(allowed):
             state = self.introspect()   # read again each step: priors, notes, drives move
+            self._shown += [i for i in state.sources if i not in self._shown]
             context = memories + "\n\n" + state.lines(lang)
             action = self.planner.plan(context, message, done, self.tools, lang,
                                        priors={p.tool: p for p in state.priors})
@@ -368,9 +375,11 @@ class Agent:
 
     def _cache_put(self, message: str, answer: str, used: list[str]) -> None:
         assert self.cache is not None
-        found = self.memory.store.get_many(self.scope, list(dict.fromkeys(used)))
-        supports = {i: r.version for i, r in found.items() if r.current}
-        self.cache.put(self.scope, message, answer, supports, self.memory._now())
+        found = self.memory.store.get_many(self.scope, list(dict.fromkeys(used + self._shown)))
+        supports = {i: found[i].version for i in dict.fromkeys(used)
+                    if i in found and found[i].current}
+        links = {i: r.version for i, r in found.items() if linkable(r)}  # cache.py
+        self.cache.put(self.scope, message, answer, supports, self.memory._now(), links)
 
     def _close(self, result: TurnResult, wm: Any) -> TurnResult:
         self._cautions = []   # a caution is about this turn's choices

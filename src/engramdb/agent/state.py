@@ -92,6 +92,9 @@ class CognitiveState:
     priors: list[Prior] = field(default_factory=list)     # the tools called at least once
     notes: list[Note] = field(default_factory=list)       # the last few, oldest first
     cautions: list[str] = field(default_factory=list)     # this turn's low-prior choices
+    # the ids of the open questions (pending) and reflections (lessons) ``lines`` states: what
+    # an answer given from this state relied on (agent/cache.py links to them)
+    sources: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"self": {"identity": self.identity, "mission": self.mission,
@@ -221,17 +224,19 @@ def introspect(memory: Memory, scope: Scope, tools: Sequence[str],
         kinds=(Kind.IDENTITY.value,), current_only=True)) if not (r.uri or "").startswith(PREFIX)]
     goals = memory.goals([GoalStatus.ACTIVE.value, GoalStatus.PAUSED.value], user=scope.user,
                          agent=scope.agent)
-    questions = [r.content for r in _current(memory, scope, QUESTIONS)]
+    asked = _current(memory, scope, QUESTIONS)
     refl = sorted(_current(memory, scope, REFLECTIONS), key=lambda r: r.recorded_at)
+    questions = [r.content for r in asked]
+    shown = refl[-SHOWN_REFLECTIONS:]
     held = beliefs(memory, scope)
     known = priors.load_all(memory, scope)
     past = notes.recent(memory, scope, drives.RECENT)
     return CognitiveState(identity, list(tools), held, goals, questions,
-                          [r.content for r in refl[-SHOWN_REFLECTIONS:]], persona or {},
+                          [r.content for r in shown], persona or {},
                           selfmodel.mission(memory, scope), selfmodel.limits(memory, scope),
                           drives_now(memory, scope, held, len(questions), past),
                           [known[t] for t in tools if t in known],
-                          past[-notes.SHOWN:], list(cautions))
+                          past[-notes.SHOWN:], list(cautions), [r.id for r in asked + shown])
 
 
 def drives_now(memory: Memory, scope: Scope, held: Sequence[Belief] | None = None,
