@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ...model import Layer, Record, Scope
 from ..common import ROW_COLUMNS, from_ts, record_from_row, record_from_values, ts
 from ..protocol import Event, ListFilter
+from .recordcache import RecordCache
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,6 +23,7 @@ SELECT = ", ".join(ROW_COLUMNS)
 class Reads:
     _db: sqlite3.Connection
     _lock: threading.RLock
+    _records: RecordCache
 
     def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
         with self._lock:
@@ -54,19 +56,29 @@ class Reads:
         )
 
     def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
+        """The scope's records among ``ids``, in the order the query below returns them (by
+        id, 500 at a time); the ones read before and unchanged since come from the record
+        cache (recordcache.py), as copies."""
         out: dict[str, Record] = {}
         ids = list(dict.fromkeys(ids))
         with self._lock:
+            kept = self._records
+            kept.follow()
             for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                cur = self._db.cursor()
-                cur.row_factory = None  # plain tuples, decoded by position
-                rows = cur.execute(  # "+": look ids up by key, never scan the scope
-                    f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
-                    f"AND id IN ({', '.join('?' * len(chunk))})",
-                    (scope.user, scope.agent, *chunk),
-                )
-                out.update((r[0], record_from_values(r)) for r in rows)
+                chunk = sorted(ids[start : start + 500])
+                found = {i: rec for i in chunk
+                         if (rec := kept.get(scope.user, scope.agent, i)) is not None}
+                missing = [i for i in chunk if i not in found]
+                if missing:
+                    cur = self._db.cursor()
+                    cur.row_factory = None  # plain tuples, decoded by position
+                    rows = cur.execute(  # "+": look ids up by key, never scan the scope
+                        f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
+                        f"AND id IN ({', '.join('?' * len(missing))})",
+                        (scope.user, scope.agent, *missing),
+                    )
+                    found.update((r[0], kept.put(record_from_values(r))) for r in rows)
+                out.update((i, found[i]) for i in chunk if i in found)
         return out
 
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:

@@ -22,6 +22,7 @@ from ..idorder import IdOrder
 from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
 from .pending import PendingTable
+from .recordcache import RecordCache
 from .search import Search
 from .sleep import SleepTables
 from .upgrade import backup_before_migrating, remove_leftovers
@@ -74,6 +75,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             self._configure(busy_timeout_ms, SYNCHRONOUS[synchronous])
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
             self._id_order = IdOrder(self._db)
+            self._records = RecordCache(self._db)
             self._migrate()
         except BaseException as exc:
             self._db.close()
@@ -200,7 +202,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             if self._db.in_transaction:
                 self._db.execute("ROLLBACK")
         finally:
-            for cache in (self.__dict__.get("_vectors"), self._id_order,
+            for cache in (self.__dict__.get("_vectors"), self._id_order, self._records,
                           self.__dict__.get("_text")):
                 if cache is not None:
                     cache.invalidate()
