@@ -24,7 +24,7 @@ from .model import (
 )
 
 if TYPE_CHECKING:
-    from .recall.verdict import Verdict
+    from .verdict import Verdict
 
 TIMES = {"at", "recorded_at", "updated_at", "invalid_at", "expires_at", "due_at",
          "overdue_since"}
@@ -71,7 +71,7 @@ def hits(data: dict[str, Any]) -> Hits:
 def verdict(data: dict[str, Any] | None) -> Verdict | None:
     if not data:
         return None
-    from .recall.verdict import Reason, Verdict
+    from .verdict import Reason, Verdict
 
     return Verdict(data["label"], data["confidence"], data["doubt"],
                    [Reason(r["code"], r["weight"], r.get("detail", ""))

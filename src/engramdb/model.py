@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .recall.verdict import Verdict
+    from .verdict import Verdict
 
 
 class Kind(StrEnum):
@@ -234,7 +234,7 @@ class Hit:
     score: float
     explanation: Explanation
     woken: bool = False  # found in the archive by the query's cues (recall/wake.py)
-    verdict: Verdict | None = None  # does it still hold? (recall/verdict.py)
+    verdict: Verdict | None = None  # does it still hold? (recall/judge.py)
 
     @property
     def why(self) -> str:

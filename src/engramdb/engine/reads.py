@@ -52,8 +52,8 @@ class ReadVerbs(Core):
         ``Config.answer_floor``)."""
         from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
         from ..recall.hints import context_window, keyword_tokens
+        from ..recall.judge import judge
         from ..recall.relevance import check_floor
-        from ..recall.verdict import judge
         from ..recall.wake import promote
         from ..recall.why import describe
         from ..text.checks import storable

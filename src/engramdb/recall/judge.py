@@ -21,75 +21,25 @@ Each reason is a chance that the memory no longer holds, from one signal:
 The reasons combine as independent chances (``doubt = 1 - prod(1 - p)``). A doubt of 0.5 or
 more is "questionable" with confidence ``doubt``; below, "approved" with ``1 - doubt``. So a
 fact past its "still true?" period is questionable on that alone, as it is queued.
-``Verdict.text(lang)`` says it in English or Chinese; the hit's one-line ``why`` ends with it
-in the question's language."""
+``Verdict.text(lang)`` (engramdb/verdict.py) says it in English or Chinese; the hit's
+one-line ``why`` ends with it in the question's language."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from ..dynamics.stilltrue import QUEUE_KINDS, standing
 from ..model import Hit, Kind, Layer, Record
 from ..text import is_cjk
-from ..text.lang import EN, ZH
+from ..verdict import APPROVED, EN, QUESTIONABLE, ZH, Reason, Verdict
 from ..write.slots import slot_of
 from .conflicts import EARLIER, later_of, stating
 from .conflicts import NEWER as NEWER_TERM
 
-APPROVED, QUESTIONABLE = "approved", "questionable"
 SUPERSEDED, NEWER, CONTRADICTED = 0.9, 0.75, 0.5
 WEAK, BY_MODEL, SUMMARY, BY_ASSISTANT = 0.2, 0.15, 0.15, 0.2
 CHECKED = 20     # hits compared for contradictions
-_TEXT = {
-    EN: {APPROVED: "approved", QUESTIONABLE: "questionable",
-         "superseded": "superseded by a newer value", "newer_value": "a newer memory states "
-         "another value", "contradicted": "another memory states another value",
-         "unconfirmed": "unconfirmed for {days} days", "weak": "weak (faded toward the "
-         "archive)", "by_model": "worded by a model", "summary": "a summary of other "
-         "memories", "by_assistant": "said by the assistant"},
-    ZH: {APPROVED: "可信", QUESTIONABLE: "存疑", "superseded": "已被更新的值取代",
-         "newer_value": "较新的记忆给出了另一个值", "contradicted": "另一条记忆给出了不同的值",
-         "unconfirmed": "{days} 天未确认", "weak": "记忆已弱（接近归档）",
-         "by_model": "由模型转述", "summary": "其他记忆的摘要", "by_assistant": "助手所说"},
-}
-
-
-@dataclass(frozen=True)
-class Reason:
-    code: str      # superseded | newer_value | contradicted | unconfirmed | weak | by_model |
-    #                summary | by_assistant
-    weight: float  # the chance, from this signal alone, that the memory no longer holds
-    detail: str = ""   # the other memory's id, or the days unconfirmed
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "weight": round(self.weight, 4), "detail": self.detail}
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """Whether a hit still holds: ``label`` approved or questionable, ``confidence`` in the
-    label (0.5 to 1), ``doubt`` (the chance it no longer holds) and the reasons."""
-
-    label: str
-    confidence: float
-    doubt: float
-    reasons: list[Reason] = field(default_factory=list)
-
-    def text(self, lang: str = EN) -> str:
-        words = _TEXT.get(lang, _TEXT[EN])
-        said = [words[r.code].format(days=r.detail) for r in self.reasons if r.weight >= 0.05]
-        head = f"{words[self.label]} ({self.confidence:.2f})"
-        sep = "：" if lang == ZH else ": "
-        joiner = "；" if lang == ZH else "; "
-        return head + (sep + joiner.join(said) if said else "")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "confidence": round(self.confidence, 4),
-                "doubt": round(self.doubt, 4), "reasons": [r.to_dict() for r in self.reasons],
-                "text": self.text(EN), "text_zh": self.text(ZH)}
 
 
 def judge(hits: Sequence[Hit], query: str, now: datetime, still_true_days: float,
