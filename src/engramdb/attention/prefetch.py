@@ -9,7 +9,8 @@ Within ``Config.coming_up_days`` of now (the injectable clock), context() shows,
   week): ``at`` after now (or today, when only its day is known) and by the window's end,
   soonest first;
 - when a goal is active, the memories a recall of its title finds (untracked: warming them
-  is not a use), so that what the goal is about is in the prompt before it is asked.
+  is not a use), so that what the goal is about is in the prompt before it is asked; not
+  the ones context() shows in their own sections (identity, rules, procedures).
 
 At most ``MAX_DATED`` dated lines and ``GOAL_K`` goal lines. Nothing due or dated in the window
 and no active goal: no section."""
@@ -20,12 +21,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..model import Kind, Layer, Record, Scope
+from ..model import Kind, Layer, Priority, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text.lang import EN, ZH
+from .boot import IDENTITY_PREFIXES
 
 MAX_DATED = 6     # pending and dated lines at most
 GOAL_K = 3        # memories warmed for the active goal
+WIDEN = 8         # more asked of the goal's recall, for those shown elsewhere
+SHOWN_KINDS = frozenset({Kind.RULE, Kind.PROCEDURE, Kind.IDENTITY})
 TITLES = {EN: "Coming up", ZH: "即将到来"}
 _WORDS = {EN: {"due": "due", "overdue": "overdue, due", "goal": "goal"},
           ZH: {"due": "截止", "overdue": "已逾期，截止", "goal": "目标"}}
@@ -83,8 +87,16 @@ def coming_up(store: Store, scope: Scope, now: datetime, days: float, goal: str 
     if goal is None:
         return ComingUp(due, dated)
     seen = {r.id for r in (*due, *dated)}
-    found = [r for r in warm(goal, GOAL_K + len(seen)) if r.id not in seen][:GOAL_K]
+    found = [r for r in warm(goal, GOAL_K + len(seen) + WIDEN)
+             if r.id not in seen and warmable(r)][:GOAL_K]
     return ComingUp(due, dated, goal, found)
+
+
+def warmable(rec: Record) -> bool:
+    """Not a memory context() shows in its own section: identity (P0, core://agent/ and
+    core://user/ memories), rules and procedures."""
+    return (rec.kind not in SHOWN_KINDS and rec.priority != Priority.P0
+            and not (rec.uri or "").startswith(IDENTITY_PREFIXES))
 
 
 def _ahead(rec: Record, now: datetime) -> bool:
