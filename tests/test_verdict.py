@@ -1,8 +1,8 @@
 """Each recall hit's verdict (recall/judge.py): "approved" or "questionable" with a confidence,
 from a superseding value, a newer conflicting value, a contradiction with another current
 memory, the time since it was last confirmed, weak strength and who worded it; said in the
-question's language at the end of the hit's why, and carried by a real `engramdb serve`
-process and a real MCP stdio server."""
+question's language, and carried by a real `engramdb serve` process and a real MCP stdio
+server."""
 
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ def test_a_fresh_fact_the_user_stated_is_approved(me):  # type: ignore[no-untype
     hit = me.recall("where do I live?", k=1)[0]
     assert hit.verdict.label == "approved" and hit.verdict.confidence > 0.99
     assert codes(hit) == set()
-    assert hit.why.endswith("approved (1.00)")
+    assert hit.verdict.text() == "approved (1.00)"
+    assert "approved" not in hit.why                       # the why stays recall/why.py's
     assert hit.to_dict()["verdict"]["label"] == "approved"
 
 
@@ -39,7 +40,8 @@ def test_a_superseded_value_is_questionable(me, clock):  # type: ignore[no-untyp
     old = hit_of(hits, "I live in Berlin")
     assert old.verdict.label == "questionable" and old.verdict.confidence >= 0.9
     assert "superseded" in codes(old)
-    assert "questionable (0.9" in old.why and "superseded by a newer value" in old.why
+    said = old.verdict.text()
+    assert said.startswith("questionable (0.9") and "superseded by a newer value" in said
     assert hit_of(hits, "I moved to Oslo").verdict.label == "approved"
 
 
@@ -77,7 +79,7 @@ def test_time_unconfirmed_and_a_confirmation(me, clock):  # type: ignore[no-unty
     assert 0.65 < half.verdict.confidence < 0.75            # 2 ** -0.5 of the period
     clock.advance(days=200)
     late = me.recall("green tea", k=1, track=False)[0]
-    assert late.verdict.label == "questionable" and "unconfirmed for 290 days" in late.why
+    assert late.verdict.label == "questionable" and "unconfirmed for 290 days" in late.verdict.text()
     me.confirm(rec.id)
     assert me.recall("green tea", k=1, track=False)[0].verdict.label == "approved"
 
@@ -102,11 +104,13 @@ def test_the_verdict_in_chinese_and_back_from_its_dict(me, clock):  # type: igno
     clock.advance(days=400)
     hits = me.recall("我住在哪里？", k=1, track=False)
     assert hits[0].verdict.label == "questionable"
-    assert "存疑 (0." in hits[0].why and "400 天未确认" in hits[0].why
+    said = hits[0].verdict.text()
+    assert said.startswith("存疑 (0.") and "400 天未确认" in said
+    assert hits[0].verdict.text("en").startswith("questionable (0.")
     again = decoded(hits.to_dict())
     assert again[0].verdict.to_dict() == hits[0].verdict.to_dict()
     assert again[0].why == hits[0].why
-    assert hits.to_dict()["hits"][0]["verdict"]["text_zh"].startswith("存疑")
+    assert hits.to_dict()["hits"][0]["verdict"]["text"] == said
 
 
 def test_http_and_mcp_hits_carry_the_verdict(tmp_path):  # type: ignore[no-untyped-def]
@@ -124,13 +128,13 @@ def test_http_and_mcp_hits_carry_the_verdict(tmp_path):  # type: ignore[no-untyp
         verdict = r.json()["hits"][0]["verdict"]
         assert verdict["label"] == "questionable" and verdict["confidence"] > 0.9
         assert [x["code"] for x in verdict["reasons"]] == ["unconfirmed"]
-        assert r.json()["hits"][0]["why"].endswith(verdict["text"])
+        assert verdict["text"].startswith("questionable (")
 
     async def over_mcp() -> None:
         async with stdio(db) as c:
             found = await ok(c, "recall", query="where do I live?", k=1)
             assert found["hits"][0]["verdict"]["label"] == "questionable"
-            assert "questionable" in found["_text"]
+            assert "verdict: questionable (" in found["_text"]
 
     anyio.run(over_mcp)
 

@@ -75,7 +75,7 @@ def verdict(data: dict[str, Any] | None) -> Verdict | None:
 
     return Verdict(data["label"], data["confidence"], data["doubt"],
                    [Reason(r["code"], r["weight"], r.get("detail", ""))
-                    for r in data.get("reasons", [])])
+                    for r in data.get("reasons", [])], data.get("lang", "en"))
 
 
 def write_result(data: dict[str, Any]) -> WriteResult:

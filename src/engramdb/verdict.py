@@ -42,16 +42,17 @@ class Verdict:
     confidence: float
     doubt: float
     reasons: list[Reason] = field(default_factory=list)
+    lang: str = EN    # the question's: the language ``text()`` says it in by default
 
-    def text(self, lang: str = EN) -> str:
-        words = _TEXT.get(lang, _TEXT[EN])
+    def text(self, lang: str | None = None) -> str:
+        words = _TEXT.get(lang or self.lang, _TEXT[EN])
         said = [words[r.code].format(days=r.detail) for r in self.reasons if r.weight >= 0.05]
         head = f"{words[self.label]} ({self.confidence:.2f})"
-        sep = "：" if lang == ZH else ": "
-        joiner = "；" if lang == ZH else "; "
+        zh = (lang or self.lang) == ZH
+        sep, joiner = ("：", "；") if zh else (": ", "; ")
         return head + (sep + joiner.join(said) if said else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "confidence": round(self.confidence, 4),
                 "doubt": round(self.doubt, 4), "reasons": [r.to_dict() for r in self.reasons],
-                "text": self.text(EN), "text_zh": self.text(ZH)}
+                "lang": self.lang, "text": self.text()}

@@ -71,8 +71,8 @@ class VerdictOut(Out):
     confidence: float = Field(description="In the label, 0.5 to 1")
     doubt: float = Field(description="The chance it no longer holds")
     reasons: list[ReasonOut]
+    lang: str = Field(description="The question's language, which text is in")
     text: str
-    text_zh: str
 
 
 class HitOut(Out):

@@ -28,6 +28,7 @@ def recall_text(r: dict[str, Any]) -> str:
         return r["note"] or "nothing found"
     out = [f"{i}. {line(h['memory'])}  score {h['score']:.4f}"
            + (f"\n   why: {h['why']}" if h.get("why") else "")
+           + (f"\n   verdict: {h['verdict']['text']}" if h.get("verdict") else "")
            for i, h in enumerate(r["hits"], start=1)]
     return "\n".join(out + ([f"note: {r['note']}"] if r["note"] else []))
 

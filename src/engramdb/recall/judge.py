@@ -21,8 +21,9 @@ Each reason is a chance that the memory no longer holds, from one signal:
 The reasons combine as independent chances (``doubt = 1 - prod(1 - p)``). A doubt of 0.5 or
 more is "questionable" with confidence ``doubt``; below, "approved" with ``1 - doubt``. So a
 fact past its "still true?" period is questionable on that alone, as it is queued.
-``Verdict.text(lang)`` (engramdb/verdict.py) says it in English or Chinese; the hit's
-one-line ``why`` ends with it in the question's language."""
+``Verdict.text()`` (engramdb/verdict.py) says it in the question's language, English or
+Chinese; the CLI's ``--explain``, the MCP recall text and the web page's search show it beside
+the hit's one-line ``why`` (which stays recall/why.py's)."""
 
 from __future__ import annotations
 
@@ -44,26 +45,24 @@ CHECKED = 20     # hits compared for contradictions
 
 def judge(hits: Sequence[Hit], query: str, now: datetime, still_true_days: float,
           archive_below: float) -> None:
-    """Set each hit's verdict, and end its ``why`` with it in the question's language."""
+    """Set each hit's verdict, said in the question's language."""
     lang = ZH if is_cjk(query) else EN
     against = contradictions(hits, query)
     for hit in hits:
         reasons = _reasons(hit, now, still_true_days, archive_below)
         if hit.memory.id in against:
             reasons.append(Reason("contradicted", CONTRADICTED, against[hit.memory.id]))
-        hit.verdict = verdict(reasons)
-        summary = hit.explanation.summary
-        hit.explanation.summary = (summary + " · " if summary else "") + hit.verdict.text(lang)
+        hit.verdict = verdict(reasons, lang)
 
 
-def verdict(reasons: list[Reason]) -> Verdict:
+def verdict(reasons: list[Reason], lang: str = EN) -> Verdict:
     held = 1.0
     for r in reasons:
         held *= 1.0 - r.weight
     doubt = 1.0 - held
     if doubt >= 0.5:
-        return Verdict(QUESTIONABLE, doubt, doubt, reasons)
-    return Verdict(APPROVED, 1.0 - doubt, doubt, reasons)
+        return Verdict(QUESTIONABLE, doubt, doubt, reasons, lang)
+    return Verdict(APPROVED, 1.0 - doubt, doubt, reasons, lang)
 
 
 def _reasons(hit: Hit, now: datetime, still_true_days: float,
