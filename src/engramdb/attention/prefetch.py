@@ -3,11 +3,11 @@
 Within ``Config.coming_up_days`` of now (the injectable clock), context() shows, in its
 "Coming up" section (即将到来 in a scope written in Chinese):
 
-- the open pending items due by then (overdue ones first, then by due date): the due date a
-  write read from the item's own words (text/duedate.py) or was given;
+- the open pending items due by then, and those overdue by no more than the window (by due
+  date, the overdue ones first): the due date a write read from the item's own words
+  (text/duedate.py) or was given;
 - the current memories dated ahead, within the window (an event on the 5th, a trip next
-  week): ``at`` after now (or today, when only its day is known) and by the window's end,
-  soonest first;
+  week): ``at`` after now and by the window's end, soonest first;
 - when a goal is active, the memories a recall of its title finds (untracked: warming them
   is not a use), so that what the goal is about is in the prompt before it is asked; not
   the ones context() shows in their own sections (identity, rules, procedures).
@@ -76,12 +76,12 @@ def coming_up(store: Store, scope: Scope, now: datetime, days: float, goal: str 
     core = (Layer.CORE,)
     pending = store.list(scope, ListFilter(kinds=(Kind.PENDING.value,), layers=core,
                                            current_only=True))
-    due = sorted((r for r in pending if r.due_at is not None and r.due_at <= end),
+    start = now - timedelta(days=days)
+    due = sorted((r for r in pending if r.due_at is not None and start <= r.due_at <= end),
                  key=lambda r: (r.due_at, r.id))[:MAX_DATED]
-    today = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    ahead = store.list(scope, ListFilter(since=today, until=end + timedelta(seconds=1),
+    ahead = store.list(scope, ListFilter(since=now, until=end + timedelta(seconds=1),
                                          layers=core, current_only=True))
-    dated = sorted((r for r in ahead if _ahead(r, now) and r.kind != Kind.PENDING
+    dated = sorted((r for r in ahead if r.at > now and r.kind != Kind.PENDING
                     and r.id not in {d.id for d in due}),
                    key=lambda r: (r.at, r.id))[:MAX_DATED - len(due)]
     if goal is None:
@@ -97,11 +97,6 @@ def warmable(rec: Record) -> bool:
     core://user/ memories), rules and procedures."""
     return (rec.kind not in SHOWN_KINDS and rec.priority != Priority.P0
             and not (rec.uri or "").startswith(IDENTITY_PREFIXES))
-
-
-def _ahead(rec: Record, now: datetime) -> bool:
-    """Dated after now, or on today's date when only its day is known."""
-    return rec.at > now or (rec.at_precision == "day" and rec.at.date() == now.date())
 
 
 def title(lang: str) -> str:
