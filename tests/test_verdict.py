@@ -79,7 +79,8 @@ def test_time_unconfirmed_and_a_confirmation(me, clock):  # type: ignore[no-unty
     assert 0.65 < half.verdict.confidence < 0.75            # 2 ** -0.5 of the period
     clock.advance(days=200)
     late = me.recall("green tea", k=1, track=False)[0]
-    assert late.verdict.label == "questionable" and "unconfirmed for 290 days" in late.verdict.text()
+    assert late.verdict.label == "questionable"
+    assert "unconfirmed for 290 days" in late.verdict.text()
     me.confirm(rec.id)
     assert me.recall("green tea", k=1, track=False)[0].verdict.label == "approved"
 

@@ -19,24 +19,32 @@ period passes again. ``still_true_days = 0``: nothing is ever queued.
 
 The queue is shown in ``boot`` and ``context`` (``Config.still_true_shown`` of them), under a
 heading in the scope's language (``title``): the language most of the scope's facts and
-preferences are written in (text/lang.py)."""
+preferences are written in (text/lang.py).
+
+``Unconfirmed`` keeps, per scope, each current fact's last confirmation, priority, importance
+and language, brought up to date from the event log (``Store.changed_since``: a use, a write,
+a confirmation are all events) at each read, as recall/crosslingual.py keeps the languages: a
+scope is read whole once, then only what changed, so ``boot`` and ``context`` do not load
+every fact each time."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import Conflict, Invalid
 from ..model import Boot, Kind, Layer, Priority, Record, Scope
-from ..store.protocol import ListFilter, Store
+from ..store.protocol import Store
 from ..text.lang import EN, ZH, language
 from ..text.tokens import count_tokens
 
 QUEUE_KINDS = (Kind.FACT, Kind.PREFERENCE)
 PRIORITY_SCALE = {Priority.P0: 4.0, Priority.P1: 2.0, Priority.P2: 1.0, Priority.P3: 0.5}
 MAX_K = 1000
+_READ = 500      # records loaded per batch when a scope is read
 TITLES = {EN: "Still true?", ZH: "仍然属实吗？"}
 _DAY = 86400.0
 
@@ -71,8 +79,12 @@ class StillTrue:
                 "next_at": self.next_at.isoformat()}
 
 
+def period_for(priority: Priority, importance: float, base_days: float) -> float:
+    return base_days * PRIORITY_SCALE[priority] * 2.0 ** (2.0 * (importance - 0.5))
+
+
 def period_days(rec: Record, base_days: float) -> float:
-    return base_days * PRIORITY_SCALE[rec.priority] * 2.0 ** (2.0 * (rec.importance - 0.5))
+    return period_for(rec.priority, rec.importance, base_days)
 
 
 def last_confirmed(rec: Record) -> datetime:
@@ -94,35 +106,78 @@ def standing(rec: Record, now: datetime, base_days: float) -> StillTrue:
 
 
 def reviewable(rec: Record) -> bool:
+    """A current fact or preference of the core layer, with content (not erased)."""
     return (rec.kind in QUEUE_KINDS and rec.layer == Layer.CORE and rec.current
             and bool(rec.content))
 
 
 def check_k(k: object) -> int:
+    """``k`` as the number of queued facts asked for (1 to MAX_K), else Invalid."""
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
         raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
     return k
 
 
-def facts(store: Store, scope: Scope) -> list[Record]:
-    """The scope's current core facts and preferences."""
-    flt = ListFilter(kinds=tuple(k.value for k in QUEUE_KINDS), layers=(Layer.CORE,),
-                     current_only=True)
-    return [r for r in store.list(scope, flt) if reviewable(r)]
+@dataclass(frozen=True)
+class Entry:
+    last_confirmed: datetime
+    priority: Priority
+    importance: float
+    zh: bool
 
 
-def rank(records: Iterable[Record], now: datetime, base_days: float) -> list[StillTrue]:
-    """The queued ones, the longest overdue (unconfirmed days / period) first."""
-    if base_days <= 0:
-        return []
-    found = [s for s in (standing(r, now, base_days) for r in records) if s.queued]
-    return sorted(found, key=lambda s: (-s.unconfirmed_days / s.period_days, s.memory.id))
+@dataclass
+class ScopeFacts:
+    seq: int = 0
+    entries: dict[str, Entry] = field(default_factory=dict)
 
 
-def review_queue(store: Store, scope: Scope, now: datetime, base_days: float,
-                 k: int = 10) -> list[StillTrue]:
-    check_k(k)
-    return rank(facts(store, scope), now, base_days)[:k]
+class Unconfirmed:
+    """Each scope's current facts and preferences, kept in step with the store's event log."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._scopes: dict[Scope, ScopeFacts] = {}
+        self._lock = threading.Lock()
+
+    def of(self, scope: Scope) -> dict[str, Entry]:
+        with self._lock:
+            state = self._scopes.setdefault(scope, ScopeFacts())
+            newest, changed = self.store.changed_since(scope, state.seq)
+            if newest < state.seq:  # the log was rewritten under us: read the scope again
+                state = self._scopes[scope] = ScopeFacts()
+                newest, changed = self.store.changed_since(scope, 0)
+            for start in range(0, len(changed), _READ):
+                batch = changed[start : start + _READ]
+                records = self.store.get_many(scope, batch)
+                for mid in batch:
+                    state.entries.pop(mid, None)
+                    rec = records.get(mid)
+                    if rec is not None and reviewable(rec):
+                        state.entries[mid] = Entry(last_confirmed(rec), rec.priority,
+                                                   rec.importance, language(rec.content) == ZH)
+            state.seq = newest
+            return dict(state.entries)
+
+    def queue(self, scope: Scope, now: datetime, base_days: float,
+              k: int) -> tuple[list[StillTrue], str | None]:
+        """The ``k`` longest overdue, and the language most of the scope's facts are written
+        in (None: it has none)."""
+        entries = self.of(scope)
+        zh = sum(e.zh for e in entries.values())
+        lang = (ZH if zh * 2 > len(entries) else EN) if entries else None
+        if base_days <= 0 or k <= 0:
+            return [], lang
+        overdue = []
+        for mid, e in entries.items():
+            period = period_for(e.priority, e.importance, base_days)
+            days = (now - e.last_confirmed).total_seconds() / _DAY
+            if days >= period:
+                overdue.append((-days / period, mid))
+        wanted = [mid for _, mid in sorted(overdue)[:k]]
+        found = self.store.get_many(scope, wanted)
+        out = [standing(found[mid], now, base_days) for mid in wanted if mid in found]
+        return [s for s in out if reviewable(s.memory) and s.queued], lang
 
 
 def confirm(store: Store, scope: Scope, rec: Record, now: datetime,
@@ -141,12 +196,6 @@ def confirm(store: Store, scope: Scope, rec: Record, now: datetime,
     return standing(new, now, base_days)
 
 
-def scope_language(records: Sequence[Record]) -> str:
-    """``zh`` when most of the records are written in Chinese, else ``en``."""
-    zh = sum(language(r.content) == ZH for r in records)
-    return ZH if zh * 2 > len(records) else EN
-
-
 def title(lang: str) -> str:
     return TITLES.get(lang, TITLES[EN])
 
@@ -159,19 +208,10 @@ def line(s: StillTrue, lang: str) -> str:
     return f"- {s.memory.content} (last confirmed {day}; id {s.memory.id})"
 
 
-def shown(store: Store, scope: Scope, now: datetime, base_days: float,
-          n: int) -> tuple[list[StillTrue], str]:
-    """Up to ``n`` queued facts and the language of the scope's facts."""
-    if n <= 0 or base_days <= 0:
-        return [], EN
-    records = facts(store, scope)
-    return rank(records, now, base_days)[:n], scope_language(records)
-
-
-def with_still_true(loaded: Boot, store: Store, scope: Scope, now: datetime, base_days: float,
-                    n: int, budget: int | None, encoding: str) -> Boot:
-    """``loaded`` plus up to ``n`` queued facts not in it, while the budget allows."""
-    queued, lang = shown(store, scope, now, base_days, n)
+def with_still_true(loaded: Boot, queued: Sequence[StillTrue], lang: str,
+                    budget: int | None, encoding: str) -> Boot:
+    """``loaded`` plus the queued facts, under the title in ``lang``, while the budget
+    allows."""
     if not queued or loaded.truncated:
         return loaded
     tokens, kept = loaded.tokens, []

@@ -123,14 +123,15 @@ class ReadVerbs(Core):
         from ..dynamics.review import with_due
         from ..dynamics.stilltrue import with_still_true
         from ..io.profile import with_warnings
+        from ..text.lang import EN
 
         scope = self._scope(user, agent)
         now, encoding = self._now(), self.config.encoding
         loaded = boot(self.store, scope, budget, encoding)
         loaded = with_due(loaded, self.store, scope, now, self.config.review_due, budget,
                           encoding)
-        loaded = with_still_true(loaded, self.store, scope, now, self.config.still_true_days,
-                                 self.config.still_true_shown, budget, encoding)
+        queued, lang = self._still_true(scope, self.config.still_true_shown)
+        loaded = with_still_true(loaded, queued, lang or EN, budget, encoding)
         return with_warnings(loaded, self.store, scope, now, self.config.profile_budget,
                              encoding)
 

@@ -21,10 +21,9 @@ class ReviewVerbs(Core):
         .still_true_days``, longer for higher priority and importance), the longest overdue
         first: ask whether each still holds, then ``confirm``, ``update`` or ``forget`` it
         (dynamics/stilltrue.py)."""
-        from ..dynamics.stilltrue import review_queue
+        from ..dynamics.stilltrue import check_k
 
-        return review_queue(self.store, self._scope(user, agent), self._now(),
-                            self.config.still_true_days, k)
+        return self._still_true(self._scope(user, agent), check_k(k))[0]
 
     def confirm(self, memory_id: str, *, content: str | None = None, user: str | None = None,
                 agent: str | None = None) -> StillTrue:

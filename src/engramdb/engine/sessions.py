@@ -59,6 +59,7 @@ class SessionVerbs(Core):
         from ..attention.context import assemble
         from ..dynamics import stilltrue
         from ..dynamics.review import due_lines
+        from ..text.lang import EN, majority
 
         scope, now = self._scope(user, agent), self._now()
         triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
@@ -66,10 +67,8 @@ class SessionVerbs(Core):
         ahead = prefetch.coming_up(self.store, scope, now, self.config.coming_up_days,
                                    goal.title if goal is not None else None,
                                    lambda q, n: self._warm(scope, q, n))
-        facts = stilltrue.facts(self.store, scope) if self.config.still_true_shown else []
-        queued = stilltrue.rank(facts, now, self.config.still_true_days)
-        queued = queued[:self.config.still_true_shown]
-        lang = stilltrue.scope_language(facts + ahead.records)
+        queued, lang = self._still_true(scope, self.config.still_true_shown)
+        lang = lang or majority(r.content for r in ahead.records) or EN
         return assemble(self, scope, query, budget, session=session, k=k, track=track,
                         encoding=encoding, goal=_goal_lines(goal),
                         procedures=_procedure_lines(triggered),
