@@ -23,9 +23,9 @@ preferences are written in (text/lang.py).
 
 ``Unconfirmed`` keeps, per scope, each current fact's last confirmation, priority, importance
 and language, brought up to date from the event log (``Store.changed_since``: a use, a write,
-a confirmation are all events) at each read, as recall/crosslingual.py keeps the languages: a
-scope is read whole once, then only what changed, so ``boot`` and ``context`` do not load
-every fact each time."""
+a confirmation are all events) at each read (store/follow.py, as recall/crosslingual.py keeps
+the languages): a scope is read whole once, then only what changed, so ``boot`` and
+``context`` do not load every fact each time."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ from typing import Any
 
 from ..errors import Conflict, Invalid
 from ..model import Boot, Kind, Layer, Priority, Record, Scope
+from ..store.follow import follow
 from ..store.protocol import Store
 from ..text.lang import EN, ZH, language
 from ..text.tokens import count_tokens
@@ -44,7 +45,6 @@ from ..text.tokens import count_tokens
 QUEUE_KINDS = (Kind.FACT, Kind.PREFERENCE)
 PRIORITY_SCALE = {Priority.P0: 4.0, Priority.P1: 2.0, Priority.P2: 1.0, Priority.P3: 0.5}
 MAX_K = 1000
-_READ = 500      # records loaded per batch when a scope is read
 TITLES = {EN: "Still true?", ZH: "仍然属实吗？"}
 _DAY = 86400.0
 
@@ -143,19 +143,14 @@ class Unconfirmed:
     def of(self, scope: Scope) -> dict[str, Entry]:
         with self._lock:
             state = self._scopes.setdefault(scope, ScopeFacts())
-            newest, changed = self.store.changed_since(scope, state.seq)
-            if newest < state.seq:  # the log was rewritten under us: read the scope again
+            newest, restart, changed = follow(self.store, scope, state.seq)
+            if restart:
                 state = self._scopes[scope] = ScopeFacts()
-                newest, changed = self.store.changed_since(scope, 0)
-            for start in range(0, len(changed), _READ):
-                batch = changed[start : start + _READ]
-                records = self.store.get_many(scope, batch)
-                for mid in batch:
-                    state.entries.pop(mid, None)
-                    rec = records.get(mid)
-                    if rec is not None and reviewable(rec):
-                        state.entries[mid] = Entry(last_confirmed(rec), rec.priority,
-                                                   rec.importance, language(rec.content) == ZH)
+            for mid, rec in changed:
+                state.entries.pop(mid, None)
+                if rec is not None and reviewable(rec):
+                    state.entries[mid] = Entry(last_confirmed(rec), rec.priority,
+                                               rec.importance, language(rec.content) == ZH)
             state.seq = newest
             return dict(state.entries)
 
