@@ -85,6 +85,21 @@ def test_confirm_with_new_words_updates_then_confirms(me, clock):  # type: ignor
     assert me.get(rec.id).content == "The standup is at 9:30"
 
 
+def test_two_memories_on_one_file_see_each_others_confirmations(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Each Memory keeps the scope's facts in step with the event log, not with itself."""
+    path = tmp_path / "shared.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as one, \
+            engramdb.open(path, embedder="hashing", clock=clock) as two:
+        rec = one.remember("I live in Berlin", kind="fact").memory
+        clock.advance(days=400)
+        assert ids(one.review_queue()) == ids(two.review_queue()) == [rec.id]
+        two.confirm(rec.id)
+        assert one.review_queue() == [] and one.boot().still_true == []
+        two.forget(rec.id)
+        clock.advance(days=400)
+        assert one.review_queue() == []
+
+
 def test_bad_input(me, clock, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
     rec = me.remember("I live in Berlin", kind="fact").memory
     for k in (0, -1, 1001, "3", True, 2.5, None):
