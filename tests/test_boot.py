@@ -69,7 +69,8 @@ def test_boot_of_an_empty_scope(me):  # type: ignore[no-untyped-def]
     boot = me.boot()
     assert (boot.memories, boot.missing, boot.tokens, boot.truncated) == ([], [], 0, False)
     assert boot.to_dict() == {"memories": [], "missing": [], "tokens": 0, "truncated": False,
-                              "due": [], "warnings": []}
+                              "due": [], "warnings": [], "still_true": [],
+                              "still_true_title": "Still true?"}
 
 
 def test_boot_within_a_budget_keeps_a_prefix(me):  # type: ignore[no-untyped-def]

@@ -31,7 +31,7 @@ TOOLS = {"remember", "remember_many", "recall", "get", "list", "update", "forget
          "history", "rollback", "boot", "sleep", "status", "explain", "snapshot",
          "link", "unlink", "links", "related", "recall_path", "context", "ingest", "sources",
          "focus", "goal", "session", "procedure", "learn", "markdown", "reflect",
-         "due_for_review", "profile_check", "feedback", "entity"}
+         "due_for_review", "profile_check", "feedback", "entity", "review_queue", "confirm"}
 SRC = str(Path(__import__("engramdb").__file__).resolve().parent.parent)  # the code under test
 
 

@@ -50,6 +50,8 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "sleep": ("sleep", "sleep", [("POST", "/v1/sleep")]),
     "reflect": ("reflect", "reflect", [("POST", "/v1/reflect")]),
     "due_for_review": ("review", "due_for_review", [("GET", "/v1/review")]),
+    "review_queue": ("review", "review_queue", [("GET", "/v1/review/still-true")]),
+    "confirm": ("confirm", "confirm", [("POST", ID + "/confirm")]),
     "profile_check": ("profile", "profile_check", [("GET", "/v1/profile/check")]),
     "decay": ("sleep", "sleep", [("POST", "/v1/sleep")]),          # sleep's decay phase
     "goal_start": ("goal start", "goal", [("POST", "/v1/goals")]),

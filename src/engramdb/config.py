@@ -168,6 +168,11 @@ class Config:
     # (engine/sleeper.py; on in `engramdb serve` and `engramdb mcp`)
     sleep_every: str = "off"           # a period ("6h"): sleep every scope with activity
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
+    still_true_days: float = 180.0     # a P2 fact unconfirmed this long is queued "still true?"
+    # (longer for higher priority and importance; dynamics/stilltrue.py); 0: never
+    still_true_shown: int = 3          # boot/context ask about this many of them; 0: none
+    coming_up_days: float = 7.0        # context's "Coming up": pending items due and events
+    # dated within this many days, and the active goal's topics (attention/prefetch.py); 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
     relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all)
     answer_floor: float = 0.25         # the same where an LLM reads the hits: MCP recall,
@@ -212,6 +217,7 @@ class Config:
                 not 0 <= self.review_due <= 100:
             raise ConfigError(f"review_due must be an integer from 0 (off) to 100, got "
                               f"{self.review_due!r}")
+        self._check_still_true()
         value = self.archive_below
         if not _number(value) or not 0 <= value < 1:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
@@ -227,6 +233,17 @@ class Config:
             if not _number(value) or not 0 <= value <= 1:
                 raise ConfigError(f"{name} must be a number from 0 to 1 (0 keeps every hit), "
                                   f"got {value!r}")
+
+    def _check_still_true(self) -> None:
+        for name in ("still_true_days", "coming_up_days"):
+            value = getattr(self, name)
+            if not _number(value) or not 0 <= value <= MAX_HALF_LIFE_DAYS:
+                raise ConfigError(f"{name} must be a number of days from 0 (off) to "
+                                  f"{MAX_HALF_LIFE_DAYS:g}, got {value!r}")
+        value = self.still_true_shown
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
+            raise ConfigError(f"still_true_shown must be an integer from 0 (none) to 100, got "
+                              f"{value!r}")
 
     def _check_working(self) -> None:
         from .text.tokens import ENCODINGS

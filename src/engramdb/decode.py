@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .model import (
     Action,
@@ -22,6 +22,9 @@ from .model import (
     Stats,
     WriteResult,
 )
+
+if TYPE_CHECKING:
+    from .verdict import Verdict
 
 TIMES = {"at", "recorded_at", "updated_at", "invalid_at", "expires_at", "due_at",
          "overdue_since"}
@@ -58,10 +61,21 @@ def explanation(data: dict[str, Any], why: str = "") -> Explanation:
 def hits(data: dict[str, Any]) -> Hits:
     """Hits from ``Hits.to_dict()``: each hit's one-line why is its explanation's summary."""
     return Hits([Hit(record(h["memory"]), h["score"],
-                     explanation(h["explanation"], h.get("why", "")), h.get("woken", False))
+                     explanation(h["explanation"], h.get("why", "")), h.get("woken", False),
+                     verdict(h.get("verdict")))
                  for h in data["hits"]],
                 abstained=data.get("abstained", False), note=data.get("note", ""),
                 plan=data.get("plan") or {})
+
+
+def verdict(data: dict[str, Any] | None) -> Verdict | None:
+    if not data:
+        return None
+    from .verdict import Reason, Verdict
+
+    return Verdict(data["label"], data["confidence"], data["doubt"],
+                   [Reason(r["code"], r["weight"], r.get("detail", ""))
+                    for r in data.get("reasons", [])], data.get("lang", "en"))
 
 
 def write_result(data: dict[str, Any]) -> WriteResult:

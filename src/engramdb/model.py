@@ -7,7 +7,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .verdict import Verdict
 
 
 class Kind(StrEnum):
@@ -231,6 +234,7 @@ class Hit:
     score: float
     explanation: Explanation
     woken: bool = False  # found in the archive by the query's cues (recall/wake.py)
+    verdict: Verdict | None = None  # does it still hold? (recall/judge.py)
 
     @property
     def why(self) -> str:
@@ -239,13 +243,9 @@ class Hit:
         return e.summary or "; ".join(e.notes[:1]) or "found by " + (", ".join(e.legs) or "-")
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "score": round(self.score, 6),
-            "memory": self.memory.to_dict(),
-            "explanation": self.explanation.to_dict(),
-            "woken": self.woken,
-            "why": self.why,
-        }
+        return {"score": round(self.score, 6), "memory": self.memory.to_dict(),
+                "explanation": self.explanation.to_dict(), "woken": self.woken, "why": self.why,
+                "verdict": self.verdict.to_dict() if self.verdict is not None else None}
 
 
 MAX_K = 1000  # the most hits one recall, context or focus may ask for
@@ -320,7 +320,8 @@ class Boot:
     URIs that named no memory, the estimated tokens of what was kept, whether the budget
     cut the list short, and (with ``Config.review_due``) the memories due for review, which
     count in ``tokens`` and come after the boot list while they fit; ``warnings``: the
-    profile's capacity and pending reminders (io/profile.py, ``Config.profile_budget``)."""
+    profile's capacity and pending reminders (io/profile.py, ``Config.profile_budget``);
+    ``still_true``: facts unconfirmed for long, under ``still_true_title`` (stilltrue.py)."""
 
     memories: list[Record]
     missing: list[str] = field(default_factory=list)
@@ -328,16 +329,15 @@ class Boot:
     truncated: bool = False
     due: list[Record] = field(default_factory=list)  # due for review (Config.review_due)
     warnings: list[str] = field(default_factory=list)  # the profile's (io/profile.py)
+    still_true: list[Record] = field(default_factory=list)  # unconfirmed for long
+    still_true_title: str = "Still true?"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "memories": [m.to_dict() for m in self.memories],
-            "missing": list(self.missing),
-            "tokens": self.tokens,
-            "truncated": self.truncated,
-            "due": [m.to_dict() for m in self.due],
-            "warnings": list(self.warnings),
-        }
+        return {"memories": [m.to_dict() for m in self.memories], "missing": list(self.missing),
+                "tokens": self.tokens, "truncated": self.truncated,
+                "due": [m.to_dict() for m in self.due], "warnings": list(self.warnings),
+                "still_true": [m.to_dict() for m in self.still_true],
+                "still_true_title": self.still_true_title}
 
 
 @dataclass

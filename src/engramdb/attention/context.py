@@ -7,29 +7,34 @@ Layout (empty sections are left out; each starts with its ``## Title`` line):
     ## Rules              current rule memories, most important first
     ## Active goal        extension point: lines the attention layer supplies (goal stack)
     ## Procedures         extension point: procedures the query or goal triggers
+    ## Coming up          pending items due and memories dated within Config.coming_up_days, the
+                          active goal's topics (attention/prefetch.py); 即将到来 in Chinese
     ## Relevant memories  recall(query), best first, each with its date; superseded values only
                           when the query asks about the past or names a time (recall's routing)
     ## Due for review     Config.review_due memories due for review (dynamics/review.py); 0: none
+    ## Still true?        Config.still_true_shown facts unconfirmed for long, with their ids
+                          (dynamics/stilltrue.py); 仍然属实吗？ in Chinese
     ## Session summary    the working-memory summary of the folded turns   (with a session)
     ## Pinned             the session's pinned turns                        (with a session)
     ## Recent turns       the session's turns in the window, oldest first   (with a session)
     ## Cut                what did not fit, one line each (at most MAX_CUT_LINES, then a count)
 
 What fits is decided item by item in a fixed priority order, not the layout order: identity,
-rules, pinned turns, the goal, the latest turn, procedures, memories (best first), the due
-reviews, the other
+rules, pinned turns, the goal, the latest turn, procedures, what is coming up, memories (best
+first), the due reviews, the "still true?" questions, the other
 recent turns (newest first), summary lines (newest first). An item that does not fit is cut and
 the next one is tried. When something is cut, the fill is redone with room kept for the Cut
 section (enough to name one item, at least 1/8 of the budget, at most 1/4). The Cut section
 lists as many cut items as fit (at most MAX_CUT_LINES), then
 "- and N more"; if not even "- N items" fits, the lowest-priority items kept give way to it.
 ``tokens`` is the exact count of ``text`` in the encoding, never above the budget (with a
-budget too small even for "- N items", ``text`` is empty and ``cut`` lists everything)."""
+budget too small even for "- N items", ``text`` is empty and ``cut`` lists everything).
+The titles of "Coming up" and "Still true?" follow the scope's language (``titles``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,8 +49,8 @@ if TYPE_CHECKING:
 
 TITLES = {
     "identity": "Identity", "rules": "Rules", "goal": "Active goal",
-    "procedures": "Procedures", "memories": "Relevant memories", "review": "Due for review",
-    "summary": "Session summary",
+    "procedures": "Procedures", "coming_up": "Coming up", "memories": "Relevant memories",
+    "review": "Due for review", "still_true": "Still true?", "summary": "Session summary",
     "pinned": "Pinned", "recent": "Recent turns",
 }
 LAYOUT = tuple(TITLES)
@@ -114,7 +119,9 @@ def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
              session: str | None = None, k: int = 8, track: bool = True,
              encoding: str | None = None, goal: Sequence[str] = (),
              procedures: Sequence[str] = (), shown: Sequence[str] = (),
-             review: Sequence[str] = ()) -> Context:
+             review: Sequence[str] = (), coming_up: Sequence[str] = (),
+             still_true: Sequence[str] = (),
+             titles: Mapping[str, str] | None = None) -> Context:
     enc = check_encoding(encoding or memory.config.encoding)
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise Invalid(f"budget must be a positive integer of tokens, got {budget!r}")
@@ -123,8 +130,10 @@ def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
     items = _long_term(memory, scope, query, k, track, set(shown))
     items += [Item("goal", line, 30, i) for i, line in enumerate(goal)]
     items += [Item("procedures", line, 50, i) for i, line in enumerate(procedures)]
+    items += [Item("coming_up", line, 55, i) for i, line in enumerate(coming_up)]
     items += [Item("review", line, 65, i) for i, line in enumerate(review)]
-    return fit(items + turns, budget, enc)
+    items += [Item("still_true", line, 67, i) for i, line in enumerate(still_true)]
+    return fit(items + turns, budget, enc, titles)
 
 
 def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
@@ -177,15 +186,19 @@ def _session(memory: Facade, scope: Scope, session_id: str) -> list[Item]:
     return items
 
 
-def fit(items: list[Item], budget: int, encoding: str) -> Context:
-    """Keep items in priority order while they fit; list the rest in the Cut section."""
+def fit(items: list[Item], budget: int, encoding: str,
+        titles: Mapping[str, str] | None = None) -> Context:
+    """Keep items in priority order while they fit; list the rest in the Cut section.
+    ``titles``: section titles in place of the English ones (TITLES)."""
+    names = {**TITLES, **(titles or {})}
     ordered = sorted(items, key=lambda x: (x.rank, x.order))
-    kept, cut = _greedy(ordered, budget, encoding)
+    kept, cut = _greedy(ordered, budget, encoding, names)
     if cut:  # leave room for the Cut lines to name what was left out
-        kept, cut = _greedy(ordered, budget - _reserve(cut[0], budget, encoding), encoding)
-    text = render(kept)
+        kept, cut = _greedy(ordered, budget - _reserve(cut[0], budget, encoding), encoding,
+                            names)
+    text = render(kept, titles=names)
     while cut:
-        text = _with_cut(kept, cut, budget, encoding)
+        text = _with_cut(kept, cut, budget, encoding, names)
         if text is not None:
             break
         if not kept:  # not even the shortest Cut section fits
@@ -193,7 +206,7 @@ def fit(items: list[Item], budget: int, encoding: str) -> Context:
             break
         cut.insert(0, kept.pop())  # the lowest-priority kept item gives way to the Cut lines
     return Context(text=text, tokens=count_tokens(text, encoding), budget=budget,
-                   encoding=encoding, sections=_sections(kept, encoding),
+                   encoding=encoding, sections=_sections(kept, encoding, names),
                    cut=[Cut(c.section, _label(c.line), count_tokens(c.line, encoding))
                         for c in sorted(cut, key=lambda x: (x.rank, x.order))],
                    memory_ids=[x.memory_id for x in kept if x.memory_id is not None])
@@ -210,25 +223,29 @@ def _cut_line(c: Item, encoding: str) -> str:
     return f"- {c.section}: {_label(c.line)} ({count_tokens(c.line, encoding)} tokens)"
 
 
-def _greedy(ordered: list[Item], limit: int, encoding: str) -> tuple[list[Item], list[Item]]:
+def _greedy(ordered: list[Item], limit: int, encoding: str,
+            titles: Mapping[str, str]) -> tuple[list[Item], list[Item]]:
     kept: list[Item] = []
     cut: list[Item] = []
     for item in ordered:
-        if count_tokens(render(kept + [item]), encoding) <= limit:
+        if count_tokens(render(kept + [item], titles=titles), encoding) <= limit:
             kept.append(item)
         else:
             cut.append(item)
     return kept, cut
 
 
-def render(kept: list[Item], cut_lines: Sequence[str] = ()) -> str:
-    blocks = [_block(name, lines) for name in LAYOUT if (lines := _lines_of(kept, name))]
+def render(kept: list[Item], cut_lines: Sequence[str] = (),
+           titles: Mapping[str, str] = TITLES) -> str:
+    blocks = [_block(name, lines, titles) for name in LAYOUT
+              if (lines := _lines_of(kept, name))]
     if cut_lines:
         blocks.append(_block("cut", list(cut_lines)))
     return "\n\n".join(blocks)
 
 
-def _with_cut(kept: list[Item], cut: list[Item], budget: int, encoding: str) -> str | None:
+def _with_cut(kept: list[Item], cut: list[Item], budget: int, encoding: str,
+              titles: Mapping[str, str]) -> str | None:
     """The text with as many Cut lines as fit (the rest counted in a last line), or None
     when not even the count fits."""
     ordered = sorted(cut, key=lambda x: (x.rank, x.order))
@@ -236,7 +253,7 @@ def _with_cut(kept: list[Item], cut: list[Item], budget: int, encoding: str) -> 
     for shown in range(len(lines), -1, -1):
         rest = len(ordered) - shown
         tail = [f"- and {rest} more" if shown else f"- {rest} items"] if rest else []
-        text = render(kept, lines[:shown] + tail)
+        text = render(kept, lines[:shown] + tail, titles)
         if count_tokens(text, encoding) <= budget:
             return text
     return None
@@ -246,8 +263,8 @@ def _lines_of(kept: list[Item], name: str) -> list[str]:
     return [x.line for x in sorted((x for x in kept if x.section == name), key=lambda x: x.order)]
 
 
-def _block(name: str, lines: list[str]) -> str:
-    return "## " + TITLES.get(name, "Cut") + "\n" + "\n".join(lines)
+def _block(name: str, lines: list[str], titles: Mapping[str, str] = TITLES) -> str:
+    return "## " + titles.get(name, "Cut") + "\n" + "\n".join(lines)
 
 
 def _label(line: str) -> str:
@@ -255,11 +272,12 @@ def _label(line: str) -> str:
     return text if len(text) <= LABEL_CHARS else text[: LABEL_CHARS - 1] + "…"
 
 
-def _sections(kept: list[Item], encoding: str) -> list[ContextSection]:
+def _sections(kept: list[Item], encoding: str,
+              titles: Mapping[str, str]) -> list[ContextSection]:
     out = []
     for name in LAYOUT:
         lines = _lines_of(kept, name)
         if lines:
-            out.append(ContextSection(name, TITLES[name], lines,
-                                      count_tokens(_block(name, lines), encoding)))
+            out.append(ContextSection(name, titles[name], lines,
+                                      count_tokens(_block(name, lines, titles), encoding)))
     return out

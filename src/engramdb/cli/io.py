@@ -151,6 +151,10 @@ def boot(
         info(d, f"{len(loaded.memories)} memories, about {loaded.tokens} tokens{cut}")
         for uri in loaded.missing:
             err().print(Text(f"missing: {uri}"))
+        if loaded.still_true:
+            out().print(Text(loaded.still_true_title))
+            for rec in loaded.still_true:
+                out().print(Text(f"- {rec.content} (id {rec.id})"))
 
 
 @command(commands)

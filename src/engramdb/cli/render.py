@@ -186,7 +186,8 @@ def explain_hit(rank: int, hit: Hit, names: Mapping[str, str] | None = None) -> 
     table = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1, 0, 0))
     table.add_column("name", no_wrap=True)
     table.add_column("value", overflow="fold")
-    for name, value in (("  why:", hit.why), ("  legs:", legs or "none"),
+    said = hit.verdict.text() if hit.verdict is not None else "none"
+    for name, value in (("  why:", hit.why), ("  verdict:", said), ("  legs:", legs or "none"),
                         ("  fused", f"{number(e.fused)}  strength {number(e.strength)}  "
                                     f"final {number(e.final)}"),
                         ("  terms:", terms or "none"), *(("  note:", n) for n in e.notes)):

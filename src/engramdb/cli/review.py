@@ -1,15 +1,17 @@
-"""What needs looking after in the memory itself: review (the FSRS schedule's due memories) and
+"""What needs looking after in the memory itself: review (the FSRS schedule's due memories, or
+with --still-true the facts gone unconfirmed for long), confirm (one of them still holds) and
 profile (the zoned profile's size against its budget, its pending items)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
 from .guard import guarded, open_memory
+from .inputs import read_text
 from .options import Door, command
 from .render import emit, err, out, short, when
 
@@ -20,10 +22,17 @@ commands = typer.Typer()
 def review(
     d: Door,
     k: Annotated[int, typer.Option("-k", "--k", metavar="N", help="At most this many.")] = 10,
+    still_true: Annotated[bool, typer.Option(
+        "--still-true", help="The \"still true?\" queue instead: facts and preferences gone "
+        "unconfirmed past their period, the longest overdue first.")] = False,
 ) -> None:
     """The memories most in need of review now (FSRS over their uses): due ones only, least
-    retrievable first. Recalling one counts as a review."""
+    retrievable first. Recalling one counts as a review. With --still-true, the facts to ask
+    about (`confirm ID` when one still holds; `update` or `forget` when not)."""
     with guarded(d), open_memory(d) as mem:
+        if still_true:
+            _still_true(d, mem.review_queue(k), mem)
+            return
         due = mem.due_for_review(k)
         if d.json:
             emit([r.to_dict() for r in due])
@@ -41,6 +50,45 @@ def review(
                           f"{r.overdue_days:.1f} d (due {when(r.due_at)})", str(r.reviews),
                           short(r.memory.content))
         out().print(table)
+
+
+def _still_true(d: Door, queue: list[Any], mem: Any) -> None:
+    if d.json:
+        emit([s.to_dict() for s in queue])
+        return
+    if not queue:
+        err().print(Text("nothing to ask about: every fact was confirmed within its period"))
+        return
+    names = mem.abbreviate([s.memory.id for s in queue])
+    table = Table()
+    for name in ("id", "kind", "last confirmed", "period", "doubt", "content"):
+        table.add_column(name, no_wrap=name in ("id", "kind"),
+                         ratio=1 if name == "content" else None, overflow="fold")
+    for s in queue:
+        table.add_row(names[s.memory.id], s.memory.kind.value, when(s.last_confirmed),
+                      f"{s.period_days:.0f} d", f"{s.doubt:.0%}", short(s.memory.content))
+    out().print(table)
+
+
+@command(commands)
+def confirm(
+    d: Door,
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="A memory id (or URI).")],
+    content: Annotated[str | None, typer.Option(
+        metavar="TEXT", help="It holds in these words now: update its content first; '-' "
+        "reads it from stdin.")] = None,
+) -> None:
+    """Say that a memory still holds: a `confirm` event in its history and a use, so it
+    leaves the "still true?" queue (`review --still-true`) until its period passes again."""
+    with guarded(d):
+        text = read_text(content) if content is not None else None
+        with open_memory(d) as mem:
+            s = mem.confirm(memory_id, content=text)
+        if d.json:
+            emit(s.to_dict())
+            return
+        out().print(Text(f"confirmed {s.memory.id}: {short(s.memory.content)} (asked again "
+                         f"from {when(s.next_at)})"))
 
 
 @command(commands)

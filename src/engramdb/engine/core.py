@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from ..dynamics.merge import NearHints
     from ..dynamics.sleep import SleepReport
+    from ..dynamics.stilltrue import StillTrue, Unconfirmed
     from ..dynamics.strength import DecayParams
     from ..embed.querycache import QueryCache
     from ..embed.workers import WorkerPool, WorkerSpec
@@ -107,6 +108,18 @@ class Core:
                         main=getattr(embedder, "embed_main", None),
                         meaning=not getattr(embedder, "lexical_only", False),
                         conflict=self.compare.conflicts)
+
+    @built_once
+    def _unconfirmed(self) -> Unconfirmed:
+        """Each scope's facts and when each was last confirmed (dynamics/stilltrue.py)."""
+        from ..dynamics.stilltrue import Unconfirmed
+
+        return Unconfirmed(self.store)
+
+    def _still_true(self, scope: Scope, k: int) -> tuple[list[StillTrue], str | None]:
+        """The ``k`` longest overdue facts of the "still true?" queue, and the language most
+        of the scope's facts are in (None: it has none)."""
+        return self._unconfirmed.queue(scope, self._now(), self.config.still_true_days, k)
 
     @built_once
     def _later(self) -> VectorWorker:

@@ -8,6 +8,7 @@ from .goals import AttentionVerbs
 from .links import LinkVerbs
 from .maintenance import MaintenanceVerbs
 from .reads import ReadVerbs
+from .review import ReviewVerbs
 from .sessions import SessionVerbs
 from .versions import VersionVerbs
 from .views import ViewVerbs
@@ -16,5 +17,5 @@ from .writes import WriteVerbs
 
 @guarded   # every exception a verb lets out is an EngramError (boundary.py)
 class Memory(WriteVerbs, VersionVerbs, ReadVerbs, LinkVerbs, MaintenanceVerbs, SessionVerbs,
-             AttentionVerbs, ViewVerbs):
+             AttentionVerbs, ViewVerbs, ReviewVerbs):
     """Long-term memory over one store. Use ``scope()`` for a view bound to a user and agent."""

@@ -52,6 +52,7 @@ class ReadVerbs(Core):
         ``Config.answer_floor``)."""
         from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
         from ..recall.hints import context_window, keyword_tokens
+        from ..recall.judge import judge
         from ..recall.relevance import check_floor
         from ..recall.wake import promote
         from ..recall.why import describe
@@ -85,6 +86,7 @@ class ReadVerbs(Core):
 
             reveal_hits(self.store, scope, hits)
         describe(hits, query, now, hits.plan)
+        judge(hits, query, now, self.config.still_true_days, self.config.archive_below)
         return hits
 
     def abbreviate(self, ids: Sequence[str], *, min_length: int = SHOWN,
@@ -119,17 +121,19 @@ class ReadVerbs(Core):
         ``missing``. The order and the rules are in attention/boot.py."""
         from ..attention.boot import boot
         from ..dynamics.review import with_due
+        from ..dynamics.stilltrue import with_still_true
         from ..io.profile import with_warnings
+        from ..text.lang import EN
 
         scope = self._scope(user, agent)
         now, encoding = self._now(), self.config.encoding
         loaded = boot(self.store, scope, budget, encoding)
         loaded = with_due(loaded, self.store, scope, now, self.config.review_due, budget,
                           encoding)
+        queued, lang = self._still_true(scope, self.config.still_true_shown)
+        loaded = with_still_true(loaded, queued, lang or EN, budget, encoding)
         return with_warnings(loaded, self.store, scope, now, self.config.profile_budget,
                              encoding)
-
-        return boot(self.store, self._scope(user, agent), budget, self.config.encoding)
 
     def list(self, *, kind: str | Sequence[str] | None = None, uri_prefix: str | None = None,
              since: datetime | str | None = None, until: datetime | str | None = None,

@@ -20,6 +20,8 @@ class ScopedMemory:
               "history", "list", "count", "stats", "export", "rollback", "forget_scope",
               "boot", "snapshot", "restore_snapshot", "explain", "sleep", "decay", "reflect",
               "due_for_review", "profile_check",
+              # the "still true?" queue (dynamics/stilltrue.py)
+              "review_queue", "confirm",
               # attention (engine/goals.py)
               "goal_start", "goal_pause", "goal_resume", "goal_done", "goal_note", "goals",
               "active_goal", "add_procedure", "procedures", "procedure_outcome",

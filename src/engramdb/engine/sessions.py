@@ -11,6 +11,7 @@ from ..clock import aware
 from ..errors import Invalid
 from ..ids import new_id
 from ..model import (
+    MAX_K,
     Action,
     Draft,
     IngestReport,
@@ -54,25 +55,36 @@ class SessionVerbs(Core):
         active goal, triggered procedures, relevant memories with dates, and with a session
         its summary and recent turns, within ``budget`` tokens; what was cut is listed at the
         end. Layout and priorities: attention/context.py, docs/context.md."""
+        from ..attention import prefetch
         from ..attention.context import assemble
+        from ..dynamics import stilltrue
         from ..dynamics.review import due_lines
+        from ..text.lang import EN, majority
 
-        scope = self._scope(user, agent)
+        scope, now = self._scope(user, agent), self._now()
         triggered = self.triggered_procedures(query, user=scope.user, agent=scope.agent)
-        return assemble(self, scope, query, budget, session=session, k=k, track=track,
-                        encoding=encoding, goal=self._context_goal(scope),
-                        procedures=_procedure_lines(triggered),
-                        shown=[t.procedure.id for t in triggered],
-                        review=due_lines(self.store, scope, self._now(), self.config.review_due,
-                                         track))
-
-    def _context_goal(self, scope: Scope) -> list[str]:
-        """The active goal's lines for context(): its title, constraints and open loops."""
         goal = self.active_goal(user=scope.user, agent=scope.agent)
-        if goal is None:
-            return []
-        return ([f"- {goal.title}"] + [f"  - constraint: {c}" for c in goal.constraints]
-                + [f"  - open: {o}" for o in goal.open_loops])
+        ahead = prefetch.coming_up(self.store, scope, now, self.config.coming_up_days,
+                                   goal.title if goal is not None else None,
+                                   lambda q, n: self._warm(scope, q, n))
+        queued, lang = self._still_true(scope, self.config.still_true_shown)
+        lang = lang or majority(r.content for r in ahead.records) or EN
+        return assemble(self, scope, query, budget, session=session, k=k, track=track,
+                        encoding=encoding, goal=_goal_lines(goal),
+                        procedures=_procedure_lines(triggered),
+                        shown=[t.procedure.id for t in triggered] + ahead.ids
+                        + [x.memory.id for x in queued],
+                        review=due_lines(self.store, scope, now, self.config.review_due, track),
+                        coming_up=ahead.lines(now, lang),
+                        still_true=[stilltrue.line(x, lang) for x in queued],
+                        titles={"coming_up": prefetch.title(lang),
+                                "still_true": stilltrue.title(lang)})
+
+    def _warm(self, scope: Scope, query: str, n: int) -> list[Record]:
+        """The memories an untracked recall of ``query`` finds (prefetch: not a use)."""
+        hits = self.recall(query, min(n, MAX_K), track=False, user=scope.user,
+                           agent=scope.agent, relevance_floor=self.config.answer_floor)
+        return [h.memory for h in hits]
 
 
     # ---------------------------------------------------------------- links (recall/graph.py)
@@ -157,6 +169,14 @@ def _from_turns(draft: Draft) -> set[int]:
     meta = draft.metadata or {}
     turns = meta.get("turns") or [meta.get("turn")]
     return {t for t in turns if isinstance(t, int)}
+
+
+def _goal_lines(goal: Any) -> list[str]:
+    """The active goal's lines for context(): its title, constraints and open loops."""
+    if goal is None:
+        return []
+    return ([f"- {goal.title}"] + [f"  - constraint: {c}" for c in goal.constraints]
+            + [f"  - open: {o}" for o in goal.open_loops])
 
 
 def _procedure_lines(triggered: Sequence[Any]) -> list[str]:

@@ -60,12 +60,29 @@ class ExplanationOut(Out):
     notes: list[str]
 
 
+class ReasonOut(Out):
+    code: str
+    weight: float
+    detail: str
+
+
+class VerdictOut(Out):
+    label: Literal["approved", "questionable"]
+    confidence: float = Field(description="In the label, 0.5 to 1")
+    doubt: float = Field(description="The chance it no longer holds")
+    reasons: list[ReasonOut]
+    lang: str = Field(description="The question's language, which text is in")
+    text: str
+
+
 class HitOut(Out):
     score: float
     memory: MemoryOut
     explanation: ExplanationOut
     woken: bool
     why: str = Field("", description="Why it was found, in one line a person can read")
+    verdict: VerdictOut | None = Field(None, description="Does it still hold: approved or "
+                                       "questionable, with a confidence and the reasons")
 
 
 class RecallOut(Out):
@@ -101,6 +118,9 @@ class BootOut(Out):
     truncated: bool
     due: list[MemoryOut] = Field(description="Due for review (Config.review_due)")
     warnings: list[str] = Field(description="The profile's capacity and pending reminders")
+    still_true: list[MemoryOut] = Field([], description="Facts unconfirmed for long: ask "
+                                        "whether they still hold, then confirm one")
+    still_true_title: str = "Still true?"
 
 
 class PhaseOut(Out):
@@ -322,3 +342,21 @@ class LearnOut(Out):
 class MarkdownOut(Out):
     format: str
     text: str
+
+
+class StillTrueOut(Out):
+    id: str
+    content: str
+    kind: str
+    priority: str
+    importance: float
+    last_confirmed: str
+    period_days: float
+    unconfirmed_days: float
+    doubt: float
+    queued: bool
+    next_at: str
+
+
+class StillTrueQueueOut(Out):
+    queue: list[StillTrueOut]

@@ -171,6 +171,11 @@ class ReviewArgs(Args):
     k: int = Field(10, ge=1, le=MAX_REVIEW, description="At most this many")
 
 
+class ConfirmArgs(RefArgs):
+    content: Annotated[str, Field(min_length=1, max_length=MAX_CHARS)] | None = Field(
+        None, description="It holds in these words now (its content is updated first)")
+
+
 class ProfileArgs(Args):
     budget: int | None = Field(None, ge=1, le=1_000_000, description="The profile's token "
                                "budget; default the configured one (2000)")

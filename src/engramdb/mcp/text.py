@@ -28,6 +28,7 @@ def recall_text(r: dict[str, Any]) -> str:
         return r["note"] or "nothing found"
     out = [f"{i}. {line(h['memory'])}  score {h['score']:.4f}"
            + (f"\n   why: {h['why']}" if h.get("why") else "")
+           + (f"\n   verdict: {h['verdict']['text']}" if h.get("verdict") else "")
            for i, h in enumerate(r["hits"], start=1)]
     return "\n".join(out + ([f"note: {r['note']}"] if r["note"] else []))
 
@@ -43,6 +44,8 @@ def boot_text(r: dict[str, Any]) -> str:
     out = [lines(r["memories"], "nothing to load")]
     out += [f"missing: {uri}" for uri in r["missing"]]
     out += [f"due for review: {line(m)}" for m in r.get("due", [])]
+    if r.get("still_true"):
+        out += [r["still_true_title"]] + [f"- {line(m)}" for m in r["still_true"]]
     out += [f"warning: {w}" for w in r.get("warnings", [])]
     cut = ", cut short by the budget" if r["truncated"] else ""
     return "\n".join(out + [f"({len(r['memories'])} memories, about {r['tokens']} tokens{cut})"])
@@ -161,3 +164,13 @@ def procedures_text(r: dict[str, Any]) -> str:
     return "\n".join(f"- {p.get('title', p['id'])} (id {p['id']})"
                      + (f": {p['why']}" if p.get("why") else "")
                      for p in r["procedures"]) or "no procedures"
+
+
+def still_true_text(r: dict[str, Any]) -> str:
+    return "\n".join(f"- [{x['kind']}] {x['content']}  (id {x['id']}; last confirmed "
+                     f"{x['last_confirmed'][:10]}, doubt {x['doubt']})" for x in r["queue"]) \
+        or "nothing to ask about: every fact was confirmed within its period"
+
+
+def confirm_text(r: dict[str, Any]) -> str:
+    return f"confirmed {r['id']}: {r['content']} (asked again from {r['next_at'][:10]})"

@@ -17,6 +17,7 @@ from . import schema as s
 from .door import Call
 from .text import (
     boot_text,
+    confirm_text,
     entity_text,
     history_text,
     line,
@@ -27,6 +28,7 @@ from .text import (
     sleep_text,
     snapshot_text,
     stats_text,
+    still_true_text,
     strength_text,
     write_text,
 )
@@ -166,6 +168,15 @@ VERBS: list[Verb] = [
          "review.", s.ReviewArgs, o.ReviewsOut,
          lambda c, a: {"reviews": [r.to_dict() for r in c.me.due_for_review(a.k)]},
          review_text, read_only=True),
+    Verb("review_queue", "Facts and preferences gone unconfirmed for long (the \"still "
+         "true?\" queue), the longest overdue first: ask the user whether each still holds, "
+         "then confirm it, update it or forget it.", s.ReviewArgs, o.StillTrueQueueOut,
+         lambda c, a: {"queue": [x.to_dict() for x in c.me.review_queue(a.k)]},
+         still_true_text, read_only=True),
+    Verb("confirm", "Say that a memory still holds (the user confirmed it): it leaves the "
+         "\"still true?\" queue until its period passes again; with `content`, in these "
+         "words now.", s.ConfirmArgs, o.StillTrueOut,
+         lambda c, a: c.me.confirm(a.id, content=a.content).to_dict(), confirm_text),
     Verb("profile_check", "The profile's (MEMORY.md) size against its token budget and its "
          "open pending items, with the warnings they give.", s.ProfileArgs,
          o.ProfileCheckOut, lambda c, a: c.me.profile_check(a.budget).to_dict(),

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..model import Layer, Scope
+from ..store.follow import follow
 from ..store.protocol import Store
 from ..text import is_cjk
 from ..text.lang import EN, ZH, language, other
@@ -47,7 +48,6 @@ WEIGHT = 1.0          # the leg's RRF weight (the dense leg's is 0.3, BM25's 1.0
 DEPTH = 100           # candidates the leg contributes
 WIDEN = 4             # each search goes at least this much deeper than DEPTH
 MAX_DEPTH = 5000      # ... and at most this deep (a tiny minority language may fall short)
-_READ = 500           # memories loaded per batch when a scope is first read
 PRIOR = 10            # pseudo-memories of the whole candidate pool in each language's background
 
 Aligned = Callable[[str], np.ndarray]
@@ -75,19 +75,14 @@ class LanguageMix:
     def of(self, scope: Scope) -> ScopeLanguages:
         with self._lock:
             state = self._scopes.setdefault(scope, ScopeLanguages())
-            newest, changed = self.store.changed_since(scope, state.seq)
-            if newest < state.seq:  # the log was rewritten under us: read the scope again
+            newest, restart, changed = follow(self.store, scope, state.seq)
+            if restart:
                 state = self._scopes[scope] = ScopeLanguages()
-                newest, changed = self.store.changed_since(scope, 0)
-            for start in range(0, len(changed), _READ):
-                batch = changed[start : start + _READ]
-                records = self.store.get_many(scope, batch)
-                for mid in batch:
-                    for ids in state.ids.values():
-                        ids.discard(mid)
-                    rec = records.get(mid)
-                    if rec is not None and rec.layer != Layer.DELETED:
-                        state.ids[language(rec.content)].add(mid)
+            for mid, rec in changed:
+                for ids in state.ids.values():
+                    ids.discard(mid)
+                if rec is not None and rec.layer != Layer.DELETED:
+                    state.ids[language(rec.content)].add(mid)
             state.seq = newest
             return state
 

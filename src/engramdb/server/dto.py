@@ -79,6 +79,12 @@ class RollbackIn(BaseModel):
     reason: str | None = None
 
 
+class ConfirmIn(BaseModel):
+    model_config = _STRICT
+    content: str | None = Field(None, description="It holds in these words now: its content "
+                                "is updated first.")
+
+
 class WindowIn(BaseModel):
     model_config = _STRICT
     start: str | None = None

@@ -9,6 +9,7 @@ Cheap: one regular-expression pass, no model."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 ZH = "zh"
 EN = "en"
@@ -27,3 +28,11 @@ def language(text: str) -> str:
 
 def other(lang: str) -> str:
     return EN if lang == ZH else ZH
+
+
+def majority(texts: Iterable[str]) -> str | None:
+    """``zh`` when most of the texts are Chinese, ``en`` otherwise; None for no text."""
+    langs = [language(t) for t in texts]
+    if not langs:
+        return None
+    return ZH if 2 * langs.count(ZH) > len(langs) else EN

@@ -1,6 +1,6 @@
 """The /v1 routes that look after a scope: sleep (and reflect), the review schedule, the
-profile's check, stats, export, snapshots, removing a scope (snapshot restore and scope
-removal need an admin key)."""
+"still true?" queue and confirming a memory, the profile's check, stats, export, snapshots,
+removing a scope (snapshot restore and scope removal need an admin key)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from ...errors import Invalid
 from ...io import snapshots
 from ..dto import (
+    ConfirmIn,
     SleepIn,
 )
 from ..reveal import RevealQuery, may_reveal
@@ -37,6 +38,19 @@ def reflect(c: Write, body: SleepIn | None = None) -> JSONResponse:
 @router.get("/review", summary="The memories due for review now, least retrievable first")
 def due_for_review(c: Read, k: int = 10) -> JSONResponse:
     return ok({"reviews": [r.to_dict() for r in c.mem.due_for_review(k)]})
+
+
+@router.get("/review/still-true", summary="The facts gone unconfirmed for long (\"still "
+            "true?\"), the longest overdue first")
+def review_queue(c: Read, k: int = 10) -> JSONResponse:
+    return ok({"queue": [s.to_dict() for s in c.mem.review_queue(k)]})
+
+
+@router.post("/memories/{memory_id}/confirm", summary="Say that a memory still holds (with "
+             "content: in these words now); it leaves the \"still true?\" queue")
+def confirm(memory_id: str, c: Write, body: ConfirmIn | None = None) -> JSONResponse:
+    content = body.content if body is not None else None
+    return ok(c.mem.confirm(memory_id, content=content).to_dict())
 
 
 @router.get("/profile/check", summary="The profile's size against its budget, its pending "

@@ -1,13 +1,14 @@
 // The engramdb web page: a thin client of the /v1 API. Pages are addressed by the URL's hash
 // (#/search, #/add, #/browse, #/timeline, #/entity/<name>, #/sessions/<id>, #/goals,
-// #/context, #/sleep, #/stats, #/memory/<id>), so the browser's back button, links and the
-// keyboard all work. The key (and the scope an admin key switched to) stay in this tab's
+// #/context, #/review, #/sleep, #/stats, #/memory/<id>), so the browser's back button, links
+// and the keyboard all work. The key (and the scope an admin key switched to) stay in this tab's
 // sessionStorage.
 "use strict";
 
 import { loadEntities, openEntity } from "./entity.js";
 import { browse, wireManage } from "./manage.js";
 import { erase, forget, openMemory, restore, save } from "./memory.js";
+import { loadReview } from "./review.js";
 import { search } from "./search.js";
 import { loadSleeps, runSleep } from "./sleep.js";
 import { loadTimeline, wireTimeline } from "./timeline.js";
@@ -15,7 +16,7 @@ import { $, api, el, getKey, getScope, guard, setKey, setScope } from "./util.js
 import { loadBoot, loadGoals, loadSessions, loadStats, showContext } from "./views.js";
 
 const VIEWS = ["search", "add", "browse", "timeline", "entity", "sessions", "goals", "context",
-  "sleep", "stats", "memory"];
+  "review", "sleep", "stats", "memory"];
 let lastList = "#/search";
 let me = null;
 
@@ -95,7 +96,7 @@ function route() {
   lastList = location.hash || "#/search";
   const load = {
     timeline: loadTimeline, sleep: loadSleeps, stats: loadStats, goals: loadGoals,
-    context: loadBoot, sessions: () => loadSessions(value),
+    context: loadBoot, review: loadReview, sessions: () => loadSessions(value),
     entity: async () => { await loadEntities(); await openEntity(value); },
     browse: () => browse(0),
   }[name];

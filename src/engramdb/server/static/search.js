@@ -1,6 +1,7 @@
 // Search: the hits of POST /v1/recall, the same sentence from several memories shown once
 // (a turn and the fact extracted from it: "2 sources"), the relevance in words and a bar,
-// each hit's why in one line (hit.why) with its score's terms behind a toggle, the query's
+// each hit's why in one line (hit.why) and its verdict (approved or questionable, the reasons
+// on hover) with its score's terms behind a toggle, the query's
 // time window and routing (hits.plan), and the abstained state. A search here only looks
 // (track false): the hits it shows are not counted as used, so nothing is strengthened.
 "use strict";
@@ -56,6 +57,13 @@ function terms(e) {
   return all.length ? el("div", {}, "terms: " + all.join(", ")) : null;
 }
 
+// does it still hold? (recall/judge.py): the label and confidence, the reasons on hover
+function verdictChip(v) {
+  const c = chip(`${v.label} ${v.confidence.toFixed(2)}`, "verdict " + v.label);
+  c.setAttribute("title", v.text);
+  return c;
+}
+
 // a hit and those the server collapsed into it (recall/collapse.py: a turn and its fact)
 const sources = (group) => group.reduce((n, g) => n + 1 + (g.explanation.terms.collapsed || 0), 0);
 
@@ -73,7 +81,8 @@ function hitItem(group, top) {
         + ` · strength ${Math.round(h.explanation.strength * 100)}%`)),
     el("div", { class: "why" }, h.why || legsInWords(h.explanation)),
     el("div", { class: "meta" }, chip(kinds, "kind"), h.woken ? chip("woken from the archive",
-      "woken") : null, el("span", {}, when(h.memory.at)),
+      "woken") : null, h.verdict ? verdictChip(h.verdict) : null,
+    el("span", {}, when(h.memory.at)),
     group.length > 1 ? el("span", { class: "also" }, "also: ",
       ...group.slice(1).map((g) => memoryLink(g.memory, g.memory.kind))) : null),
     el("details", { class: "terms" }, el("summary", {}, "score details"),

@@ -57,7 +57,9 @@ export async function loadBoot() {
     + (b.missing.length ? `; listed but missing: ${b.missing.join(", ")}` : "");
   $("boot").replaceChildren(...b.memories.map((m) => el("li", {}, chip(m.kind, "kind"),
     m.uri ? chip(m.uri, "uri") : null, memoryLink(m))),
-  ...b.warnings.map((w) => el("li", { class: "note" }, w)));
+  ...b.warnings.map((w) => el("li", { class: "note" }, w)),
+  ...(b.still_true.length ? [el("li", { class: "note" }, el("a", { href: "#/review" },
+    b.still_true_title), ` ${b.still_true.length} to ask about`)] : []));
 }
 
 export async function showContext() {
