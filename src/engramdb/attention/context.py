@@ -119,7 +119,7 @@ def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
              session: str | None = None, k: int = 8, track: bool = True,
              encoding: str | None = None, goal: Sequence[str] = (),
              procedures: Sequence[str] = (), shown: Sequence[str] = (),
-             review: Sequence[str] = (), coming_up: Sequence[str] = (),
+             review: Sequence[str] = (), coming_up: Sequence[tuple[str, str]] = (),
              still_true: Sequence[str] = (),
              titles: Mapping[str, str] | None = None) -> Context:
     enc = check_encoding(encoding or memory.config.encoding)
@@ -130,7 +130,7 @@ def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
     items = _long_term(memory, scope, query, k, track, set(shown))
     items += [Item("goal", line, 30, i) for i, line in enumerate(goal)]
     items += [Item("procedures", line, 50, i) for i, line in enumerate(procedures)]
-    items += [Item("coming_up", line, 55, i) for i, line in enumerate(coming_up)]
+    items += [Item("coming_up", line, 55, i, mid) for i, (line, mid) in enumerate(coming_up)]
     items += [Item("review", line, 65, i) for i, line in enumerate(review)]
     items += [Item("still_true", line, 67, i) for i, line in enumerate(still_true)]
     return fit(items + turns, budget, enc, titles)

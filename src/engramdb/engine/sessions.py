@@ -75,7 +75,7 @@ class SessionVerbs(Core):
                         shown=[t.procedure.id for t in triggered] + ahead.ids
                         + [x.memory.id for x in queued],
                         review=due_lines(self.store, scope, now, self.config.review_due, track),
-                        coming_up=ahead.lines(now, lang),
+                        coming_up=list(zip(ahead.lines(now, lang), ahead.ids, strict=True)),
                         still_true=[stilltrue.line(x, lang) for x in queued],
                         titles={"coming_up": prefetch.title(lang),
                                 "still_true": stilltrue.title(lang)})
