@@ -34,6 +34,8 @@ from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
+from .tripledecide import split_apart, triple_decision
+from .triples import read_triples
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
 NEAR_DUP_JACCARD = 0.8     # lexical: share of distinct tokens in common
@@ -105,6 +107,11 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
                                         NEIGHBOUR_LAYERS):
             scored.setdefault(mid, float("nan"))
+    if slotted or shaped:  # the current facts of the same subject and predicate (triples)
+        for t in read_triples(rec.content, rec.kind):
+            for mid, _ in store.triples(rec.scope, subject=t.subject, predicate=t.predicate,
+                                        limit=NEIGHBOURS):
+                scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]
     for mid, vec in store.vectors(rec.scope, missing).items():
         scored[mid] = float(np.dot(vec, vector))
@@ -170,6 +177,7 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
     current = [n for n in nearby.candidates
                if n.record.current and not n.record.erased and n.record.uri is None]
+    current, apart = split_apart(rec, current)
     if slot is not None:
         same = [n.record for n in current
                 if (s := slot_of(n.record.content, n.record.kind)) and s.key == slot.key]
@@ -177,6 +185,9 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
     former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
+    by_triple = triple_decision(rec, current) if rec.uri is None else None
+    if by_triple is not None:
+        return Judgement(*by_triple)
     shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
                                   if not _other_slot(slot, n.record)], shape_judge, former)
     if shaped is not None:
@@ -188,7 +199,7 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
         dup = _near_duplicate(rec, slot, current)
         if dup is not None:
             return dup
-    return Judgement(Action.ADD, "new_memory")
+    return Judgement(Action.ADD, "new_memory", evidence=apart)
 
 
 def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
