@@ -34,7 +34,7 @@ from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
-from .tripledecide import split_apart, triple_decision
+from .tripledecide import former_values, split_apart, triple_decision
 from .triples import read_triples
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
@@ -107,11 +107,9 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
                                         NEIGHBOUR_LAYERS):
             scored.setdefault(mid, float("nan"))
-    if slotted or shaped:  # the current facts of the same subject and predicate (triples)
-        for t in read_triples(rec.content, rec.kind):
-            for mid, _ in store.triples(rec.scope, subject=t.subject, predicate=t.predicate,
-                                        limit=NEIGHBOURS):
-                scored.setdefault(mid, float("nan"))
+    if slotted or shaped:
+        for mid in _structural_candidates(store, rec):
+            scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]
     for mid, vec in store.vectors(rec.scope, missing).items():
         scored[mid] = float(np.dot(vec, vector))
@@ -119,6 +117,22 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top,
                   near)
+
+
+def _structural_candidates(store: Store, rec: Record) -> list[str]:
+    """What the statement's structure points at, however far its vector is: the facts with a
+    triple of the same subject and predicate (the stores' triple table), and the memories that
+    say a value the statement marks as former ("..., not Everest", "from Jira to ...": found
+    by the value's words in the text index)."""
+    found = [mid for t in read_triples(rec.content, rec.kind)
+             for mid, _ in store.triples(rec.scope, subject=t.subject, predicate=t.predicate,
+                                         limit=NEIGHBOURS)]
+    for value in former_values(rec.content):
+        words = tokenize(value, keep_stopwords=True)
+        if words:
+            found += [mid for mid, _ in store.search_text(rec.scope, words, {"body": 1.0},
+                                                          NEIGHBOURS, NEIGHBOUR_LAYERS)]
+    return found
 
 
 class BatchNeighbours:
@@ -175,9 +189,9 @@ def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) ->
 
 def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judgement:
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
-    current = [n for n in nearby.candidates
-               if n.record.current and not n.record.erased and n.record.uri is None]
-    current, apart = split_apart(rec, current)
+    live = [n for n in nearby.candidates
+            if n.record.current and not n.record.erased and n.record.uri is None]
+    current, apart = split_apart(rec, live)  # another subject or mood: no rule supersedes it
     if slot is not None:
         same = [n.record for n in current
                 if (s := slot_of(n.record.content, n.record.kind)) and s.key == slot.key]
@@ -185,18 +199,18 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
     former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
-    by_triple = triple_decision(rec, current) if rec.uri is None else None
-    if by_triple is not None:
-        return Judgement(*by_triple)
     shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
                                   if not _other_slot(slot, n.record)], shape_judge, former)
     if shaped is not None:
         return Judgement(*shaped)
+    by_triple = triple_decision(rec, current) if rec.uri is None else None
+    if by_triple is not None:
+        return Judgement(*by_triple)
     gone = _ended(rec, current)
     if gone is not None:
         return gone
     if rec.kind != Kind.EVENT and rec.uri is None:
-        dup = _near_duplicate(rec, slot, current)
+        dup = _near_duplicate(rec, slot, live)  # "... too" is the same memory said again
         if dup is not None:
             return dup
     return Judgement(Action.ADD, "new_memory", evidence=apart)

@@ -60,6 +60,12 @@ def split_apart(rec: Record, current: list[Any]) -> tuple[list[Any], dict[str, A
     return kept, ({"kept_apart": apart} if apart else {})
 
 
+def former_values(text: str) -> frozenset[str]:
+    """The values ``text`` marks as former, when it also gives a value that holds."""
+    found = read(text)
+    return found.former if found.values else frozenset()
+
+
 def triple_decision(rec: Record, current: list[Any]
                     ) -> tuple[Action, str, Record, dict[str, Any]] | None:
     if rec.kind not in DECIDED_KINDS:
