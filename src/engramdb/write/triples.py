@@ -65,6 +65,8 @@ def triple_of(sentence: str) -> Triple | None:
     start = _pronoun_start(toks)
     subject_ = r.subject if start is None else Subject("user", ())
     start = r.start if start is None else start
+    while start > 1 and toks[start - 1].type == CUE:   # "Kenji moved to ...": the cue is the verb
+        start -= 1
     if subject_.kind == "none":
         return None
     values = [(a, b) for a, b in _spans(toks)
@@ -124,13 +126,13 @@ def _predicate(toks: tuple[Tok, ...], start: int, values: list[tuple[int, int]])
 
 def _kept(toks: tuple[Tok, ...], i: int, start: int) -> bool:
     """A word of the predicate: content words, copulas and prepositions; a change cue only as
-    the verb itself ("moved to", "switched from", 换成), not as an adverb before the verb
-    ("now live in", 其实该穿)."""
+    the verb itself, before a preposition or a value ("moved to", "switched from", 换成 X), not
+    as an adverb before the verb ("now live in", 现在住在, 其实该穿)."""
     tok = toks[i]
     if tok.type == CUE:
         nxt = toks[i + 1] if i + 1 < len(toks) else None
-        return i == start and (nxt is None or (nxt.type != WORD and not nxt.verb
-                                               and not _zh_verb(nxt)))
+        return i == start and (nxt is None or (nxt.type in (VALUE, MARK) and not _zh_verb(nxt))
+                               or (nxt.type == STOP and not is_cjk(nxt.surface)))
     return tok.type not in (NEG, STOP, POSS, MARK) or tok.verb
 
 
