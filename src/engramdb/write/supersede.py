@@ -191,7 +191,7 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
     live = [n for n in nearby.candidates
             if n.record.current and not n.record.erased and n.record.uri is None]
-    current, apart = split_apart(rec, live)  # another subject or mood: no rule supersedes it
+    current, others, apart = split_apart(rec, live)  # another subject or mood: kept apart
     if slot is not None:
         same = [n.record for n in current
                 if (s := slot_of(n.record.content, n.record.kind)) and s.key == slot.key]
@@ -199,14 +199,17 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
     former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
-    shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
-                                  if not _other_slot(slot, n.record)], shape_judge, former)
+    same_slot = [n for n in current if not _other_slot(slot, n.record)]
+    shaped = shape_decision(rec, [(n.record, n.cosine) for n in same_slot], shape_judge, former)
+    if shaped is None and shape_judge is not None and others:  # a subject swapped: the judge's
+        judged = shape_decision(rec, [(n.record, n.cosine) for n in others], shape_judge)
+        shaped = judged if judged is not None and judged[1] == "shape_judged" else None
     if shaped is not None:
         return Judgement(*shaped)
-    by_triple = triple_decision(rec, current) if rec.uri is None else None
+    by_triple = triple_decision(rec, same_slot) if rec.uri is None else None
     if by_triple is not None:
         return Judgement(*by_triple)
-    gone = _ended(rec, current)
+    gone = _ended(rec, live)  # "我和周凯分手了" ends what "我男朋友叫周凯" said: its own check
     if gone is not None:
         return gone
     if rec.kind != Kind.EVENT and rec.uri is None:

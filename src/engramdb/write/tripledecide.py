@@ -35,13 +35,16 @@ class Candidate(Protocol):
     cosine: float
 
 
-def split_apart(rec: Record, current: list[Any]) -> tuple[list[Any], dict[str, Any]]:
-    """``current`` (Candidate items) without those of another subject or mood than ``rec``,
-    and the evidence naming them."""
+def split_apart(rec: Record, current: list[Any]
+                ) -> tuple[list[Any], list[Any], dict[str, Any]]:
+    """``current`` (Candidate items) without those of another subject or mood than ``rec``;
+    those of another subject only (a subject swapped: an LLM judge of the shape rules may
+    still be asked about them); the evidence naming both."""
     if rec.kind not in DECIDED_KINDS or rec.uri is not None:
-        return current, {}
+        return current, [], {}
     mine = read(rec.content)
     kept: list[Any] = []
+    others: list[Any] = []
     apart: list[dict[str, str]] = []
     for n in current:
         old = n.record
@@ -50,6 +53,7 @@ def split_apart(rec: Record, current: list[Any]) -> tuple[list[Any], dict[str, A
             continue
         theirs = read(old.content)
         if mine.apart_from(theirs):
+            others.append(n)
             apart.append({"id": old.id, "why": "subject", "old_subject":
                           theirs.subject.describe(), "new_subject": mine.subject.describe()})
         elif (mine.moods ^ theirs.moods) & OTHER_MOODS:
@@ -57,7 +61,7 @@ def split_apart(rec: Record, current: list[Any]) -> tuple[list[Any], dict[str, A
                           "moods": ",".join(sorted((mine.moods ^ theirs.moods) & OTHER_MOODS))})
         else:
             kept.append(n)
-    return kept, ({"kept_apart": apart} if apart else {})
+    return kept, others, ({"kept_apart": apart} if apart else {})
 
 
 def former_values(text: str) -> frozenset[str]:

@@ -26,7 +26,7 @@ import re
 from ..model import Kind
 from ..store.protocol import Triple
 from ..text.tokenize import is_cjk
-from .align import CUE, MARK, NEG, POSS, STOP, VALUE, WORD, Tok
+from .align import CUE, MARK, NEG, POSS, STOP, VALUE, Tok
 from .reading import MOODS, USER_WORDS, Reading, Subject, _spans, _zh_verb, read
 
 TRIPLE_KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT})
