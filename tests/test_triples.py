@@ -172,6 +172,20 @@ def test_sqlite_store_fills_the_table_on_upgrade(tmp_path, clock):  # type: igno
 
 
 @pytest.mark.sqlite_only
+def test_postgres_store_fills_the_table_on_upgrade(pg_url, clock):  # type: ignore[no-untyped-def]
+    import psycopg
+
+    with engramdb.open(pg_url, embedder="hashing", clock=clock) as mem:
+        mem.scope(user="alice", agent="noah").remember("我爸妈住在绍兴。")
+    with psycopg.connect(pg_url, autocommit=True) as conn:   # as migration 15 left it
+        conn.execute("DROP TABLE triples")
+        conn.execute("DELETE FROM schema_migrations WHERE version = 16")
+    with engramdb.open(pg_url, embedder="hashing", clock=clock) as mem:
+        found = mem.scope(user="alice", agent="noah").triples()
+        assert [tuple(f.triple) for f in found] == [("爸妈", "住在", "绍兴")]
+
+
+@pytest.mark.sqlite_only
 def test_http_route(mem):  # type: ignore[no-untyped-def]
     me = mem.scope(user="alice", agent="noah")
     home = me.remember("I live in Hangzhou.").memory

@@ -22,6 +22,7 @@ snapshots (a redaction or a hard forget of the text leaves no value behind in th
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model import Kind
 from ..store.protocol import Triple
@@ -43,6 +44,11 @@ def read_triples(content: str, kind: Kind) -> tuple[Triple, ...]:
     """The triples of ``content`` when it is of a kind that states facts, else none."""
     if kind not in TRIPLE_KINDS or not isinstance(content, str):
         return ()
+    return _read(content)
+
+
+@lru_cache(maxsize=4096)
+def _read(content: str) -> tuple[Triple, ...]:
     out: list[Triple] = []
     for sentence in _SENTENCE.split(content):
         sentence = sentence.strip()
