@@ -88,6 +88,20 @@ def test_different_subjects_never_touch(me):  # type: ignore[no-untyped-def]
     assert {f.triple.subject for f in me.triples()} == {"user", "parents", "爸妈"}
 
 
+def test_a_name_and_the_relation_that_names_it_are_one_subject(me):  # type: ignore[no-untyped-def]
+    for old, new in (("My sister Anna lives in Lisbon.", "Anna lives in Porto now."),
+                     ("我妹妹小美住在杭州。", "小美现在住在上海。")):
+        first = me.remember(old).memory
+        r = me.remember(new)
+        assert (r.action, r.rule) == ("supersede", "triple_object_changed"), new
+        assert r.evidence["old_id"] == first.id
+    for old, new in (("My sister's cat is called Tom.", "My cat is called Rex."),  # the cat's
+                     ("Priya's sister lives in Pune.", "Priya lives in Delhi."),   # a possessor
+                     ("小丽的妹妹住在杭州。", "小丽住在成都。")):
+        first = me.remember(old).memory
+        assert me.remember(new).action == "add" and me.get(first.id).current, new
+
+
 def test_another_mood_is_kept_apart(me):  # type: ignore[no-untyped-def]
     home = me.remember("我住在北京。").memory
     plan = me.remember("我明年可能搬去深圳。")

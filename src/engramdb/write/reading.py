@@ -70,6 +70,8 @@ class Subject:
             return False
         if "user" in kinds:
             return True
+        if len(kinds) == 2 and _apposed(self, other):
+            return False  # "my sister Anna" / "Anna", 我妹妹小美 / 小美
         if len(kinds) == 2:
             return True  # a person and a thing: "my wife's car" / "my car"
         if _relations(self.words) != _relations(other.words):
@@ -91,6 +93,23 @@ class Subject:
     def describe(self) -> str:
         return self.kind if self.kind in ("user", "none") else \
             f"{self.kind}:{' '.join(self.words)}"
+
+
+def _apposed(a: Subject, b: Subject) -> bool:
+    """One is a relation named after it ("my sister Anna", 我妹妹小美: the name after the
+    relation word) and the other that name alone; not a possessor ("Priya's sister", 小美的妹妹:
+    the name before the relation) nor a thing of the relation's ("my sister's cat" / "my cat":
+    no name)."""
+    person, other = (a, b) if a.kind == "person" else (b, a)
+    rel = [i for i, w in enumerate(person.words) if _is_relation(w)]
+    if not rel or not other.words:
+        return False
+    return set(other.words) <= set(person.words[rel[-1] + 1:]) & person.names
+
+
+def _is_relation(word: str) -> bool:
+    return word in _RELATION_STEMS or (is_cjk(word) and any(r in word for r in RELATIONS
+                                                            if is_cjk(r) and len(r) > 1))
 
 
 def _numbered(words: tuple[str, ...]) -> set[str]:
@@ -165,7 +184,7 @@ def read(text: str) -> Reading:
     frame = " ".join("X" if t.type == VALUE else t.surface for t in toks_all)
     return Reading(language(text), subject or Subject("none", ()), frame,
                    frozenset(values), frozenset(former), _moods(text, toks_all),
-                   frozenset(t.norm for t in toks_all), main, _predicate(main))
+                   frozenset(_form(t) for t in toks_all), main, _predicate(main))
 
 
 def _clause_values(toks: tuple[Tok, ...]) -> tuple[set[str], set[str]]:
@@ -244,16 +263,24 @@ def _subject(toks: tuple[Tok, ...]) -> Subject:
     if pronoun is not None:  # "After the third fee I moved ...": the subject is the user
         return Subject("user", ())
     norms = [t.norm.split("'")[0] for t in head if t.type != POSS]
-    words = tuple(dict.fromkeys(t.norm for t in head if t.type in (WORD, VALUE)
+    words = tuple(dict.fromkeys(_form(t) for t in head if t.type in (WORD, VALUE)
                                 and t.norm.split("'")[0] not in USER_WORDS and not t.time))
     if not words:
         return Subject("user" if any(n in USER_WORDS for n in norms) else "none", ())
     people = any(w in _RELATION_STEMS or (is_cjk(w) and any(r in w for r in RELATIONS
                                                             if is_cjk(r) and len(r) > 1))
                  for w in words)
-    names = frozenset(t.norm for t in head if t.type == VALUE and not t.time
+    names = frozenset(_form(t) for t in head if t.type == VALUE and not t.time
                       and not any(c.isdigit() for c in t.surface))
     return Subject("person" if people else "thing", words, names)
+
+
+def _form(tok: Tok) -> str:
+    """A subject word's compared form: stemmed, whether or not its capital made it a value
+    ("Redis runs ..." / "The Redis instance ...": one word)."""
+    if tok.type != VALUE or is_cjk(tok.surface) or any(c.isdigit() for c in tok.norm):
+        return tok.norm   # a word's norm is stemmed already
+    return _stem(tok.norm)
 
 
 def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:

@@ -9,8 +9,9 @@ decision, before the slot and shape rules (write/supersede.py) act:
 - "triple_former_value": the new statement marks a value as former by its structure ("it's
   Kilimanjaro, not Everest", "from Jira to Linear", "8点40，不是6点40") and gives another, and
   the nearest current fact of a subject not apart holds that former value -> SUPERSEDE.
-- "triple_object_changed": a triple of the new statement has the subject and predicate of a
-  current fact's triple and another object ("Our staging cluster runs Postgres 15." /
+- "triple_object_changed": a triple of the new statement has the subject (or the same named
+  more fully: "my sister Anna" / "Anna") and predicate of a current fact's triple and another
+  object ("Our staging cluster runs Postgres 15." /
   "Our staging cluster runs Redis 7.") -> SUPERSEDE; "triple_older_value" when the new one
   happened before the stored one (kept as history, superseded at once).
 
@@ -104,7 +105,8 @@ def _changed(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict
         old = n.record
         for new_t in mine:
             for old_t in read_triples(old.content, old.kind):
-                if (old_t.subject, old_t.predicate) != (new_t.subject, new_t.predicate):
+                if old_t.predicate != new_t.predicate \
+                        or not _same_subject(old_t.subject, new_t.subject):
                     continue
                 if _same_object(old_t.object, new_t.object):
                     continue
@@ -114,6 +116,19 @@ def _changed(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict
                          "predicate": new_t.predicate, "old_object": old_t.object,
                          "new_object": new_t.object, "cosine": round(n.cosine, 4)})
     return None
+
+
+def _same_subject(a: str, b: str) -> bool:
+    """The same subject, or one named more fully ("sister anna" / "anna", 妹妹小美 / 小美); the
+    candidates of another subject were set apart before (``split_apart``)."""
+    if a == b:
+        return True
+    if "user" in (a, b):
+        return False
+    if is_cjk(a + b):
+        return a in b or b in a
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
 
 
 def _same_object(a: str, b: str) -> bool:
