@@ -14,7 +14,8 @@ PUBLIC = [
     "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "IngestReport", "Invalid", "Kind",
     "Layer", "Lifecycle", "Link", "Memory", "Message", "NotFound", "Priority", "Record", "Scope",
     "ScopedMemory", "Stats", "StoreError", "Version", "WorkingMemory", "WriteResult",
-    "__version__", "errors", "open", "register_embedder",
+    "__version__", "errors", "open", "register_conflict", "register_embedder",
+    "register_similarity",
 ]
 
 

@@ -41,7 +41,13 @@ from .model import (
     Version,
     WriteResult,
 )
-from .registry import make_embedder, register_embedder, worker_factory
+from .registry import (
+    make_embedder,
+    register_conflict,
+    register_embedder,
+    register_similarity,
+    worker_factory,
+)
 
 if TYPE_CHECKING:
     from .attention.context import Context
@@ -72,7 +78,8 @@ __all__ = [
     "Explanation", "Goal", "GoalStatus", "Hit", "Hits", "IngestReport", "Invalid", "Kind",
     "Layer", "Lifecycle", "Link", "Memory", "Message", "NotFound", "Priority", "Record", "Scope",
     "ScopedMemory", "Stats", "StoreError", "Version", "WorkingMemory", "WriteResult",
-    "__version__", "errors", "open", "register_embedder",
+    "__version__", "errors", "open", "register_conflict", "register_embedder",
+    "register_similarity",
 ]  # sorted; tests/test_public_surface.py pins it
 
 

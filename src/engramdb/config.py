@@ -176,6 +176,8 @@ class Config:
     pii: str = "keep"                  # personal data in a write: keep, mask or refuse
     pii_scopes: str = ""               # per scope: "alice=mask, bob/helper=refuse" (write/privacy)
     query_cache: int = 512             # query vectors kept by their text (embed/querycache); 0: off
+    similarity: str = "cosine"         # how alike two memories are: a registered similarity
+    conflict: str = "statements"       # and conflict function (compare.py, registry.py)
 
     def __post_init__(self) -> None:
         for name in ("half_life_p1_days", "half_life_p2_days", "half_life_p3_days",
@@ -215,6 +217,7 @@ class Config:
             raise ConfigError(f"archive_below must be a weight from 0 to below 1, got {value!r}")
         self._check_working()
         self._check_pii()
+        self._check_comparers()
         if not isinstance(self.synchronous, str) or self.synchronous not in SYNCHRONOUS:
             raise ConfigError(f"synchronous must be full (an acknowledged write survives power "
                               f"loss) or normal (it survives a crash of the process), got "
@@ -258,6 +261,12 @@ class Config:
             raise ConfigError(f"shape_judge must be auto, rules or llm, got {self.shape_judge!r}")
         if self.shape_judge == "llm" and not self.llm_url:
             raise ConfigError("shape_judge='llm' needs llm_url and llm_model")
+
+    def _check_comparers(self) -> None:
+        for name in ("similarity", "conflict"):   # registered names: checked at open
+            if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
+                raise ConfigError(f"{name} must name a registered {name} function, got "
+                                  f"{getattr(self, name)!r}")
 
     def _check_pii(self) -> None:
         from .text.piipolicy import check_policy, parse_scopes

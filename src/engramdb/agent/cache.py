@@ -17,9 +17,18 @@ hit gives a wrong answer). "请告诉我我住在哪里" vs "我住在哪里？"
 A hit also needs every memory that supported the earlier answer to be there, current (not
 superseded, not forgotten) and at the version it had then. A supporting memory that changed,
 was superseded or was forgotten drops every answer that used it (counted as ``invalidated``);
-``invalidate`` does it at once. Only answers of turns that ran read-only tools (``pure``) are
-put in the cache. An answer older than ``max_age`` (default one day, by the Memory's clock)
-is dropped too. ``hits`` and ``misses`` are counted."""
+``invalidate`` does it at once.
+
+Each answer is also linked to the pending items and lessons it relied on (``links``: the
+agent passes those its prompt showed, in the memory context or the cognitive state's open
+questions and reflections, whether or not the focus picked them). When one of them closes (it
+is done or dropped: forgotten, superseded, retired to the archive by sleep, or changed), every
+answer linked to it is dropped at the next ``lookup`` of the scope (``sweep``), before any
+question is compared: an answer about what is still to do never outlives the item.
+
+Only answers of turns that ran read-only tools (``pure``) are put in the cache. An answer
+older than ``max_age`` (default one day, by the Memory's clock) is dropped too. ``hits`` and
+``misses`` are counted."""
 
 from __future__ import annotations
 
@@ -30,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..model import Scope
+from ..model import Kind, Layer, Record, Scope
 from ..store.protocol import Store
 from ..text.tokenize import is_cjk, tokenize
 
@@ -41,6 +50,7 @@ FILLERS = frozenset({
     "你"})
 CAPACITY = 256  # answers kept per scope; the oldest goes first
 MAX_AGE = timedelta(days=1)
+LINKED = frozenset({Kind.PENDING, Kind.LESSON})   # what an answer is linked to (``links``)
 
 
 @dataclass(eq=False)
@@ -50,6 +60,7 @@ class Entry:
     answer: str
     supports: dict[str, int]   # memory id -> version it had when the answer was given
     at: datetime
+    links: dict[str, int] = field(default_factory=dict)  # pending items and lessons relied on
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,7 @@ class CacheHit:
     answer: str
     similarity: float
     supports: list[str] = field(default_factory=list)
+    links: list[str] = field(default_factory=list)   # the pending items and lessons
 
 
 class SemanticCache:
@@ -74,6 +86,7 @@ class SemanticCache:
         if now is not None:
             for old in [e for e in self._entries.get(scope, []) if now - e.at > self.max_age]:
                 self._drop(scope, old)
+        self.sweep(store, scope)
         entries = self._entries.get(scope, [])
         if entries:
             vec = _unit(self.embed(question))
@@ -86,20 +99,43 @@ class SemanticCache:
                     continue
                 if self._still_true(store, scope, entry):
                     self.hits += 1
-                    return CacheHit(entry.question, entry.answer, sim, list(entry.supports))
+                    return CacheHit(entry.question, entry.answer, sim, list(entry.supports),
+                                    list(entry.links))
                 self._drop(scope, entry)
         self.misses += 1
         return None
 
     def put(self, scope: Scope, question: str, answer: str, supports: Mapping[str, int],
-            at: datetime) -> None:
+            at: datetime, links: Mapping[str, int] | None = None) -> None:
+        """Keep ``answer``; ``supports`` and ``links``: memory id -> its version then."""
         entries = self._entries.setdefault(scope, [])
-        entries.append(Entry(question, _unit(self.embed(question)), answer, dict(supports), at))
+        entries.append(Entry(question, _unit(self.embed(question)), answer, dict(supports), at,
+                             dict(links or {})))
         del entries[:-self.capacity]
 
+    def sweep(self, store: Store, scope: Scope) -> int:
+        """Drop every answer of the scope linked to a pending item or lesson that has closed
+        since; how many were dropped."""
+        entries = self._entries.get(scope, [])
+        linked = list({mid for e in entries for mid in e.links})
+        if not linked:
+            return 0
+        found = store.get_many(scope, linked)
+        gone = [e for e in entries if any(not _open(found.get(mid), version)
+                                          for mid, version in e.links.items())]
+        for entry in gone:
+            self._drop(scope, entry)
+        return len(gone)
+
+    def links(self, scope: Scope, memory_id: str) -> list[str]:
+        """The cached questions of the scope whose answers are linked to ``memory_id``."""
+        return [e.question for e in self._entries.get(scope, []) if memory_id in e.links]
+
     def invalidate(self, scope: Scope, memory_id: str) -> int:
-        """Drop every answer of the scope that used ``memory_id``; how many were dropped."""
-        gone = [e for e in self._entries.get(scope, []) if memory_id in e.supports]
+        """Drop every answer of the scope that used or was linked to ``memory_id``; how many
+        were dropped."""
+        gone = [e for e in self._entries.get(scope, [])
+                if memory_id in e.supports or memory_id in e.links]
         for entry in gone:
             self._drop(scope, entry)
         return len(gone)
@@ -123,6 +159,17 @@ class SemanticCache:
         if entry in entries:
             entries.remove(entry)
             self.invalidated += 1
+
+
+def _open(rec: Record | None, version: int) -> bool:
+    """A linked memory still as it was: there, current, in core, at the same version."""
+    return (rec is not None and rec.current and rec.layer == Layer.CORE
+            and rec.version == version)
+
+
+def linkable(rec: Record) -> bool:
+    """A memory an answer is linked to: a current pending item or lesson in core."""
+    return rec.kind in LINKED and rec.current and rec.layer == Layer.CORE
 
 
 def words(text: str) -> set[str]:

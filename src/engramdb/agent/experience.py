@@ -89,8 +89,10 @@ def remember(memory: Memory, scope: Scope, situation: str, result: str, ev: Eval
         "reward": ev.reward, "success": ev.success, "lesson": ev.lesson,
         "strategy": ev.strategy, "tools": ev.tools, "failures": ev.failures,
         "used": list(used), "lang": lang, "steps": [s.brief() for s in steps]}}
+    # P3 as events are: the system:// domain alone would make it P0, loaded into every
+    # context's identity section
     rec = memory.remember(content, kind=Kind.EVENT, uri=EXPERIENCES + new_id(memory._now()),
-                          importance=0.3, metadata=meta, user=scope.user,
+                          importance=0.3, metadata=meta, priority="P3", user=scope.user,
                           agent=scope.agent).memory
     for mid in dict.fromkeys(used):
         rec_used = memory.store.get(scope, mid)

@@ -7,12 +7,18 @@ Remember -> Consolidate.
 - Goal: ``goal`` starts that goal unless it is the active one already.
 - Focus: the attention workspace (``focus``, with its audit) picks the memories the turn uses.
 - Cache: a question close in meaning to one answered before, on unchanged memories, is answered
-  from the semantic cache (cache.py) without the LLM.
+  from the semantic cache (cache.py) without the LLM. A cached answer is linked to the pending
+  items and lessons its prompt showed (the context's and the cognitive state's); it is dropped
+  when one of them closes.
 - Plan / Act: up to ``max_steps`` planner actions. A tool runs (its result goes back to the
   planner and meets the beliefs, state.py); ``plan`` declares the tools required; ``finish``
   (or a plain answer) ends the turn unless a required tool has not run yet: then it is refused
   and the planner is told which. A fallback action (the planner could not plan) ends the turn
   with its safe answer; running out of steps ends it with a message saying so.
+- After each action (a tool call, a refused finish, the answer, a fallback): the tool's prior
+  (priors.py), a reflection note (notes.py) and the drives (drives.py) are written, and the
+  planner's next call reads them in the cognitive state; a tool whose prior is low is flagged
+  when chosen.
 - Evaluate / Remember / Consolidate: success, reward and lesson (experience.py); feedback on the
   memories used (useful on success, useless on a failure that was not the endpoint's); the
   experience episode linked to them; procedures and rules from repeated outcomes. All of it in
@@ -32,14 +38,19 @@ from ..dynamics.feedback import Feedback
 from ..engine import Memory, ScopedMemory
 from ..errors import EngramError, Invalid
 from ..model import Scope
+from ..text.tokens import count_tokens
+from . import drives as drv
+from . import notes as nts
 from . import persona as pers
+from . import priors as pri
+from . import selfmodel
 from . import state as cog
 from .builtins import install
-from .cache import SemanticCache
+from .cache import SemanticCache, linkable
 from .experience import consolidate, evaluate, experiences, is_trace, reflection_text, remember
 from .planner import Action, Done, Endpoint, Planner
 from .result import Step, TurnResult
-from .texts import FINISH_REFUSED, FROM_CACHE, STEP_LIMIT, lang_of
+from .texts import FINISH_REFUSED, FROM_CACHE, LOW_PRIOR, STEP_LIMIT, lang_of
 from .tools import CONTROL, FINISH, PLAN, ToolRegistry
 
 MAX_STEPS_LIMIT = 50
@@ -66,6 +77,8 @@ class Agent:
         self.cache: SemanticCache | None = (SemanticCache(memory._embed_query) if cache is True
                                             else cache or None)
         self._unprompted: set[str] = set()   # memories the last context brought up unprompted
+        self._cautions: list[str] = []        # this turn's choices of a tool with a low prior
+        self._shown: list[str] = []   # the memories the turn's prompt showed (context, state)
 
     # ------------------------------------------------------------ tools and state
 
@@ -75,7 +88,29 @@ class Agent:
 
     def introspect(self) -> cog.CognitiveState:
         return cog.introspect(self.memory, self.scope, self.tools.names(),
-                              self.persona().to_dict())
+                              self.persona().to_dict(), self._cautions)
+
+    def set_mission(self, mission: str | None) -> str | None:
+        """Set the self model's mission (None clears it); kept in the scope."""
+        return selfmodel.set_mission(self.memory, self.scope, mission)
+
+    def set_limits(self, limits: Sequence[str]) -> list[str]:
+        """Set the self model's limits, a list of texts (an empty list clears them)."""
+        return selfmodel.set_limits(self.memory, self.scope, limits)
+
+    def drives(self) -> drv.Drives:
+        """Coherence, competence and curiosity now (drives.py)."""
+        return cog.drives_now(self.memory, self.scope)
+
+    def priors(self) -> dict[str, pri.Prior]:
+        """Each tool's record: calls, predicted success, mean time and output tokens."""
+        return pri.load_all(self.memory, self.scope)
+
+    def notes(self, n: int = nts.SHOWN) -> list[nts.Note]:
+        """The last ``n`` reflection notes (1 to 100), oldest first."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 100:
+            raise Invalid(f"n must be an integer from 1 to 100, got {n!r}")
+        return nts.recent(self.memory, self.scope, n)
 
     def believe(self, key: str, value: object, confidence: float = 0.8) -> cog.Belief:
         return cog.believe(self.memory, self.scope, key, value, confidence)
@@ -126,6 +161,7 @@ class Agent:
         before the turn may finish."""
         if not isinstance(message, str) or not message.strip():
             raise Invalid("message is empty")
+        self._cautions = []
         steps_allowed = self.max_steps if max_steps is None else _check_steps(max_steps)
         required = self._check_requires(requires)
         lang = lang_of(message)
@@ -141,6 +177,7 @@ class Agent:
             if active is None or active.title != goal.strip():
                 self.memory.goal_start(goal, **kw)
         steps: list[Step] = []
+        self._shown = []
         used = self._focus(message, steps)
         hit = self.cache.lookup(self.memory.store, self.scope, message,
                                 self.memory._now()) if self.cache else None
@@ -163,23 +200,28 @@ class Agent:
             "audit": [s.to_dict() for s in ws.audit]}))
         return used
 
-    def _context(self, message: str, session: str | None, lang: str) -> str:
+    def _context(self, message: str, session: str | None) -> str:
         proactive = self.persona().proactive
         ctx = self.memory.context(message, self.budget, session=session,
                                   k=self.k if proactive else 0, user=self.scope.user,
                                   agent=self.scope.agent)
-        return ctx.text + "\n\n" + self.introspect().lines(lang)
+        self._shown = list(ctx.memory_ids)
+        return ctx.text
 
     def _act(self, message: str, session: str | None, lang: str, steps: list[Step],
              used: list[str], required: set[str], allowed: int) -> TurnResult:
         proactive = self.persona().proactive
         self._unprompted = set(used) if proactive else set()
-        context = self._context(message, session, lang)
+        memories = self._context(message, session)
         done: list[Done] = []
         ran: set[str] = set()
         beliefs: list[dict[str, Any]] = []
         for _ in range(allowed):
-            action = self.planner.plan(context, message, done, self.tools, lang)
+            state = self.introspect()   # read again each step: priors, notes, drives move
+            self._shown += [i for i in state.sources if i not in self._shown]
+            context = memories + "\n\n" + state.lines(lang)
+            action = self.planner.plan(context, message, done, self.tools, lang,
+                                       priors={p.tool: p for p in state.priors})
             n = len(steps) + 1
             if action.kind == "fallback":
                 steps.append(Step(n, "fallback", ok=False, error=action.error,
@@ -200,6 +242,8 @@ class Agent:
                 why = FINISH_REFUSED[lang].format(missing=", ".join(missing))
                 steps.append(Step(n, "refused", tool=FINISH, ok=False, error=why,
                                   output=final))
+                self._reflect(steps[-1], nts.after_end("refused", steps, 0, ", ".join(missing),
+                                                       action.rationale, lang), None, lang)
                 done.append(Done(Action("tool", tool=FINISH, args={"answer": final},
                                         call_id=action.call_id), why))
                 continue
@@ -209,21 +253,58 @@ class Agent:
                                   data=_why(action)))
                 done.append(Done(action, text))
                 continue
+            before = self.priors().get(action.tool) or pri.Prior(action.tool)
+            caution = self._caution(before, lang)
+            started = self.memory._now()
             out = self.tools.call(action.tool, action.args)
+            seconds = (self.memory._now() - started).total_seconds()
+            met: list[dict[str, Any]] = []
             if out.ok:
                 ran.add(action.tool)
                 used += [i for i in out.memory_ids if i not in used]
-                beliefs += cog.meet(self.memory, self.scope, out.output, action.tool)
+                met = cog.meet(self.memory, self.scope, out.output, action.tool)
+                beliefs += met
             steps.append(Step(n, "tool", tool=action.tool, args=out.args, ok=out.ok,
                               output=out.text, error=out.error,
                               data={"pure": self.tools.get(action.tool).pure,
-                                    **_why(action)}))
+                                    **_why(action), **caution}))
+            tokens = count_tokens(out.text, self.memory.config.encoding)
+            after = before.seen(out.ok, seconds, tokens)
+            self._reflect(steps[-1], nts.after_tool(out, before, after, seconds, tokens, met,
+                                                    action.rationale, n, lang), after, lang)
             done.append(Done(action, out.text))
         why = ", ".join(sorted(required - ran)) or "no finish"
         text = STEP_LIMIT[lang].format(n=allowed, why=why)
         steps.append(Step(len(steps) + 1, "limit", ok=False, error=why, output=text))
         return self._end(message, session, lang, steps, used, "limit", text, why, beliefs,
                          allowed)
+
+    def _caution(self, prior: pri.Prior, lang: str) -> dict[str, str]:
+        """A warning, kept for the state and the step, when the chosen tool's prior is low."""
+        if not prior.low:
+            return {}
+        text = LOW_PRIOR[lang].format(tool=prior.tool, p=prior.success, ok=prior.ok,
+                                      n=prior.calls)
+        self._cautions.append(text)
+        return {"caution": text}
+
+    def _reflect(self, step: Step, note: nts.Note, prior: pri.Prior | None,
+                 lang: str) -> None:
+        """After an action: the tool's prior, the note and the drives, all or nothing; the
+        note goes into the step's data (a failure to write says so there instead)."""
+        try:
+            with self.memory.store.transaction():
+                self._keep(note, prior, lang)
+            step.data["note"] = note.meta()
+        except EngramError as exc:
+            step.data["note_error"] = str(exc)
+
+    def _keep(self, note: nts.Note, prior: pri.Prior | None, lang: str) -> nts.Note:
+        if prior is not None:
+            pri.save(self.memory, self.scope, prior, lang)
+        kept = nts.save(self.memory, self.scope, note)
+        drv.save(self.memory, self.scope, cog.drives_now(self.memory, self.scope), lang)
+        return kept
 
     def _plan_step(self, action: Action, required: set[str]) -> str:
         names = action.args.get("requires") or []
@@ -249,7 +330,8 @@ class Agent:
 
     def _record(self, result: TurnResult, message: str, session: str | None,
                 ended: str | None) -> None:
-        """The observation, feedback, experience and consolidation: all or nothing."""
+        """The observation, feedback, experience, the last action's note and consolidation:
+        all or nothing."""
         ev, kw = result.evaluation, {"user": self.scope.user, "agent": self.scope.agent}
         try:
             with self.memory.store.transaction():
@@ -263,12 +345,26 @@ class Agent:
                         self.memory.feedback(mid, ev.success, **kw)
                 exp = remember(self.memory, self.scope, message, result.answer, ev,
                                self._live(result.used), result.lang, result.steps)
+                note = self._end_note(result, ended or "answer")
                 result.consolidated = consolidate(self.memory, self.scope, result.lang, ev)
                 result.experience_id = exp.id
+            if note is not None:   # shown only once it is kept
+                result.steps[-1].data["note"] = note.meta()
         except EngramError as exc:
             result.experience_id, result.consolidated = None, {}
             result.error = (result.error + "; " if result.error else "") + (
                 f"the turn's record could not be written (nothing of it was): {exc}")
+
+    def _end_note(self, result: TurnResult, ended: str) -> nts.Note | None:
+        """The note on the turn's last action (none at the step limit: that was a tool call,
+        noted already)."""
+        if ended == "limit":
+            return None
+        last = result.steps[-1]
+        kind = "fallback" if ended.startswith("fallback") else ended
+        note = nts.after_end(kind, result.steps, len(result.used), last.error,
+                             str(last.data.get("rationale", "")), result.lang)
+        return self._keep(note, None, result.lang)
 
     def _live(self, ids: Sequence[str]) -> list[str]:
         found = self.memory.store.get_many(self.scope, list(dict.fromkeys(ids)))
@@ -279,11 +375,14 @@ class Agent:
 
     def _cache_put(self, message: str, answer: str, used: list[str]) -> None:
         assert self.cache is not None
-        found = self.memory.store.get_many(self.scope, list(dict.fromkeys(used)))
-        supports = {i: r.version for i, r in found.items() if r.current}
-        self.cache.put(self.scope, message, answer, supports, self.memory._now())
+        found = self.memory.store.get_many(self.scope, list(dict.fromkeys(used + self._shown)))
+        supports = {i: found[i].version for i in dict.fromkeys(used)
+                    if i in found and found[i].current}
+        links = {i: r.version for i, r in found.items() if linkable(r)}  # cache.py
+        self.cache.put(self.scope, message, answer, supports, self.memory._now(), links)
 
     def _close(self, result: TurnResult, wm: Any) -> TurnResult:
+        self._cautions = []   # a caution is about this turn's choices
         if wm is not None:
             wm.add("assistant", result.answer)
         return result

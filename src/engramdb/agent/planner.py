@@ -11,7 +11,12 @@ the system prompt and the model answers one JSON object (texts.JSON_FORMAT). A n
 with text and no tool call is an answer (or a JSON action, if the text is one). A JSON action
 may also come in the cognitive-agent planner's own shape, ``{"name": TOOL, "arguments": {...}
 or "<JSON text>", "rationale": "..."}``: an alias of ``{"action": "tool", ...}``. A
-``rationale`` (in either shape) is kept on the action, and so in the turn's steps.
+``rationale`` (in either shape), or the text a native reply gives beside its tool call, is
+kept on the action, and so in the turn's steps and the action's reflection note.
+
+With ``priors`` (the agent's record of each tool, priors.py), every tool the agent has called
+before is described with its record: calls, predicted success, mean time and output tokens, in
+the native tool list and in the JSON mode's list alike.
 
 Every reply is validated (a known tool, arguments that fit its schema, a non-empty answer). An
 invalid reply is retried once with the validation error; a second invalid reply, or an
@@ -22,16 +27,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
 
 from ..errors import Invalid
 from ..llm.chat import ChatFailed, Endpoint
+from .priors import Prior
 from .texts import CANNOT_PLAN, JSON_FORMAT, RETRY, SYSTEM
-from .tools import FINISH, ToolRegistry
+from .tools import FINISH, Tool, ToolRegistry
 
 REFUSES_TOOLS = (400, 422, 501)
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
@@ -72,14 +78,17 @@ class Planner:
         if mode not in ("auto", "native", "json"):
             raise Invalid(f"planner mode must be auto, native or json, got {mode!r}")
         self.endpoint, self.mode, self.client = endpoint, mode, client
+        self._listed: list[Tool] = []
 
     @property
     def native(self) -> bool:
         return self.mode != "json"
 
     def plan(self, context: str, request: str, done: list[Done], tools: ToolRegistry,
-             lang: str = "en") -> Action:
-        """The next action; a ``fallback`` action when none could be had."""
+             lang: str = "en", priors: Mapping[str, Prior] | None = None) -> Action:
+        """The next action; a ``fallback`` action when none could be had. ``priors``: each
+        tool's record, shown with the tool."""
+        self._listed = described(tools, priors or {}, lang)
         try:
             return self._plan(context, request, done, tools, lang)
         except Exception as exc:  # noqa: BLE001 - the planner never raises in the user's face
@@ -113,7 +122,8 @@ class Planner:
         ep = self.endpoint
         if self.native:
             try:
-                return ep.message(build(), client=self.client, tools=tools.openai_tools())
+                return ep.message(build(), client=self.client, tools=[
+                    t.to_openai() for t in self._listed])
             except ChatFailed as exc:
                 if self.mode != "auto" or exc.status not in REFUSES_TOOLS:
                     raise
@@ -124,7 +134,7 @@ class Planner:
                   lang: str, retry: str | None) -> list[dict[str, Any]]:
         system = SYSTEM[lang].format(context=context or "(nothing yet)")
         if not self.native:
-            system += "\n\n" + JSON_FORMAT[lang].format(tools=_tool_text(tools))
+            system += "\n\n" + JSON_FORMAT[lang].format(tools=_tool_text(self._listed))
         msgs: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": request}]
         for n, step in enumerate(done, 1):
@@ -134,10 +144,16 @@ class Planner:
         return msgs
 
 
-def _tool_text(tools: ToolRegistry) -> str:
+def described(tools: ToolRegistry, priors: Mapping[str, Prior], lang: str) -> list[Tool]:
+    """The tools as the model sees them: a called tool's description ends with its record."""
+    return [replace(t, description=f"{t.description} [{priors[t.name].line(lang)}]")
+            if t.name in priors and priors[t.name].calls else t for t in tools.tools()]
+
+
+def _tool_text(tools: list[Tool]) -> str:
     return "\n".join(json.dumps({"name": t.name, "description": t.description,
                                  "parameters": t.parameters}, ensure_ascii=False)
-                     for t in tools.tools())
+                     for t in tools)
 
 
 def _rendered(step: Done, n: int, native: bool) -> list[dict[str, Any]]:
@@ -166,7 +182,11 @@ def parse(reply: dict[str, Any], tools: ToolRegistry, *, native: bool) -> Action
         except json.JSONDecodeError:
             raise Invalid(f"the arguments of {fn.get('name')!r} are not JSON: "
                           f"{str(raw)[:80]}") from None
-        return _tool_action(fn.get("name"), args, tools, str(calls[0].get("id") or ""))
+        action = _tool_action(fn.get("name"), args, tools, str(calls[0].get("id") or ""))
+        said = reply.get("content")
+        if isinstance(said, str) and said.strip():   # text beside a native call: its reason
+            action.rationale = said.strip()
+        return action
     content = reply.get("content")
     if not isinstance(content, str) or not content.strip():
         raise Invalid("the reply holds neither a tool call nor any text")

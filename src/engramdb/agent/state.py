@@ -8,10 +8,16 @@ metadata ``agent_trace`` naming what it is:
                                                       confirmations, contradictions, last_source
     system://agent/question/<slug>          pending   an open question
     system://agent/reflection/<id>          lesson    a reflection (Agent.reflect, at sleep)
+    system://agent/self/mission, .../limits  identity the mission and limits (selfmodel.py)
+    system://agent/prior/<tool>             event     a tool's record (priors.py)
+    system://agent/note/<id>                event     a note after an action (notes.py)
+    system://agent/drives                   event     the drives after the last action (drives.py)
 
-The self model is read, not stored: the identity memories (kind identity) and the tool names.
-Goals are the goal stack (attention/goals.py). ``introspect`` gathers all of it; ``lines`` is
-the block the planner reads next to the memory context.
+The self model: the identity memories (kind identity, the user's words), the mission and limits,
+and the tool names with their priors. Goals are the goal stack (attention/goals.py). The drives
+are computed from the beliefs, questions and recent notes whenever the state is read.
+``introspect`` gathers all of it; ``lines`` is the block the planner reads next to the memory
+context.
 
 Beliefs meet tool results: a tool output that is a JSON object is flattened to dotted keys
 (``{"weather": {"paris": "rain"}}`` -> ``weather.paris``); a belief whose key is there with the
@@ -30,12 +36,16 @@ from ..ids import new_id
 from ..model import Goal, GoalStatus, Kind, Record, Scope
 from ..store.protocol import ListFilter
 from ..text.tokenize import normalize
+from . import drives, notes, priors, selfmodel
+from .drives import Drives
+from .notes import Note
+from .priors import Prior
 from .texts import STATE_TITLES
+from .uris import PREFIX
 
 if TYPE_CHECKING:
     from ..engine import Memory
 
-PREFIX = "system://agent/"
 BELIEFS, QUESTIONS, REFLECTIONS = PREFIX + "belief/", PREFIX + "question/", PREFIX + "reflection/"
 CONFIRM, CONTRADICT, MAX = 0.1, 0.5, 0.99
 SHOWN_REFLECTIONS = 3
@@ -76,13 +86,26 @@ class CognitiveState:
     questions: list[str]
     reflections: list[str]
     persona: dict[str, Any] = field(default_factory=dict)
+    mission: str = ""
+    limits: list[str] = field(default_factory=list)
+    drives: Drives | None = None
+    priors: list[Prior] = field(default_factory=list)     # the tools called at least once
+    notes: list[Note] = field(default_factory=list)       # the last few, oldest first
+    cautions: list[str] = field(default_factory=list)     # this turn's low-prior choices
+    # the ids of the open questions (pending) and reflections (lessons) ``lines`` states: what
+    # an answer given from this state relied on (agent/cache.py links to them)
+    sources: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"self": {"identity": self.identity, "tools": self.tools},
+        return {"self": {"identity": self.identity, "mission": self.mission,
+                         "limits": self.limits, "tools": self.tools},
+                "drives": self.drives.to_dict() if self.drives else None,
+                "priors": {p.tool: p.to_dict() for p in self.priors},
                 "beliefs": [b.to_dict() for b in self.beliefs],
                 "goals": [{"id": g.id, "title": g.title, "status": g.status.value}
                           for g in self.goals],
                 "questions": self.questions, "reflections": self.reflections,
+                "notes": [n.to_dict() for n in self.notes], "cautions": self.cautions,
                 "persona": self.persona}
 
     def lines(self, lang: str = "en") -> str:
@@ -91,12 +114,21 @@ class CognitiveState:
         out = ["## Cognitive state"]
         if self.identity:
             out.append(f"- {t['self']}: " + "; ".join(self.identity))
+        if self.mission:
+            out.append(f"- {t['mission']}: {self.mission}")
+        if self.limits:
+            out.append(f"- {t['limits']}: " + ("；" if lang == "zh" else "; ").join(self.limits))
         out.append(f"- {t['tools']}: " + ", ".join(self.tools))
+        out += [f"- {t['priors']}: {p.line(lang)}" for p in self.priors]
+        if self.drives is not None:
+            out.append(f"- {t['drives']}: {self.drives.line(lang)}")
         out += [f"- {t['beliefs']}: {b.key} = {b.value} (confidence {b.confidence:.2f})"
                 for b in self.beliefs]
         out += [f"- {t['goals']}: {g.title} ({g.status.value})" for g in self.goals]
         out += [f"- {t['questions']}: {q}" for q in self.questions]
         out += [f"- {t['reflections']}: {r}" for r in self.reflections]
+        out += [f"- {t['notes']}: {n.text()}" for n in self.notes]
+        out += [f"- {t['cautions']}: {c}" for c in self.cautions]
         return "\n".join(out)
 
 
@@ -186,12 +218,37 @@ def reflect(memory: Memory, scope: Scope, text: str) -> Record:
 
 
 def introspect(memory: Memory, scope: Scope, tools: Sequence[str],
-               persona: dict[str, Any] | None = None) -> CognitiveState:
+               persona: dict[str, Any] | None = None,
+               cautions: Sequence[str] = ()) -> CognitiveState:
     identity = [r.content for r in memory.store.list(scope, ListFilter(
-        kinds=(Kind.IDENTITY.value,), current_only=True))]
+        kinds=(Kind.IDENTITY.value,), current_only=True)) if not (r.uri or "").startswith(PREFIX)]
     goals = memory.goals([GoalStatus.ACTIVE.value, GoalStatus.PAUSED.value], user=scope.user,
                          agent=scope.agent)
-    questions = [r.content for r in _current(memory, scope, QUESTIONS)]
+    asked = _current(memory, scope, QUESTIONS)
     refl = sorted(_current(memory, scope, REFLECTIONS), key=lambda r: r.recorded_at)
-    return CognitiveState(identity, list(tools), beliefs(memory, scope), goals, questions,
-                          [r.content for r in refl[-SHOWN_REFLECTIONS:]], persona or {})
+    questions = [r.content for r in asked]
+    shown = refl[-SHOWN_REFLECTIONS:]
+    held = beliefs(memory, scope)
+    known = priors.load_all(memory, scope)
+    past = notes.recent(memory, scope, drives.RECENT)
+    return CognitiveState(identity, list(tools), held, goals, questions,
+                          [r.content for r in shown], persona or {},
+                          selfmodel.mission(memory, scope), selfmodel.limits(memory, scope),
+                          drives_now(memory, scope, held, len(questions), past),
+                          [known[t] for t in tools if t in known],
+                          past[-notes.SHOWN:], list(cautions), [r.id for r in asked + shown])
+
+
+def drives_now(memory: Memory, scope: Scope, held: Sequence[Belief] | None = None,
+               questions: int | None = None, past: Sequence[Note] | None = None) -> Drives:
+    """The drives from the scope's beliefs, open questions and recent action notes."""
+    held = beliefs(memory, scope) if held is None else held
+    if questions is None:
+        questions = len(_current(memory, scope, QUESTIONS))
+    if past is None:
+        past = notes.recent(memory, scope, drives.RECENT)
+    unsure = [1 - b.confidence for b in held] + [
+        n.uncertainty for n in past[-drives.RECENT_UNCERTAIN:]]
+    return drives.compute(sum(b.confirmations for b in held),
+                          sum(b.contradictions for b in held), questions,
+                          [n.ok for n in past], unsure)

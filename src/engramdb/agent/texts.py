@@ -106,10 +106,125 @@ REFLECTION = {
 }
 
 STATE_TITLES = {
-    "en": {"self": "I am", "tools": "I can use", "beliefs": "I believe", "goals": "My goals",
-           "questions": "Open questions", "reflections": "Reflections"},
-    "zh": {"self": "我是", "tools": "我能用的工具", "beliefs": "我相信", "goals": "我的目标",
-           "questions": "未解决的问题", "reflections": "反思"},
+    "en": {"self": "I am", "mission": "My mission", "limits": "My limits", "tools": "I can use",
+           "priors": "Tool record", "drives": "My drives", "beliefs": "I believe",
+           "goals": "My goals", "questions": "Open questions", "reflections": "Reflections",
+           "notes": "After a recent action", "cautions": "Caution"},
+    "zh": {"self": "我是", "mission": "我的使命", "limits": "我的限制", "tools": "我能用的工具",
+           "priors": "工具的过往表现", "drives": "我的驱动力", "beliefs": "我相信",
+           "goals": "我的目标", "questions": "未解决的问题", "reflections": "反思",
+           "notes": "最近一个动作之后", "cautions": "注意"},
+}
+
+DRIVE_NAMES = {"en": {"coherence": "coherence", "competence": "competence",
+                      "curiosity": "curiosity"},
+               "zh": {"coherence": "一致性", "competence": "胜任感", "curiosity": "好奇心"}}
+
+DRIVE_WHY = {
+    "en": {"coherence": "{confirmations} confirmation(s), {contradictions} contradiction(s), "
+                        "{questions} open question(s)",
+           "competence": "{ok} of {actions} recent action(s) succeeded",
+           "curiosity": "mean uncertainty {uncertainty:.2f}, {questions} open question(s)"},
+    "zh": {"coherence": "{confirmations} 次证实，{contradictions} 次矛盾，"
+                        "{questions} 个未解决的问题",
+           "competence": "最近 {actions} 个动作成功 {ok} 个",
+           "curiosity": "平均不确定度 {uncertainty:.2f}，{questions} 个未解决的问题"},
+}
+
+DRIVES_CONTENT = {
+    "en": "[agent drives] coherence {coherence:.2f}, competence {competence:.2f}, curiosity "
+          "{curiosity:.2f}",
+    "zh": "[智能体驱动力] 一致性 {coherence:.2f}，胜任感 {competence:.2f}，好奇心 {curiosity:.2f}",
+}
+
+PRIOR_LINE = {
+    "en": "{tool}: {ok} of {n} call(s) succeeded, predicted success {p:.2f}, about {secs:.1f} s "
+          "and {tokens:.0f} tokens a call",
+    "zh": "{tool}：{n} 次调用成功 {ok} 次，预计成功率 {p:.2f}，"
+          "每次约 {secs:.1f} 秒、{tokens:.0f} 个词元",
+}
+
+PRIOR_CONTENT = {"en": "[agent tool record] {line}", "zh": "[智能体工具记录] {line}"}
+
+LOW_PRIOR = {
+    "en": "you chose {tool}, whose predicted success is only {p:.2f} ({ok} of {n} call(s) "
+          "succeeded)",
+    "zh": "你选择了 {tool}，它的预计成功率只有 {p:.2f}（{n} 次调用成功 {ok} 次）",
+}
+
+NOTE = {
+    "en": "[action note] Outcome: {outcome} | Insight: {insight} | Uncertainty: {u:.2f} | "
+          "Next question: {question}",
+    "zh": "[动作反思] 结果：{outcome} | 领悟：{insight} | 不确定度：{u:.2f} | "
+          "下一个问题：{question}",
+}
+
+NOTE_TEXTS = {
+    "en": {
+        "ok": "{tool} succeeded in {secs:.1f} s ({tokens} tokens of output)",
+        "empty": "{tool} succeeded in {secs:.1f} s but returned nothing",
+        "failed": "{tool} failed: {error}",
+        "because": "I chose it because: {rationale}",
+        "first": "first call of {tool}: its predicted success is now {after:.2f}",
+        "ok_expected": "{tool} worked, as its record predicted (predicted success "
+                       "{before:.2f} -> {after:.2f})",
+        "ok_surprise": "{tool} worked although its record predicted failure (predicted "
+                       "success {before:.2f} -> {after:.2f})",
+        "fail_expected": "{tool} failed, as its record predicted (predicted success "
+                         "{before:.2f} -> {after:.2f})",
+        "fail_surprise": "{tool} failed although its record predicted success (predicted "
+                         "success {before:.2f} -> {after:.2f})",
+        "contradicts": "the result contradicts my belief {key} = {belief} (it says {seen}; "
+                       "confidence {confidence_before:.2f} -> {confidence:.2f})",
+        "confirms": "the result confirms my belief {key} = {belief} (confidence "
+                    "{confidence_before:.2f} -> {confidence:.2f})",
+        "q_which": "Which is right for {key}: {belief} or {seen}?",
+        "q_failed": "What must hold before {tool} is called again (it failed with {kind})?",
+        "q_empty": "Where else could what {tool} was asked for ({args}) be found?",
+        "q_none": "none",
+        "refused": "finishing was refused: {missing} had not run",
+        "needs": "the plan requires {missing} before the answer",
+        "q_refused": "What will {missing} add to the answer?",
+        "fell_back": "no action could be planned ({why})",
+        "no_action": "the planner gave no valid action after {n} action(s) in this turn",
+        "q_fallback": "Which single action would move this request forward?",
+        "answered": "answered after {n} action(s)",
+        "turn": "{ok} of {n} tool call(s) in this turn succeeded; the answer rests on {used} "
+                "memory(ies)",
+        "q_answer": "Would the answer change if {tools} had worked?",
+    },
+    "zh": {
+        "ok": "{tool} 成功，用时 {secs:.1f} 秒（输出 {tokens} 个词元）",
+        "empty": "{tool} 成功，用时 {secs:.1f} 秒，但什么也没返回",
+        "failed": "{tool} 失败：{error}",
+        "because": "我选择它的理由：{rationale}",
+        "first": "第一次调用 {tool}：它的预计成功率现在是 {after:.2f}",
+        "ok_expected": "{tool} 成功了，与过往表现的预计一致"
+                       "（预计成功率 {before:.2f} -> {after:.2f}）",
+        "ok_surprise": "{tool} 成功了，而过往表现预计它会失败"
+                       "（预计成功率 {before:.2f} -> {after:.2f}）",
+        "fail_expected": "{tool} 失败了，与过往表现的预计一致"
+                         "（预计成功率 {before:.2f} -> {after:.2f}）",
+        "fail_surprise": "{tool} 失败了，而过往表现预计它会成功"
+                         "（预计成功率 {before:.2f} -> {after:.2f}）",
+        "contradicts": "结果与我的信念 {key} = {belief} 矛盾（结果是 {seen}；置信度 "
+                       "{confidence_before:.2f} -> {confidence:.2f}）",
+        "confirms": "结果证实了我的信念 {key} = {belief}（置信度 {confidence_before:.2f} -> "
+                    "{confidence:.2f}）",
+        "q_which": "{key} 到底是 {belief} 还是 {seen}？",
+        "q_failed": "再次调用 {tool} 之前需要满足什么（它因 {kind} 失败）？",
+        "q_empty": "{tool} 没找到的内容（{args}）还能在哪里找到？",
+        "q_none": "无",
+        "refused": "结束被拒绝：{missing} 还没有运行",
+        "needs": "计划要求先运行 {missing} 再回答",
+        "q_refused": "{missing} 能为回答补充什么？",
+        "fell_back": "没能规划出动作（{why}）",
+        "no_action": "本轮 {n} 个动作之后，规划器没有给出有效动作",
+        "q_fallback": "哪一个动作能推进这个请求？",
+        "answered": "在 {n} 个动作之后给出了回答",
+        "turn": "本轮 {n} 次工具调用成功 {ok} 次；回答依据 {used} 条记忆",
+        "q_answer": "如果 {tools} 成功了，回答会不同吗？",
+    },
 }
 
 # Reactions in a user's message that say whether old memories brought up unprompted are welcome.

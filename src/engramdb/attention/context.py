@@ -88,6 +88,9 @@ class Context:
     encoding: str
     sections: list[ContextSection] = field(default_factory=list)
     cut: list[Cut] = field(default_factory=list)
+    # the memories whose lines the text holds, for a caller that links what it answers to
+    # them (the agent's semantic cache, agent/cache.py); not part of the shown block
+    memory_ids: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {"text": self.text, "tokens": self.tokens, "budget": self.budget,
@@ -104,6 +107,7 @@ class Item:
     line: str
     rank: float          # fill priority: lower goes first
     order: int           # place inside its section
+    memory_id: str | None = None   # the memory the line states, if it is one
 
 
 def assemble(memory: Facade, scope: Scope, query: str, budget: int, *,
@@ -128,12 +132,12 @@ def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
     """Identity, rules and the relevant memories; ``shown``: ids placed in another section
     (the triggered procedures), not repeated."""
     known = boot(memory.store, scope, with_profile=False).memories
-    items = [Item("identity", f"- {r.content}", 10, i) for i, r in enumerate(known)]
+    items = [Item("identity", f"- {r.content}", 10, i, r.id) for i, r in enumerate(known)]
     seen = {r.id for r in known} | shown
     rules = sorted((r for r in memory.store.list(scope, ListFilter(
         kinds=(Kind.RULE.value,), current_only=True)) if r.id not in seen),
         key=lambda r: (-r.importance, r.id))
-    items += [Item("rules", f"- {r.content}", 20, i) for i, r in enumerate(rules)]
+    items += [Item("rules", f"- {r.content}", 20, i, r.id) for i, r in enumerate(rules)]
     seen |= {r.id for r in rules}
     if k == 0:  # no unprompted recall (the agent's persona: agent/persona.py)
         return items
@@ -141,7 +145,7 @@ def _long_term(memory: Facade, scope: Scope, query: str, k: int, track: bool,
     hits = memory.recall(query, wanted, track=track, user=scope.user, agent=scope.agent,
                          relevance_floor=memory.config.answer_floor)
     found = [h.memory for h in hits if h.memory.id not in seen][:k]
-    items += [Item("memories", memory_line(r), 60, i) for i, r in enumerate(found)]
+    items += [Item("memories", memory_line(r), 60, i, r.id) for i, r in enumerate(found)]
     return items
 
 
@@ -191,7 +195,8 @@ def fit(items: list[Item], budget: int, encoding: str) -> Context:
     return Context(text=text, tokens=count_tokens(text, encoding), budget=budget,
                    encoding=encoding, sections=_sections(kept, encoding),
                    cut=[Cut(c.section, _label(c.line), count_tokens(c.line, encoding))
-                        for c in sorted(cut, key=lambda x: (x.rank, x.order))])
+                        for c in sorted(cut, key=lambda x: (x.rank, x.order))],
+                   memory_ids=[x.memory_id for x in kept if x.memory_id is not None])
 
 
 def _reserve(first: Item, budget: int, encoding: str) -> int:

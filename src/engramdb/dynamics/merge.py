@@ -9,7 +9,7 @@ Pairs are found without comparing every pair: memories are grouped by kind and a
 inside a group by prefix filtering (Bayardo et al. 2007), which is exact for a Jaccard
 threshold: with the tokens of each memory sorted rarest first, two sets with Jaccard >= t share
 a token among the first ``n - ceil(t * n) + 1`` of each. Each candidate pair is then checked
-with the guard's own rule, cosine included.
+with the guard's own rule, cosine included (the configured similarity function's, compare.py).
 
 The older memory (first recorded) survives: it gets a new version whose ``derived_from`` and
 ``metadata["merged"]`` name the merged one, the larger importance and both use histories.
@@ -22,6 +22,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from ..compare import Compared
 from ..model import Kind, Layer, Record, Scope
 from ..text import tokenize
 from ..write.slots import slot_of
@@ -130,7 +131,8 @@ def _pairs(run: Pass, records: list[Record],
     for old, new in sorted(found, key=lambda p: (_age(p[0]), _age(p[1]))):
         if old.id in used or new.id in used or old.id not in vectors or new.id not in vectors:
             continue
-        cosine = float(vectors[old.id] @ vectors[new.id])
+        cosine = run.compare.similar(Compared(old, vectors[old.id]),
+                                     Compared(new, vectors[new.id]))
         verdict = _near_duplicate(new, slot_of(new.content, new.kind), [Neighbour(old, cosine)])
         if verdict is None:
             continue

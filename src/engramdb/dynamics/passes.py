@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compare import DEFAULT, Comparers
 from ..model import Layer, Record, Scope
 from ..store.protocol import IndexText, ListFilter, Store
 from .strength import DecayParams
@@ -64,6 +65,7 @@ class Pass:
     near_hints: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # merge.NearHints
     since: datetime | None = None    # an incremental run: when the scope last slept
     decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay, unconsolidated
+    compare: Comparers = DEFAULT     # the similarity the merge pass asks (compare.py)
 
     def core(self) -> list[Record]:
         if self._core is None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..compare import DEFAULT, Comparers
 from ..errors import Invalid
 from ..model import Link, Scope
 from ..store.protocol import Store
@@ -64,14 +65,15 @@ class SleepReport:
 def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
               phase: str | None = None, *, embed: Embed | None = None, polisher: Any = None,
               full: bool = False,
-              near_hints: dict[str, tuple[int, list[str]]] | None = None) -> SleepReport:
+              near_hints: dict[str, tuple[int, list[str]]] | None = None,
+              compare: Comparers = DEFAULT) -> SleepReport:
     """Run every phase (``phase=None``) or one of them, and report what changed.
     ``near_hints``: what the write guard found near each memory (merge.py ``NearHints``)."""
     names = PHASES if phase is None else (check_phase(phase),)
     only, seq, since = (incremental.plan(store, scope, params, now, full) if phase is None
                         else (None, 0, None))
     run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher,
-               near_hints=near_hints or {}, since=since)
+               near_hints=near_hints or {}, since=since, compare=compare)
     report = SleepReport(scope.user, scope.agent, now,
                          skipped=dict(NOT_BUILT) if phase is None else {},
                          mode="phase" if phase else "incremental" if only is not None

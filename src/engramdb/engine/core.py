@@ -19,6 +19,7 @@ from ..model import (
     Record,
     Scope,
 )
+from ..registry import comparers
 from ..uri import validate_uri
 from .idprefix import ID_LENGTH, full_id
 from .scoped import ScopedMemory
@@ -58,6 +59,8 @@ class Core:
         self.clock: Clock = clock or SystemClock()
         self.config = config or Config()
         self.default_scope = Scope(self.config.user, self.config.agent)
+        # the similarity and conflict functions (compare.py); an unknown name stops here
+        self.compare = comparers(self.config.similarity, self.config.conflict)
         store.bind_embedder(embedder.model_id, embedder.dimensions)
         self.last_auto_sleep: SleepReport | None = None
         self._building = threading.RLock()   # built_once: one build at a time
@@ -102,14 +105,15 @@ class Core:
                         self.config.preset, self.config.assoc_slots, self.config.relevance_floor,
                         aligned=getattr(embedder, "embed_aligned", None),
                         main=getattr(embedder, "embed_main", None),
-                        meaning=not getattr(embedder, "lexical_only", False))
+                        meaning=not getattr(embedder, "lexical_only", False),
+                        conflict=self.compare.conflicts)
 
     @built_once
     def _later(self) -> VectorWorker:
         from .deferred import VectorWorker
 
         params = self.decay_params
-        return VectorWorker(self.store, self._embed, self._now, params)
+        return VectorWorker(self.store, self._embed, self._now, params, compare=self.compare)
 
     # ---------------------------------------------------------------- plumbing
 

@@ -31,6 +31,7 @@ from datetime import datetime
 
 import numpy as np
 
+from ..compare import DEFAULT, Comparers
 from ..dynamics.merge import _merge, mergeable
 from ..dynamics.passes import Pass, PhaseReport
 from ..dynamics.strength import DecayParams
@@ -71,13 +72,14 @@ class VectorWorker(Background):
     """Computes pending vectors in batches, on its own thread or on the caller's (``flush``)."""
 
     def __init__(self, store: Store, embed: Embed, now: Callable[[], datetime],
-                 params: DecayParams, batch: int = BATCH) -> None:
+                 params: DecayParams, batch: int = BATCH, compare: Comparers = DEFAULT) -> None:
         super().__init__("engramdb-vectors")   # error: why the thread's last run stopped
         self.store = store
         self._embed = embed
         self._now = now
         self._params = params
         self.batch = batch
+        self._compare = compare   # the similarity the near-duplicate check asks (compare.py)
         self._step = threading.Lock()       # one batch at a time: the thread or a flush
 
     # ---------------------------------------------------------------- the thread
@@ -162,13 +164,13 @@ class VectorWorker(Background):
         rec = self.store.get(scope, memory_id)
         if rec is None or not mergeable(rec):
             return
-        nearby = neighbours(self.store, rec, vector)
+        nearby = neighbours(self.store, rec, vector, compare=self._compare)
         current = [n for n in nearby.candidates
                    if n.record.current and not n.record.erased and n.record.uri is None]
         verdict = _near_duplicate(rec, slot_of(rec.content, rec.kind), current)
         if verdict is None or verdict.target is None or not mergeable(verdict.target):
             return
         keep, drop = sorted((verdict.target, rec), key=lambda r: (r.recorded_at, r.id))
-        run = Pass(self.store, scope, self._now(), self._params)
+        run = Pass(self.store, scope, self._now(), self._params, compare=self._compare)
         _merge(run, keep, drop, {"jaccard": verdict.evidence["jaccard"],
                                  "cosine": verdict.evidence["cosine"]}, PhaseReport("write"))

@@ -50,7 +50,7 @@ class MaintenanceVerbs(Core):
 
         return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
                          embed=self._embed, polisher=self._polisher(), full=full,
-                         near_hints=self._near.take(scope))
+                         near_hints=self._near.take(scope), compare=self.compare)
 
     def _polisher(self) -> Any:
         if not self.config.llm_url:

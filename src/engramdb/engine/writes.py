@@ -143,10 +143,10 @@ class WriteVerbs(Core):
             return WriteResult(Action.ADD, "new_memory", rec)
         if vector is None:  # deferred: the text decides now, the vector later (deferred.py)
             nearby = text_neighbours(self.store, rec)
-            verdict = text_judgement(judge(rec, nearby, self._shape_judge()))
+            verdict = text_judgement(judge(rec, nearby, self._shape_judge(), self.compare))
         else:
-            nearby = neighbours(self.store, rec, vector, near, index)
-            verdict = judge(rec, nearby, self._shape_judge())
+            nearby = neighbours(self.store, rec, vector, near, index, self.compare)
+            verdict = judge(rec, nearby, self._shape_judge(), self.compare)
         result = self._apply(verdict, rec, vector, importance_given, nearby.surprise)
         if result.action in WRITES_VECTOR:
             self._near.note(result.memory, nearby.near)

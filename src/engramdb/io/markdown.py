@@ -40,7 +40,7 @@ DATED = frozenset({Kind.EVENT, Kind.EMOTION})
 SELF_KNOWLEDGE = re.compile(
     r"\b(?:i am|i'm|we are|we're) (?:not (?:good|great) at|bad at|weak (?:at|in)|still learning)"
     r"|\bi (?:struggle|struggled) with\b|\bi (?:want|need|hope) to (?:get better|improve|learn)"
-    r"|\b(?:known gap|growth edge|open question|blind spot|weak spot)s?\b"
+    r"|\b(?:known[ _-]gap|growth[ _-]edge|open[ _-]question|blind[ _-]spot|weak[ _-]spot)s?\b"
     r"|\bi (?:don't|do not) (?:know|understand) (?:yet|how)\b"
     r"|我(?:还)?不(?:太)?擅长|我(?:想|要|希望)(?:提高|提升|学会|加强)|我的(?:短板|弱点|盲区)"
     r"|我还不(?:会|懂|太会)|还没(?:想清楚|搞懂|弄明白)|(?:待解决|悬而未决)的问题|成长(?:方向|目标)",

@@ -3,9 +3,12 @@
 ``parse(text, source)`` returns the entries it could read and the problems it met, each with
 its line number: a malformed file is read as far as it is valid. An entry is a bullet (with
 its indented continuation lines) or a paragraph. Headings set the zone (a zone name, English
-or Chinese) or, otherwise, a topic; a date heading or a file named by a date sets the date of
-the entries under it. Tags: [PERMANENT] [LONG] [CONTEXTUAL] [LOG] [TEMP] [EXPIRY:date]
-[DUE:date] [OVERDUE]; "- [ ]" is a pending task, "- [x]" a done one."""
+or Chinese; a section about the user themself, ``about_the_user``, is IDENTITY) or, otherwise,
+a topic; a date heading or a file named by a date sets the date of the entries under it. A
+line that is only a key and a colon (``known_gaps:``, ``成长方向：``) leads the list under it:
+each of its items is read as ``key: item``, as if written on one line. Tags: [PERMANENT]
+[LONG] [CONTEXTUAL] [LOG] [TEMP] [EXPIRY:date] [DUE:date] [OVERDUE]; "- [ ]" is a pending
+task, "- [x]" a done one."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ..text.stopwords import EN_STOP, ZH_STOP
 from .markdown import ZONES
 
 ZONE_ALIASES = {
@@ -33,6 +37,13 @@ _DATE = re.compile(r"(\d{4})[-/.年](\d{1,2})[-/.月](\d{1,2})日?")
 _LEADING_DATE = re.compile(r"^\[?(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?)\]?\s*[:：\-–—]?\s*")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_LEAD_IN = re.compile(r"^([^\W\d][\w-]{0,39})\s*[:：]$")  # "known_gaps:", "成长方向："
+_OWN_KEY = re.compile(r"^[^\W\d][\w-]{0,39}\s*[:：]")
+_HEADING_WORD = re.compile(r"[a-z]+|[\u4e00-\u9fff]+")
+# a section about the user themself names them with a first-person singular pronoun (a closed
+# class of the grammar, like the stop words); its other words are function words
+FIRST_PERSON_ONE = frozenset({"i", "me", "my", "myself", "mine", "我", "自己", "本人"})
+_ZH_FUNCTION_FLAGS = ("p", "r", "u", "c", "d", "y", "e")  # preposition, pronoun, particle...
 
 
 @dataclass
@@ -91,7 +102,29 @@ def zone_name(heading: str) -> str | None:
     for alias, zone in ZONE_ALIASES.items():
         if word == alias or (not alias.isascii() and heading.strip().startswith(alias)):
             return zone
-    return None
+    return "IDENTITY" if about_the_user(heading) else None
+
+
+def about_the_user(heading: str) -> bool:
+    """A heading about the user themself: it names the user with a first-person singular
+    pronoun and holds nothing else but function words ("About me", "Who I am", "关于我",
+    "关于我自己"); "My projects", "我的项目", "About us" (plural) are not."""
+    words: list[tuple[str, bool]] = []   # (word, a function word)
+    for run in _HEADING_WORD.findall(heading.lower()):
+        words += _zh_words(run) if not run.isascii() else [(run, run in EN_STOP)]
+    if not words or FIRST_PERSON_ONE.isdisjoint(w for w, _ in words):
+        return False
+    return all(function or w in FIRST_PERSON_ONE for w, function in words)
+
+
+def _zh_words(run: str) -> list[tuple[str, bool]]:
+    import jieba.posseg as pseg
+
+    from ..text.tokenize import _jieba
+
+    _jieba()
+    return [(p.word, p.word in ZH_STOP or p.flag.startswith(_ZH_FUNCTION_FLAGS))
+            for p in pseg.cut(run)]
 
 
 class _Reader:
@@ -104,6 +137,8 @@ class _Reader:
         self.date = file_date
         self.current: Entry | None = None
         self.paragraph = False
+        self.indent = 0                  # the current bullet's indent
+        self.lead: str | None = None     # the key of a "key:" line leading the list below it
 
     def problem(self, line: int, message: str) -> None:
         self.out.problems.append(Problem(self.source, line, message))
@@ -117,6 +152,7 @@ class _Reader:
 
     def heading(self, level: int, title: str) -> None:
         self.flush()
+        self.lead = None
         zone = zone_name(title)
         if zone is None and self.zone is not None and level <= self.zone_level:
             self.zone = None  # a sibling heading ends the zone
@@ -130,11 +166,15 @@ class _Reader:
             if re.sub(r"[^\w]+", "", title).upper() in ("MEMORY", "MEMORYMD"):
                 self.topic = None
 
-    def start(self, text: str, line: int, paragraph: bool) -> None:
+    def start(self, text: str, line: int, paragraph: bool, indent: int = 0) -> None:
         self.flush()
+        if paragraph or _OWN_KEY.match(text):
+            self.lead = None   # a paragraph, or an item with a key of its own, ends the list
+        elif self.lead is not None:
+            text = f"{self.lead}: {text}"
         self.current = Entry(text=text, source=self.source, line=line, zone=self.zone,
                              date=self.date, topic=self.topic, raw=text)
-        self.paragraph = paragraph
+        self.paragraph, self.indent = paragraph, indent
 
 
 def parse(text: str, source: str = "<text>", file_date: datetime | None = None) -> Parsed:
@@ -176,10 +216,14 @@ def _line(reader: _Reader, raw: str, number: int) -> None:
             reader.problem(number, "empty entry")
             return
         indent = len(m[1])
-        if indent >= 2 and reader.current is not None and not reader.paragraph:
+        if indent >= reader.indent + 2 and reader.current is not None and not reader.paragraph:
             reader.current.text += " " + m[2].strip()  # a nested bullet belongs to its parent
             return
-        reader.start(m[2].strip(), number, paragraph=False)
+        reader.start(m[2].strip(), number, paragraph=False, indent=indent)
+        return
+    if (m := _LEAD_IN.match(stripped)) and not raw[:1].isspace():
+        reader.flush()
+        reader.lead = m[1]   # "known_gaps:": the items below are its values
         return
     if reader.current is not None and (raw[:1].isspace() or reader.paragraph):
         reader.current.text += " " + stripped  # continuation

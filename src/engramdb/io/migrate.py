@@ -76,6 +76,9 @@ LABEL = re.compile(r"^(?:todo|to-do|lesson|lessons learned|learned|mistake|rule|
                    re.IGNORECASE)
 
 
+_KEY = re.compile(r"^([^:：]{1,40})[:：]")
+
+
 @dataclass
 class Planned:
     """One memory the migration would write, and where it came from."""
@@ -179,7 +182,8 @@ def read_sources(path: str | Path) -> tuple[list[tuple[str, str, datetime | None
 def classify(entry: Entry) -> tuple[Kind, str]:
     if entry.checkbox == " " or entry.due is not None:
         return Kind.PENDING, "PENDING"
-    if entry.zone == "GROWTH" and entry.date is None and SELF_KNOWLEDGE.search(entry.text):
+    if entry.date is None and (entry.zone == "GROWTH" and SELF_KNOWLEDGE.search(entry.text)
+                               or entry.zone is None and SELF_KNOWLEDGE.search(_key(entry))):
         return Kind.FACT, "GROWTH"   # self-knowledge, not an event of the log (io/markdown.py)
     if entry.zone is not None:
         kind = KIND_OF_ZONE[entry.zone]
@@ -197,6 +201,12 @@ def classify(entry: Entry) -> tuple[Kind, str]:
         if pattern.search(entry.text):
             return kind, zone
     return Kind.FACT, "QUICKREF"
+
+
+def _key(entry: Entry) -> str:
+    """What an entry's text says before its colon ("known_gaps" of "known_gaps: X")."""
+    m = _KEY.match(entry.text)
+    return m[1] if m else ""
 
 
 def uri_for(kind: Kind, zone: str, text: str, at: datetime | None) -> str:

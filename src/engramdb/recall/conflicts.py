@@ -34,6 +34,7 @@ store query, no model call (bench/results/conflicts.md)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -241,19 +242,23 @@ def stating(rec: Record) -> bool:
     return rec.kind == Kind.EVENT and "role" in rec.metadata and len(sentences(rec.content)) == 1
 
 
-def order_conflicts(hits: list[Hit], mode: str, query: str) -> list[tuple[Hit, Hit]]:
+def order_conflicts(hits: list[Hit], mode: str, query: str,
+                    judge: Callable[[Record, Record], bool] = conflict) -> list[tuple[Hit, Hit]]:
     """Place the newer of each conflicting pair among the top TOP hits just above the older
     (``mode`` "current"), or the older just above the newer ("past"); mark both. Returns the
     pairs (older, newer). Only memories in the question's script are read (a statement and
     its change compared word by word are in one language; a question in English segments no
-    Chinese, so a recall that needs no jieba does not load it)."""
+    Chinese, so a recall that needs no jieba does not load it). ``judge``: the conflict
+    function (compare.py; ``conflict`` here by default), asked of each current pair in the
+    order they were said."""
     if mode not in ("current", "past") or len(hits) < 2:
         return []
     top = hits[:TOP]
     asked = is_cjk(query)
     read = [h for h in top if is_cjk(h.memory.content) == asked and stating(h.memory)]
     pairs = [(x, y) for x in read for y in read
-             if x is not y and conflict(x.memory, y.memory)]
+             if x.memory.at < y.memory.at and x.memory.invalid_at is None
+             and y.memory.invalid_at is None and judge(x.memory, y.memory)]
     if not pairs:
         return []
     for _ in range(len(pairs) * len(top)):
@@ -278,11 +283,11 @@ def _mark(older: Hit, newer: Hit) -> None:
     older.explanation.terms[EARLIER] = 1.0
     older.explanation.notes.append(
         f"earlier value: [{newer.memory.id}] said later ({newer.memory.at.date()}) "
-        f"states {', '.join(added)} instead")
+        f"states {', '.join(added) or 'another value'} instead")
     newer.explanation.terms[NEWER] = 1.0
     newer.explanation.notes.append(
         f"newer value: states what [{older.memory.id}] said earlier "
-        f"({older.memory.at.date()}) with {', '.join(added)}")
+        f"({older.memory.at.date()}) with {', '.join(added) or 'another value'}")
 
 
 def later_of(hit: Hit) -> str | None:

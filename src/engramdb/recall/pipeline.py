@@ -9,6 +9,7 @@ from datetime import datetime
 
 import numpy as np
 
+from ..compare import ConflictFn
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Record, Scope
 from ..store.protocol import Store
@@ -19,7 +20,7 @@ from .across import across
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
-from .conflicts import order_conflicts
+from .conflicts import conflict, order_conflicts
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
@@ -57,7 +58,7 @@ class Recaller:
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
                  preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
                  aligned: Aligned | None = None, main: Aligned | None = None,
-                 meaning: bool = True) -> None:
+                 meaning: bool = True, conflict: ConflictFn | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -69,6 +70,7 @@ class Recaller:
         self.languages = LanguageMix(store)
         self.main = main  # the embedder's main half, for a question in either script
         self.meaning = meaning  # its similarity is evidence of meaning (not hashed words)
+        self.conflict = conflict  # does a newer hit state another value (compare.py)
         self.backgrounds = Backgrounds(store)  # each scope's background in meaning (waking)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
@@ -116,7 +118,8 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
-        pairs = order_conflicts(hits, plan.routing.mode, plan.query)
+        pairs = order_conflicts(hits, plan.routing.mode, plan.query,
+                                self.conflict or conflict)
         if pairs:  # values the write path left side by side: the newer first for "now"
             plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
                                         for o, n in pairs]

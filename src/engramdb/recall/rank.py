@@ -37,10 +37,12 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     wanted = frozenset(plan.tokens)
     window = plan.applied_window
     hits: list[Hit] = []
-    done, step = 0, max(2 * k, 16)
+    # k and a quarter first: at 10k memories the stop comes after about 1.15 k candidates
+    # (bench/results/scale.md), so twice k loaded half again as many records as it needed
+    done, step, more = 0, k + max(k // 4, 8), max(k // 4, 8)
     while done < len(order):
         batch = order[done : done + step]
-        done, step = done + len(batch), step * 2
+        done, step, more = done + len(batch), more, more * 2
         records = store.get_many(scope, batch)
         hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
                  for m in batch

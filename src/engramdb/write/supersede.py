@@ -10,13 +10,18 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 - "slot_new_value": another value -> SUPERSEDE (the old gets invalid_at and superseded_by)
 - "slot_older_value": a new value whose ``at`` is before the current one's: stored as history,
   superseded at once by the current one
-Then the shape rules (write/shape.py), then "ended_value" (write/ended.py): the new text says
+Then, with a conflict function registered to judge writes (compare.py), "conflict_function": a
+new fact, preference or identity supersedes the nearest current one of those kinds, said no
+later, that the function says it conflicts with. Then the shape rules (write/shape.py), then
+"ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
 near it names that thing -> SUPERSEDE of the closest one.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
 different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
-A memory with a URI is addressed by it: it neither supersedes nor merges, nor is merged into."""
+A memory with a URI is addressed by it: it neither supersedes nor merges, nor is merged into.
+Every cosine here is the configured similarity function's (compare.py; the store's own cosine
+by default)."""
 
 from __future__ import annotations
 
@@ -26,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..compare import DEFAULT, Compared, Comparers
 from ..model import Action, Kind, Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import normalize, tokenize
@@ -80,7 +86,8 @@ CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cu
 
 
 def neighbours(store: Store, rec: Record, vector: np.ndarray,
-               batch: BatchNeighbours | None = None, index: int = 0) -> Nearby:
+               batch: BatchNeighbours | None = None, index: int = 0,
+               compare: Comparers = DEFAULT) -> Nearby:
     """The scope's core memories ``rec`` must be judged against. A record with a slot: the
     nearest by vector, and the slot's current value found by its slot token (``slot_token``)
     however many look-alikes surround it. (A BM25 search over the content's words was a third
@@ -88,7 +95,9 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     transaction it ran as SQL over every matching row, ~30 ms a write at 100k memories.)
     Without a slot: only those close enough to be near-duplicates (loading fewer records keeps
     a batch of 10k writes fast). ``batch``: a batch of writes searched at once
-    (``BatchNeighbours``), ``index`` this record's place in it."""
+    (``BatchNeighbours``), ``index`` this record's place in it. ``compare``: with a registered
+    similarity or write-time conflict function (compare.py) all NEIGHBOURS are read, and the
+    similarity re-scores each of them."""
     if batch is None:
         found = store.search_vector(rec.scope, vector, CANDIDATES, NEIGHBOUR_LAYERS)
     else:
@@ -97,11 +106,12 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     hits = ranked[:NEIGHBOURS]
     top = hits[0][1] if hits else 0.0
     crowded = len(ranked) == CANDIDATES and ranked[-1][1] >= NEAR_DUP_COSINE
-    near = None if crowded else [mid for mid, cos in ranked if cos >= NEAR_DUP_COSINE]
+    near = None if crowded or compare.custom_similarity else [
+        mid for mid, cos in ranked if cos >= NEAR_DUP_COSINE]
     slotted = slot_of(rec.content, rec.kind) is not None and rec.uri is None
     shaped = rec.kind in SHAPE_KINDS and rec.uri is None  # write/shape.py compares them
-    scored = {mid: cos for mid, cos in hits if slotted or cos >= NEAR_DUP_COSINE
-              or (shaped and cos >= SHAPE_MIN_COSINE)}
+    scored = {mid: cos for mid, cos in hits if slotted or compare.wide
+              or cos >= NEAR_DUP_COSINE or (shaped and cos >= SHAPE_MIN_COSINE)}
     token = slot_token(rec) if slotted else None
     if token:  # the slot's current value, however many look-alikes crowd the other legs
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
@@ -114,6 +124,11 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     for mid, vec in store.vectors(rec.scope, missing).items():
         scored[mid] = float(np.dot(vec, vector))
     records = store.get_many(rec.scope, list(scored)) if scored else {}
+    if compare.custom_similarity and records:
+        mine = Compared(rec, vector)
+        theirs = store.vectors(rec.scope, list(records))
+        scored.update({mid: compare.similar(mine, Compared(records[mid], theirs[mid]))
+                       for mid in records if mid in theirs})
     return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top,
                   near)
@@ -174,20 +189,22 @@ def gated_importance(importance: float, surprise_: float) -> float:
     return min(max(importance * (SURPRISE_BASE + SURPRISE_GAIN * surprise_), 0.0), 1.0)
 
 
-def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None) -> Judgement:
+def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None,
+          compare: Comparers = DEFAULT) -> Judgement:
     """The write decision for ``rec``; what an LLM judge of ambiguous shapes was asked and
     answered (write/shapejudge.py) goes in the evidence as ``shape_judge``."""
     begin = getattr(shape_judge, "begin", None)
     if begin is not None:
         begin()
-    out = _judge(rec, nearby, shape_judge)
+    out = _judge(rec, nearby, shape_judge, compare)
     notes = getattr(shape_judge, "notes", None)
     if notes:
         out.evidence = {**out.evidence, "shape_judge": list(notes)}
     return out
 
 
-def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judgement:
+def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None,
+           compare: Comparers) -> Judgement:
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
     live = [n for n in nearby.candidates
             if n.record.current and not n.record.erased and n.record.uri is None]
@@ -198,6 +215,10 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None) -> Judge
         if same:
             old = max(same, key=lambda r: (r.at, r.recorded_at, r.id))
             return _by_slot(rec, slot, old)
+    if compare.conflict_at_write:
+        found = _conflicting(rec, current, compare)
+        if found is not None:
+            return found
     former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
     same_slot = [n for n in current if not _other_slot(slot, n.record)]
     shaped = shape_decision(rec, [(n.record, n.cosine) for n in same_slot], shape_judge, former)
@@ -236,6 +257,23 @@ def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
                 return Judgement(Action.SUPERSEDE, "ended_value", old,
                                  {"old_id": old.id, "ended": sorted(words),
                                   "cosine": round(n.cosine, 4)})
+    return None
+
+
+STATING = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})  # what a conflict compares
+
+
+def _conflicting(rec: Record, current: list[Neighbour], compare: Comparers) -> Judgement | None:
+    """"conflict_function": the nearest current fact, preference or identity, said no later,
+    that the registered conflict function says ``rec`` conflicts with."""
+    if rec.kind not in STATING or rec.uri is not None:
+        return None
+    for n in sorted(current, key=lambda n: (-n.cosine, n.record.id)):
+        old = n.record
+        if old.kind in STATING and old.at <= rec.at and compare.conflicts(old, rec):
+            return Judgement(Action.SUPERSEDE, "conflict_function", old,
+                             {"old_id": old.id, "conflict": compare.conflict_name,
+                              "cosine": round(n.cosine, 4)})
     return None
 
 

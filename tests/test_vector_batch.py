@@ -1,0 +1,29 @@
+"""A batch of vector searches (``search_vector_many``, what a remember_many's guard and a
+sleep's merge pass use) answers each query as a search of its own would, however many blocks
+of queries the batch is scored in (store/vectors.py ``TOP_MANY_BLOCK``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import engramdb
+from engramdb.model import Layer, Scope
+from engramdb.store import vectors
+
+
+def test_a_batch_of_many_blocks_answers_each_query_as_alone(tmp_path, clock, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(vectors, "TOP_MANY_BLOCK", 16)
+    texts = [f"note {i}: {w} met {v} about the {u}" for i, (w, v, u) in enumerate(
+        (w, v, u) for w in ("Ana", "Wang", "小李", "Bob") for v in ("Maria", "老张", "Ivan")
+        for u in ("budget", "garden", "冰雕", "hiring", "flight"))]
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
+                       auto_sleep_importance=0) as mem:
+        mem.remember_many([engramdb.Draft(content=t, kind="event") for t in texts], user="u")
+        scope, layers = Scope("u", "default"), (Layer.CORE, Layer.ARCHIVED)
+        queries = np.vstack(mem.embedder.embed_batch(texts[:40] + ["Ana and the budget"]))
+        assert len(queries) > 2 * vectors.TOP_MANY_BLOCK   # three blocks and a bit
+        batch = mem.store.search_vector_many(scope, queries, 5, layers)
+        alone = [mem.store.search_vector(scope, q, 5, layers) for q in queries]
+    assert batch == alone
+    assert all(len(found) == 5 for found in batch)
+    assert [found[0][1] for found in batch[:40]] == [max(s for _, s in f) for f in alone[:40]]
