@@ -13,12 +13,16 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 Then, with a conflict function registered to judge writes (compare.py), "conflict_function": a
 new fact, preference or identity supersedes the nearest current one of those kinds, said no
 later, that the function says it conflicts with. Then the shape rules (write/shape.py), then
+the triple rules (write/tripledecide.py: "triple_former_value", "triple_object_changed"), then
 "ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
 near it names that thing -> SUPERSEDE of the closest one.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
 different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
+Before any of these but the ended and near-duplicate checks, a stored memory about another
+subject or said in another mood is set apart (write/tripledecide.py ``split_apart``; the ADD's
+evidence names it under "kept_apart").
 A memory with a URI is addressed by it: it neither supersedes nor merges, nor is merged into.
 Every cosine here is the configured similarity function's (compare.py; the store's own cosine
 by default)."""
