@@ -31,8 +31,10 @@ def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: i
      "Dr. Okafor increased my sertraline to 100 mg.",
      "What dose of sertraline do I take?", "What dose of sertraline did I take before?",
      "100 mg", "50 mg"),
-    ("华信那边的对接人是孙磊。", "更正一下，华信的对接人其实是孙蕾，草字头那个，不是孙磊。",
-     "华信的对接人是谁？", "华信以前的对接人是谁？", "孙蕾，", "孙磊。"),
+    # (said as "其实是孙蕾，不是孙磊" the correction marks the old value: the write path
+    # supersedes it, write/tripledecide.py)
+    ("华信那边的对接人是孙磊。", "更正一下，华信的对接人现在是孙蕾。",
+     "华信的对接人是谁？", "华信以前的对接人是谁？", "孙蕾。", "孙磊。"),
 ])
 def test_newer_value_first_for_now_older_first_for_before(me, clock, first, second, now,  # type: ignore[no-untyped-def]
                                                           before, new, old) -> None:

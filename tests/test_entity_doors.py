@@ -30,6 +30,12 @@ def test_cli_shows_the_page_and_bad_names_exit_non_zero(cli, cli_json):  # type:
         ["Ines Duarte lives in Lisbon", "Ines Duarte lives in Madrid"]]
     shown = cli("entity", "ines duarte").stdout
     assert "Ines Duarte (person)" in shown and "changed: Ines Duarte lives in Lisbon" in shown
+    assert "(ines duarte) -[live in]-> (Madrid)" in shown
+    assert [(t["object"], t["current"]) for t in page["triples"]] == [("Madrid", True)]
+    found = cli_json("triples", "--subject", "Ines Duarte", "--all")["triples"]
+    assert [(t["object"], t["current"]) for t in found] == [("Madrid", True), ("Lisbon", False)]
+    assert "(no longer holds)" in cli("triples", "--all").stdout
+    assert "limit must be" in cli("triples", "--limit", "0", code=4).stderr
     assert "小伊" in cli("entity", "伊内斯").stdout
     assert "no memory names" in cli("entity", "Nobody Here", code=3).stderr
     assert "name must be" in cli("entity", " ", code=4).stderr
@@ -60,6 +66,7 @@ async def test_mcp_tool(tmp_path: Path) -> None:
         page = await ok(c, "entity", name="Kenji Sato")
         assert page["aliases"] == ["Ken"] and page["kinds"] == ["person"]
         assert "Kenji Sato moved to Osaka" in page["_text"]
+        assert "(kenji sato) moved to -> Osaka" in page["_text"]
         assert "no memory names" in await fails(c, "entity", name="Nobody")
         await fails(c, "entity", name="")
 
@@ -90,6 +97,7 @@ def test_web_page_entity_view(mem, browser):  # type: ignore[no-untyped-def]  # 
             assert "Sofi" in page.inner_text("#e-aliases")
             assert "Sofia Reyes lives in Lima" in page.inner_text("#e-facts")
             assert "slides" in page.inner_text("#e-episodes")
+            assert "Lima" in page.inner_text("#e-triples")
             chain = page.locator("#e-history .chain-link")
             assert chain.count() == 2 and "superseded" in chain.nth(0).inner_text()
             page.locator("#e-aliases a", has_text="Sofi").click()   # an alias is a page too

@@ -39,7 +39,9 @@ class ScopedMemory:
               "timeline", "strength_curve", "lineage", "neighbourhood", "sleep_log",
               # what is known about one person, place or topic (recall/entity.py), and which
               # ones the memories name (recall/entities.py)
-              "entity", "entities")
+              "entity", "entities",
+              # subject-predicate-object triples of the facts (recall/triples.py)
+              "triples")
 
     def __init__(self, memory: Facade, scope: Scope) -> None:
         self.memory = memory

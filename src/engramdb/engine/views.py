@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..clock import aware
+from ..errors import Invalid
 from .core import Core
 
 if TYPE_CHECKING:
@@ -17,10 +18,12 @@ if TYPE_CHECKING:
     from ..recall.entity import Entity
     from ..recall.lineage import Lineage, Neighbourhood
     from ..recall.timeline import Timeline
+    from ..recall.triples import Fact
 
 
 class ViewVerbs(Core):
-    """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity, entities."""
+    """timeline, strength_curve, lineage, neighbourhood, sleep_log, entity, entities,
+    triples."""
 
     def timeline(self, *, since: datetime | str | None = None, until: datetime | str | None = None,
                  limit: int = 500, user: str | None = None,
@@ -82,3 +85,22 @@ class ViewVerbs(Core):
         from ..recall.entities import entities
 
         return entities(self.store, self._scope(user, agent), limit)
+
+    def triples(self, id_or_uri: str | None = None, *, subject: str | None = None,
+                predicate: str | None = None, current: bool = True, limit: int = 100,
+                user: str | None = None, agent: str | None = None) -> list[Fact]:
+        """The subject-predicate-object triples read from the scope's facts (write/triples.py):
+        of one memory (``id_or_uri``), or of all, narrowed to a ``subject`` ("user",
+        "parents") and a ``predicate`` ("live in"); only those that hold now unless
+        ``current`` is False; the newest first (recall/triples.py)."""
+        from ..recall.triples import check_limit, check_part, triples
+
+        scope = self._scope(user, agent)
+        subject = check_part("subject", subject)
+        predicate = check_part("predicate", predicate)
+        limit = check_limit(limit)
+        if not isinstance(current, bool):
+            raise Invalid(f"current must be true or false, got {current!r}")
+        records = None if id_or_uri is None else [self._get(scope, id_or_uri)]
+        return triples(self.store, scope, records=records, subject=subject,
+                       predicate=predicate, current=current, limit=limit)

@@ -75,6 +75,8 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     """``reveal``: masked values in place of their placeholders (write/privacy.py);
     ``masked`` (snapshots): the placeholders kept, and a "pii" line per memory with values, so
     that a restore gives them back."""
+    from ..write.triples import read_triples
+
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
               "dimensions": emb.dimensions, **(header_extra or {})}
@@ -95,6 +97,9 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
                 line["vector"] = vectors[rec.id]
             if rec.id in parts:   # a long memory's passages (store/passages.py)
                 line["passages"] = parts[rec.id]
+            found = read_triples(rec.content, rec.kind)
+            if found:   # for readers of the file: an import reads them again from the text
+                line["triples"] = [t._asdict() for t in found]
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")

@@ -75,8 +75,10 @@ def entity_text(r: dict[str, Any]) -> str:
             f"aliases: {', '.join(r['aliases']) or 'none'}; {r['memories']} memories, "
             f"first seen {r['first_seen']}, last seen {r['last_seen']}")
     facts = [f"- [{x['kind']}] {x['content']}  (id {x['id']})" for x in r["facts"]]
+    triples = [f"- ({t['subject']}) {t['predicate']} -> {t['object']}"
+               for t in r.get("triples", [])]
     changes = [" -> ".join(x["content"] for x in chain) for chain in r["history"]]
-    return "\n".join([head, *facts, *(f"changed: {c}" for c in changes)])
+    return "\n".join([head, *facts, *triples, *(f"changed: {c}" for c in changes)])
 
 
 def stats_text(r: dict[str, Any]) -> str:

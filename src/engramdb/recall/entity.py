@@ -14,8 +14,9 @@ an alias does not).
 
 The page: its kinds (person, place, topic: the concept kinds that name it), aliases, first and
 last seen (the ``at`` of its oldest and newest memory), the current facts about it (memories
-that hold now, not episodes), its recent episodes, and its supersession history: each chain of
-values (Lisbon -> Berlin -> Oslo) that one of its memories is in, oldest first. Forgotten
+that hold now, not episodes) and the subject-predicate-object triples read from them
+(write/triples.py), its recent episodes, and its supersession history: each chain of values
+(Lisbon -> Berlin -> Oslo) that one of its memories is in, oldest first. Forgotten
 memories are left out; archived ones count and are marked in ``brief``."""
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..text.checks import storable
 from ..text.tokenize import tokenize
 from ..write.slots import SLOT_KINDS
 from .lineage import brief
+from .triples import Fact, triples
 
 MAX_MEMBERS = 500     # memories read for one page (concept members and text hits together)
 MAX_ALIASES = 12
@@ -54,6 +56,7 @@ class Entity:
     facts: list[Record] = field(default_factory=list)       # current, oldest first
     episodes: list[Record] = field(default_factory=list)    # newest first
     history: list[list[Record]] = field(default_factory=list)  # chains, oldest value first
+    triples: list[Fact] = field(default_factory=list)  # of the current facts, newest first
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "kinds": self.kinds, "aliases": self.aliases,
@@ -61,7 +64,8 @@ class Entity:
                 "last_seen": self.last_seen.isoformat(), "memories": self.memories,
                 "facts": [brief(r) for r in self.facts],
                 "episodes": [brief(r) for r in self.episodes],
-                "history": [[brief(r) for r in chain] for chain in self.history]}
+                "history": [[brief(r) for r in chain] for chain in self.history],
+                "triples": [t.to_dict() for t in self.triples]}
 
 
 def check_name(name: object) -> str:
@@ -147,11 +151,12 @@ def _page(store: Store, scope: Scope, name: str, key: str, aliases: list[str],
                     for concept, anchor in concepts_of(rec)
                     if fold(anchor) == key or fold(anchor) in {fold(a) for a in aliases}})
     current = [r for r in members if r.current]
+    facts = [r for r in current if r.kind not in EPISODIC]
     return Entity(
         name=spelled, kinds=[k for k in CONCEPT_KINDS if k in kinds],
         aliases=list(dict.fromkeys([*variants, *aliases])),
         first_seen=members[0].at, last_seen=members[-1].at, memories=len(members),
-        facts=[r for r in current if r.kind not in EPISODIC],
+        facts=facts, triples=triples(store, scope, records=facts, limit=MAX_MEMBERS),
         episodes=[r for r in reversed(current) if r.kind in EPISODIC][:MAX_EPISODES],
         history=_chains(store, scope, members))
 

@@ -12,11 +12,12 @@ from .contract_pending import PendingContract
 from .contract_records import RecordContract
 from .contract_sessions import SessionContract
 from .contract_tables import TableContract
+from .contract_triples import TripleContract
 
 __all__ = ["ALICE", "BOB", "T0", "StoreContract", "make_goal", "make_link", "make_record",
            "unit"]
 
 
 class StoreContract(RecordContract, LogContract, TableContract, SessionContract,
-                    PendingContract, PassageContract):
+                    PendingContract, PassageContract, TripleContract):
     """Mix-in of tests; needs a ``store`` fixture."""

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..model import ApiKey, Goal, GoalStatus, Layer, Link, Record, Scope
 
@@ -16,6 +16,15 @@ if TYPE_CHECKING:
     from ..working.state import Blob, SessionInfo, Turn
 
 
+class Triple(NamedTuple):
+    """What a fact says (write/triples.py): whom it is about ("user", "parents"), its frame
+    with the values masked ("live in"), the values ("Hangzhou"). ``_asdict()`` names them."""
+
+    subject: str
+    predicate: str
+    object: str
+
+
 @dataclass(frozen=True)
 class IndexText:
     """Pre-tokenised text for full-text search: the body and the anchors (people, places...)."""
@@ -23,6 +32,7 @@ class IndexText:
     body: str
     anchors: str
     context: str = ""
+    triples: tuple[Triple, ...] = ()   # kept in the store's triple table (write/triples.py)
 
 
 @dataclass(frozen=True)
@@ -157,6 +167,15 @@ class Store(Protocol):
         """The concepts of the given kinds (``person``, ``place``, ``topic``: the part before
         the colon) that core memories hold: (concept name, how many memories, the smallest
         member id), most held first (then by name), at most ``limit``."""
+        ...
+
+    def triples(self, scope: Scope, *, ids: Sequence[str] | None = None,
+                subject: str | None = None, predicate: str | None = None,
+                limit: int = 1000) -> list[tuple[str, Triple]]:
+        """(memory id, triple) of the scope's memories that are not forgotten, as the last
+        index text written for each gave them (``IndexText.triples``), narrowed to ``ids``,
+        a ``subject`` and a ``predicate`` where given; the newest memory first (ids sort by
+        time), each memory's own order kept; at most ``limit``."""
         ...
 
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None: ...

@@ -72,23 +72,40 @@ class Tok:
     time: bool = False  # a Chinese time or number ("晚上", "9", "点", "周三")
 
 
-@lru_cache(maxsize=4096)
 def typed_tokens(text: str) -> tuple[Tok, ...]:
     """The typed tokens of ``text``, in order."""
-    text = unicodedata.normalize("NFKC", text).replace("\u2019", "'")
+    return placed_tokens(text)[0]
+
+
+@lru_cache(maxsize=4096)
+def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
+    """The typed tokens of ``text`` and where each starts in its NFKC form (``clean``)."""
+    text = clean(text)
     out: list[Tok] = []
+    starts: list[int] = []
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         s = m.group(0)
         if kind == "cjk":
-            out.extend(_cjk_tokens(s))
-        elif kind == "mark":
-            out.append(Tok(":", s, MARK, verb=True))
+            at = m.start()
+            for tok in _cjk_tokens(s):
+                out.append(tok)
+                starts.append(at)
+                at += len(tok.surface)
+            continue
+        if kind == "mark":
+            found = [Tok(":", s, MARK, verb=True)]
         elif kind in ("code", "num", "masked"):
-            out.append(Tok(s.lower(), s, VALUE))
+            found = [Tok(s.lower(), s, VALUE)]
         else:
-            out.extend(_word_tokens(s, initial=not out))
-    return tuple(_units(out))
+            found = _word_tokens(s, initial=not out)
+        out.extend(found)
+        starts.extend([m.start()] * len(found))
+    return tuple(_units(out)), tuple(starts)
+
+
+def clean(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("\u2019", "'")
 
 
 def _word_tokens(s: str, initial: bool) -> list[Tok]:

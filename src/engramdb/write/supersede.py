@@ -13,12 +13,16 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 Then, with a conflict function registered to judge writes (compare.py), "conflict_function": a
 new fact, preference or identity supersedes the nearest current one of those kinds, said no
 later, that the function says it conflicts with. Then the shape rules (write/shape.py), then
+the triple rules (write/tripledecide.py: "triple_former_value", "triple_object_changed"), then
 "ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
 near it names that thing -> SUPERSEDE of the closest one.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
 different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
+Before any of these but the ended and near-duplicate checks, a stored memory about another
+subject or said in another mood is set apart (write/tripledecide.py ``split_apart``; the ADD's
+evidence names it under "kept_apart").
 A memory with a URI is addressed by it: it neither supersedes nor merges, nor is merged into.
 Every cosine here is the configured similarity function's (compare.py; the store's own cosine
 by default)."""
@@ -40,6 +44,8 @@ from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
+from .tripledecide import former_values, split_apart, triple_decision
+from .triples import read_triples
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
 NEAR_DUP_JACCARD = 0.8     # lexical: share of distinct tokens in common
@@ -115,6 +121,9 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         for mid, _ in store.search_text(rec.scope, [token], {"anchors": 1.0}, NEIGHBOURS,
                                         NEIGHBOUR_LAYERS):
             scored.setdefault(mid, float("nan"))
+    if slotted or shaped:
+        for mid in _structural_candidates(store, rec):
+            scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]
     for mid, vec in store.vectors(rec.scope, missing).items():
         scored[mid] = float(np.dot(vec, vector))
@@ -127,6 +136,22 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
     return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top,
                   near)
+
+
+def _structural_candidates(store: Store, rec: Record) -> list[str]:
+    """What the statement's structure points at, however far its vector is: the facts with a
+    triple of the same subject and predicate (the stores' triple table), and the memories that
+    say a value the statement marks as former ("..., not Everest", "from Jira to ...": found
+    by the value's words in the text index)."""
+    found = [mid for t in read_triples(rec.content, rec.kind)
+             for mid, _ in store.triples(rec.scope, subject=t.subject, predicate=t.predicate,
+                                         limit=NEIGHBOURS)]
+    for value in former_values(rec.content):
+        words = tokenize(value, keep_stopwords=True)
+        if words:
+            found += [mid for mid, _ in store.search_text(rec.scope, words, {"body": 1.0},
+                                                          NEIGHBOURS, NEIGHBOUR_LAYERS)]
+    return found
 
 
 class BatchNeighbours:
@@ -185,8 +210,9 @@ def judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None = None,
 def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None,
            compare: Comparers) -> Judgement:
     slot = slot_of(rec.content, rec.kind) if rec.uri is None else None
-    current = [n for n in nearby.candidates
-               if n.record.current and not n.record.erased and n.record.uri is None]
+    live = [n for n in nearby.candidates
+            if n.record.current and not n.record.erased and n.record.uri is None]
+    current, others, apart = split_apart(rec, live)  # another subject or mood: kept apart
     if slot is not None:
         same = [n.record for n in current
                 if (s := slot_of(n.record.content, n.record.kind)) and s.key == slot.key]
@@ -198,18 +224,24 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None,
         if found is not None:
             return found
     former = [(n.record, n.cosine) for n in nearby.candidates if n.record.superseded_by]
-    shaped = shape_decision(rec, [(n.record, n.cosine) for n in current
-                                  if not _other_slot(slot, n.record)], shape_judge, former)
+    same_slot = [n for n in current if not _other_slot(slot, n.record)]
+    shaped = shape_decision(rec, [(n.record, n.cosine) for n in same_slot], shape_judge, former)
+    if shaped is None and shape_judge is not None and others:  # a subject swapped: the judge's
+        judged = shape_decision(rec, [(n.record, n.cosine) for n in others], shape_judge)
+        shaped = judged if judged is not None and judged[1] == "shape_judged" else None
     if shaped is not None:
         return Judgement(*shaped)
-    gone = _ended(rec, current)
+    by_triple = triple_decision(rec, same_slot) if rec.uri is None else None
+    if by_triple is not None:
+        return Judgement(*by_triple)
+    gone = _ended(rec, live)  # "我和周凯分手了" ends what "我男朋友叫周凯" said: its own check
     if gone is not None:
         return gone
     if rec.kind != Kind.EVENT and rec.uri is None:
-        dup = _near_duplicate(rec, slot, current)
+        dup = _near_duplicate(rec, slot, live)  # "... too" is the same memory said again
         if dup is not None:
             return dup
-    return Judgement(Action.ADD, "new_memory")
+    return Judgement(Action.ADD, "new_memory", evidence=apart)
 
 
 def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:

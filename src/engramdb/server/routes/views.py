@@ -1,9 +1,10 @@
 """The /v1 routes behind the web page's pictures: the scope's timeline, a memory's strength
 curve, its lineage (supersession chain, gists, sources) and link neighbourhood, the log of past
-sleeps, the entity page of a name and the list of entities. Like the other routes: parse, call
-one Memory verb on the caller's scope, return its ``to_dict()``; the logic is in
+sleeps, the entity page of a name, the list of entities and the facts' triples. Like the
+other routes: parse, call one Memory verb on the caller's scope, return its ``to_dict()``;
+the logic is in
 recall/timeline.py, recall/lineage.py, dynamics/curve.py, dynamics/sleeplog.py,
-recall/entity.py and recall/entities.py."""
+recall/entity.py, recall/entities.py and recall/triples.py."""
 
 from __future__ import annotations
 
@@ -61,3 +62,15 @@ def entities(c: Read, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> JSONR
 @router.get("/sleeps", summary="What the last sleeps changed, newest first")
 def sleeps(c: Read, limit: Annotated[int, Query()] = 10) -> JSONResponse:
     return ok(c.mem.sleep_log(limit).to_dict())
+
+
+@router.get("/triples", summary="The subject-predicate-object triples read from the facts: "
+            "of one memory, or narrowed to a subject and a predicate; the newest first")
+def triples(c: Read, memory_id: Annotated[str | None, Query(max_length=200)] = None,
+            subject: Annotated[str | None, Query(max_length=200)] = None,
+            predicate: Annotated[str | None, Query(max_length=200)] = None,
+            all: bool = False, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+            ) -> JSONResponse:
+    found = c.mem.triples(memory_id, subject=subject, predicate=predicate, current=not all,
+                          limit=limit)
+    return ok({"triples": [t.to_dict() for t in found]})

@@ -1,6 +1,6 @@
 // The entity page: what the memory holds about one person, place, project or topic
 // (GET /v1/entity?name=...): its aliases, first and last seen, the facts that hold now, recent
-// episodes and each chain of superseded values. Addressed as #/entity/<name>; above it, the
+// episodes, the facts' subject-predicate-object triples and each chain of superseded values. Addressed as #/entity/<name>; above it, the
 // list of the entities the memories name.
 "use strict";
 
@@ -9,6 +9,11 @@ import { $, api, chip, el, memoryLink, when } from "./util.js";
 function factRow(m) {
   return el("li", {}, chip(m.kind, "kind"), " ", memoryLink(m),
     el("span", { class: "note" }, ` ${when(m.at)}`));
+}
+
+function tripleRow(t) {
+  return el("li", { class: "triple" }, el("span", { class: "chip" }, t.subject), " ",
+    el("span", { class: "note" }, t.predicate), " → ", el("strong", {}, t.object));
 }
 
 function chainRow(chain) {
@@ -48,6 +53,7 @@ export async function openEntity(name) {
     : [el("span", { class: "note" }, "none")]));
   list("e-facts", page.facts, factRow, "Nothing about it holds now.");
   list("e-episodes", page.episodes, factRow, "No episodes.");
+  list("e-triples", page.triples, tripleRow, "No subject, predicate and value read.");
   list("e-history", page.history, chainRow, "None of its facts has changed.");
   $("e-page").hidden = false;
 }

@@ -308,4 +308,20 @@ MIGRATIONS: tuple[Migration, ...] = (
         "REFERENCING OLD TABLE AS gone FOR EACH STATEMENT "
         "EXECUTE FUNCTION engramdb_passages_gone()",
     )),
+    Migration(16, "triples", (
+        # each fact's subject-predicate-object triples (write/triples.py), written with its
+        # index text; the store fills it for existing rows (postgres/triples.py ``fill``)
+        """CREATE TABLE IF NOT EXISTS triples (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            n integer NOT NULL,
+            subject text NOT NULL,
+            predicate text NOT NULL,
+            object text NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id, n)
+        )""",
+        "CREATE INDEX IF NOT EXISTS triples_subject ON triples(user_id, agent_id, subject, "
+        "predicate)",
+    )),
 )

@@ -23,13 +23,14 @@ from typing import Any, TypeVar
 
 from ...errors import ConfigError, Conflict, StoreError
 from ...model import Scope
-from . import concepts
+from . import concepts, triples
 from .concepts import ConceptTable
 from .goals import GoalTable, KeyTable
 from .migrations import MIGRATIONS
 from .pending import PendingTable
 from .scopeindex import ScopeIndexes
 from .textindex import PgTextIndex
+from .triples import TripleTable
 from .writes import Writes
 
 try:
@@ -75,7 +76,8 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.commit()
 
 
-class PostgresStore(Writes, ConceptTable, GoalTable, KeyTable, ScopeIndexes, PendingTable):
+class PostgresStore(Writes, ConceptTable, TripleTable, GoalTable, KeyTable, ScopeIndexes,
+                    PendingTable):
     """The mix-ins hold the writes, reads, searches, links, sessions, goals, keys, sleep state
     and per-scope indexes; this class holds the pool, the schema and the transactions."""
 
@@ -132,6 +134,8 @@ class PostgresStore(Writes, ConceptTable, GoalTable, KeyTable, ScopeIndexes, Pen
                     conn.execute(statement)  # type: ignore[call-overload]
                 if migration.name == "concepts":
                     concepts.fill(conn)
+                if migration.name == "triples":
+                    triples.fill(conn)
                 conn.execute("INSERT INTO schema_migrations VALUES (%s, %s, now())",
                              (migration.version, migration.name))
 

@@ -19,7 +19,7 @@ from ...errors import Conflict, StoreError
 from ...model import Record, Scope
 from ..common import note_use, record_from_row, snapshot_json
 from ..protocol import SCOPE_EVENT, Event, IndexText
-from . import concepts
+from . import concepts, triples
 from .codec import COLUMNS, COPY_TYPES, data_json, register_vector_dumper, row_values, vector_text
 from .links import LinkTable
 from .pii import PiiTable
@@ -51,6 +51,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                     f"INSERT INTO memories ({', '.join(names)}) VALUES ({marks})",
                     [*row_values(record), *values])
                 concepts.write(conn, record, replace=False)
+                if text is not None:
+                    triples.write(conn, record.scope, record.id, text.triples, replace=False)
                 self._store_memo(conn, record.scope, record.id, vector)
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot store memory {record.id}: "
@@ -97,6 +99,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                         copy.write_row((rec.user, rec.agent, rec.id, "create", rec.version,
                                         rec.updated_at, snapshot_json(rec), actor, reason))
             concepts.copy(conn, [rec for rec, _, _ in items])
+            triples.copy(conn, [(rec.scope, rec.id, text.triples) for rec, text, _ in items
+                                if text is not None and text.triples])
             for rec, _, vector in items:
                 self._store_memo(conn, rec.scope, rec.id, vector)
             return len(items)
@@ -145,6 +149,9 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
         if cur.rowcount != 1:
             raise StoreError(f"memory {record.id} vanished during the update")
         concepts.write(conn, record, replace=True)
+        if text is not None or clear_index:
+            triples.write(conn, record.scope, record.id, text.triples if text else (),
+                          replace=True)
         if not clear_index:
             self._store_memo(conn, record.scope, record.id, vector)
 
@@ -185,6 +192,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                                    args).rowcount
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
             conn.execute("DELETE FROM concepts WHERE user_id = %s AND agent_id = %s", args)
+            triples.drop(conn, scope)
             conn.execute("DELETE FROM pending_vectors WHERE user_id = %s AND agent_id = %s",
                          args)
             self._drop_sessions(conn, scope)

@@ -268,4 +268,24 @@ MIGRATIONS: tuple[Migration, ...] = (
         BEGIN UPDATE passage_state SET count = count - 1
         WHERE user = old.user AND agent = old.agent; END""",
     )),
+    Migration(16, "triples", (
+        # each fact's subject-predicate-object triples (write/triples.py), written with its
+        # index text; engramdb_triples is the store's Python function for write/triples.py
+        """CREATE TABLE IF NOT EXISTS triples (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            subject TEXT NOT NULL,
+            predicate TEXT NOT NULL,
+            object TEXT NOT NULL,
+            PRIMARY KEY (user, agent, memory_id, n)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX IF NOT EXISTS triples_subject ON triples(user, agent, subject, predicate)",
+        "INSERT OR IGNORE INTO triples SELECT m.user, m.agent, m.id, t.key, "
+        "json_extract(t.value, '$[0]'), json_extract(t.value, '$[1]'), "
+        "json_extract(t.value, '$[2]') FROM memories m, "
+        "json_each(engramdb_triples(m.content, m.kind)) t "
+        "WHERE m.kind IN ('identity', 'preference', 'fact') AND m.content != ''",
+    )),
 )

@@ -25,6 +25,7 @@ from .pending import PendingTable
 from .recordcache import RecordCache
 from .search import Search
 from .sleep import SleepTables
+from .triples import triples_json
 from .upgrade import backup_before_migrating, remove_leftovers
 from .writes import Writes
 
@@ -74,6 +75,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             self._secure_delete = 0
             self._configure(busy_timeout_ms, SYNCHRONOUS[synchronous])
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
+            self._db.create_function("engramdb_triples", 2, triples_json, deterministic=True)
             self._id_order = IdOrder(self._db)
             self._records = RecordCache(self._db)
             self._migrate()

@@ -22,6 +22,7 @@ from .pii import PiiTable
 from .reads import Reads
 from .search import scope_token
 from .sessions import SessionTables
+from .triples import TripleTable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from ..vectors import VectorCache
 
 
-class Writes(Reads, LinkTable, SessionTables, PiiTable):
+class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
     _vectors: VectorCache
     _id_order: IdOrder
     _text: TextIndex
@@ -47,6 +48,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
             self._write_concepts(rowid, record)
+            self._write_triples(record.scope, record.id, text.triples, replace=False)
             self._log(record, "create", values=values, actor=actor, reason=reason)
 
     def _insert_row(self, record: Record, values: list[Any] | None = None) -> int:
@@ -69,6 +71,8 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             rowid = self._insert_row(record)
             self._write_index(rowid, record.scope, text, vector)
             self._write_concepts(rowid, record)
+            if text is not None:
+                self._write_triples(record.scope, record.id, text.triples, replace=False)
             self._db.executemany(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -99,6 +103,8 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             self._write_index(rowid, record.scope, text, vector)
             self._db.execute("DELETE FROM concepts WHERE mem_rowid = ?", (rowid,))
             self._write_concepts(rowid, record)
+            if text is not None:
+                self._write_triples(record.scope, record.id, text.triples, replace=True)
             self._log(record, op, values=values, actor=actor, reason=reason)
 
     def erase(self, record: Record, *, actor: str | None = None,
@@ -114,6 +120,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             self._vectors.remove(record.scope, rowid)
             self._drop_links(record.scope, record.id)
             self._drop_pii(record.scope, record.id)
+            self._drop_triples(record.scope, record.id)
 
     def rewrite_log(self, scope: Scope, memory_id: str,
                     rewrite: Callable[[Record], Record]) -> int:
@@ -147,6 +154,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             self._db.execute(f"DELETE FROM sleep_state WHERE {where}", args)
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
+            self._drop_triples(scope)
             self._db.execute(f"DELETE FROM pending_vectors WHERE {where}", args)
             self._drop_pii(scope)
             self._db.execute(

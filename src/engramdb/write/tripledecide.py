@@ -1,0 +1,139 @@
+"""What a statement's structure (write/reading.py, write/triples.py) says about the write
+decision, before the slot and shape rules (write/supersede.py) act:
+
+- ``split_apart``: a stored memory about another subject ("I live in Hangzhou" / "My parents
+  live in Shaoxing", 我住在杭州 / 我爸妈住在绍兴) is kept out of every rule's reach, and so is
+  one that the new statement says in another mood (a plan, a past story, a passing exception,
+  one more item, a question: "我明年可能搬去深圳" is no new residence). The evidence of an ADD
+  names the memories kept apart and why.
+- "triple_former_value": the new statement marks a value as former by its structure ("it's
+  Kilimanjaro, not Everest", "from Jira to Linear", "8点40，不是6点40") and gives another, and
+  the nearest current fact of a subject not apart holds that former value -> SUPERSEDE.
+- "triple_object_changed": a triple of the new statement has the subject (or the same named
+  more fully: "my sister Anna" / "Anna") and predicate of a current fact's triple and another
+  object ("Our staging cluster runs Postgres 15." /
+  "Our staging cluster runs Redis 7.") -> SUPERSEDE; "triple_older_value" when the new one
+  happened before the stored one (kept as history, superseded at once).
+
+The evidence names the subjects, the predicate and the values that went and came."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..model import Action, Kind, Record
+from ..text.tokenize import is_cjk
+from .reading import read, same_value
+from .triples import TRIPLE_KINDS, read_triples
+
+DECIDED_KINDS = TRIPLE_KINDS | {Kind.PROCEDURE}
+OTHER_MOODS = frozenset({"plan", "past", "passing", "more", "question"})
+OLDER_VALUE = "triple_older_value"
+
+
+class Candidate(Protocol):
+    record: Record
+    cosine: float
+
+
+def split_apart(rec: Record, current: list[Any]
+                ) -> tuple[list[Any], list[Any], dict[str, Any]]:
+    """``current`` (Candidate items) without those of another subject or mood than ``rec``;
+    those of another subject only (a subject swapped: an LLM judge of the shape rules may
+    still be asked about them); the evidence naming both."""
+    if rec.kind not in DECIDED_KINDS or rec.uri is not None:
+        return current, [], {}
+    mine = read(rec.content)
+    kept: list[Any] = []
+    others: list[Any] = []
+    apart: list[dict[str, str]] = []
+    for n in current:
+        old = n.record
+        if old.kind not in DECIDED_KINDS:
+            kept.append(n)
+            continue
+        theirs = read(old.content)
+        if mine.apart_from(theirs):
+            others.append(n)
+            apart.append({"id": old.id, "why": "subject", "old_subject":
+                          theirs.subject.describe(), "new_subject": mine.subject.describe()})
+        elif (mine.moods ^ theirs.moods) & OTHER_MOODS:
+            apart.append({"id": old.id, "why": "mood",
+                          "moods": ",".join(sorted((mine.moods ^ theirs.moods) & OTHER_MOODS))})
+        else:
+            kept.append(n)
+    return kept, others, ({"kept_apart": apart} if apart else {})
+
+
+def former_values(text: str) -> frozenset[str]:
+    """The values ``text`` marks as former, when it also gives a value that holds."""
+    found = read(text)
+    return found.former if found.values else frozenset()
+
+
+def triple_decision(rec: Record, current: list[Any]
+                    ) -> tuple[Action, str, Record, dict[str, Any]] | None:
+    if rec.kind not in DECIDED_KINDS:
+        return None
+    nearest = sorted((n for n in current if n.record.kind in DECIDED_KINDS),
+                     key=lambda n: (-n.cosine, n.record.id))
+    return _former(rec, nearest) or _changed(rec, nearest)
+
+
+def _former(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict[str, Any]] | None:
+    mine = read(rec.content)
+    if not mine.former or not mine.values:
+        return None
+    for n in nearest:
+        old = n.record
+        if old.at > rec.at:
+            continue
+        theirs = read(old.content).values
+        went = sorted(f for f in mine.former if any(same_value(f, v) for v in theirs))
+        if went:
+            return (Action.SUPERSEDE, "triple_former_value", old,
+                    {"old_id": old.id, "subject": mine.subject.describe(), "former": went,
+                     "new_values": sorted(mine.values), "cosine": round(n.cosine, 4)})
+    return None
+
+
+def _changed(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict[str, Any]] | None:
+    mine = read_triples(rec.content, rec.kind)
+    if not mine:
+        return None
+    for n in nearest:
+        old = n.record
+        for new_t in mine:
+            for old_t in read_triples(old.content, old.kind):
+                if old_t.predicate != new_t.predicate \
+                        or not _same_subject(old_t.subject, new_t.subject):
+                    continue
+                if _same_object(old_t.object, new_t.object):
+                    continue
+                rule = OLDER_VALUE if rec.at < old.at else "triple_object_changed"
+                return (Action.SUPERSEDE, rule, old,
+                        {"old_id": old.id, "subject": new_t.subject,
+                         "predicate": new_t.predicate, "old_object": old_t.object,
+                         "new_object": new_t.object, "cosine": round(n.cosine, 4)})
+    return None
+
+
+def _same_subject(a: str, b: str) -> bool:
+    """The same subject, or one named more fully ("sister anna" / "anna", 妹妹小美 / 小美); the
+    candidates of another subject were set apart before (``split_apart``)."""
+    if a == b:
+        return True
+    if "user" in (a, b):
+        return False
+    if is_cjk(a + b):
+        return a in b or b in a
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
+
+
+def _same_object(a: str, b: str) -> bool:
+    """Objects that share a value ("Thursday" / "Thursday, 9am")."""
+    left = {v.strip().lower() for v in a.split(",")}
+    right = {v.strip().lower() for v in b.split(",")}
+    return any(same_value(x, y) or (is_cjk(x + y) and (x in y or y in x))
+               for x in left for y in right if x and y)
