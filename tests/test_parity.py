@@ -87,6 +87,7 @@ DOORS: dict[str, tuple[str | None, str | None, list[Route] | None]] = {
     "feedback": ("feedback", "feedback", [("POST", ID + "/feedback")]),
     "entity": ("entity", "entity", [("GET", "/v1/entity")]),
     "entities": (None, None, [("GET", "/v1/entities")]),
+    "triples": ("triples", None, [("GET", "/v1/triples")]),
     # the web page's pictures (server/views.py)
     "timeline": (None, None, [("GET", "/v1/timeline")]),
     "strength_curve": (None, None, [("GET", ID + "/curve")]),
@@ -107,6 +108,7 @@ EXCLUDED: dict[tuple[str, str], str] = {
     ("export", "mcp"): "a whole-scope JSONL stream, not a tool result; `list` pages instead",
     ("forget_scope", "mcp"): "an agent must not wipe its user's whole memory in one tool call;"
                              " CLI `forget --all` or an admin HTTP key",
+    ("triples", "mcp"): "an agent reads a name's triples in the `entity` tool's answer",
     ("migrate", "mcp"): "reads a MEMORY.md path and writes a backup on the server's disk",
     ("migrate", "http"): "reads a MEMORY.md path and writes a backup on the server's disk",
     **{("entities", door): "the list a person browsing the web page starts from; at the CLI "
