@@ -361,4 +361,4 @@ def shape_decision(rec: Record, candidates: list[tuple[Record, float]],
 
 
 OLDER_VALUE = "shape_older_value"
-OLDER_VALUE_RULES = frozenset({"slot_older_value", OLDER_VALUE, "triple_older_value"})
+OLDER_VALUE_RULES = frozenset({"slot_older_value", OLDER_VALUE})

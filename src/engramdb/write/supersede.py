@@ -13,7 +13,7 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 Then, with a conflict function registered to judge writes (compare.py), "conflict_function": a
 new fact, preference or identity supersedes the nearest current one of those kinds, said no
 later, that the function says it conflicts with. Then the shape rules (write/shape.py), then
-the triple rules (write/tripledecide.py: "triple_former_value", "triple_object_changed"), then
+the triple rule (write/tripledecide.py: "triple_former_value"), then
 "ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
 near it names that thing -> SUPERSEDE of the closest one.
@@ -45,7 +45,6 @@ from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
 from .tripledecide import former_values, split_apart, triple_decision
-from .triples import read_triples
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
 NEAR_DUP_JACCARD = 0.8     # lexical: share of distinct tokens in common
@@ -139,13 +138,10 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
 
 
 def _structural_candidates(store: Store, rec: Record) -> list[str]:
-    """What the statement's structure points at, however far its vector is: the facts with a
-    triple of the same subject and predicate (the stores' triple table), and the memories that
+    """What the statement's structure points at, however far its vector is: the memories that
     say a value the statement marks as former ("..., not Everest", "from Jira to ...": found
     by the value's words in the text index)."""
-    found = [mid for t in read_triples(rec.content, rec.kind)
-             for mid, _ in store.triples(rec.scope, subject=t.subject, predicate=t.predicate,
-                                         limit=NEIGHBOURS)]
+    found: list[str] = []
     for value in former_values(rec.content):
         words = tokenize(value, keep_stopwords=True)
         if words:

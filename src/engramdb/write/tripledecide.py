@@ -9,11 +9,11 @@ decision, before the slot and shape rules (write/supersede.py) act:
 - "triple_former_value": the new statement marks a value as former by its structure ("it's
   Kilimanjaro, not Everest", "from Jira to Linear", "8点40，不是6点40") and gives another, and
   the nearest current fact of a subject not apart holds that former value -> SUPERSEDE.
-- "triple_object_changed": a triple of the new statement has the subject (or the same named
-  more fully: "my sister Anna" / "Anna") and predicate of a current fact's triple and another
-  object ("Our staging cluster runs Postgres 15." /
-  "Our staging cluster runs Redis 7.") -> SUPERSEDE; "triple_older_value" when the new one
-  happened before the stored one (kept as history, superseded at once).
+
+A rule "same subject and predicate, another object" was tried and removed: it changed nothing
+on the behaviour data (bench/behaviours_half.py, both halves) and it superseded each of a batch
+of notes by the next ("Note number 1 about topic1" over "Note number 0 about topic0": subject
+"note", predicate "number X topic"): a predicate compared as exact text says too little.
 
 The evidence names the subjects, the predicate and the values that went and came."""
 
@@ -22,13 +22,11 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..model import Action, Kind, Record
-from ..text.tokenize import is_cjk
 from .reading import read, same_value
-from .triples import TRIPLE_KINDS, read_triples
+from .triples import TRIPLE_KINDS
 
 DECIDED_KINDS = TRIPLE_KINDS | {Kind.PROCEDURE}
 OTHER_MOODS = frozenset({"plan", "past", "passing", "more", "question"})
-OLDER_VALUE = "triple_older_value"
 
 
 class Candidate(Protocol):
@@ -77,7 +75,7 @@ def triple_decision(rec: Record, current: list[Any]
         return None
     nearest = sorted((n for n in current if n.record.kind in DECIDED_KINDS),
                      key=lambda n: (-n.cosine, n.record.id))
-    return _former(rec, nearest) or _changed(rec, nearest)
+    return _former(rec, nearest)
 
 
 def _former(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict[str, Any]] | None:
@@ -95,45 +93,3 @@ def _former(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict[
                     {"old_id": old.id, "subject": mine.subject.describe(), "former": went,
                      "new_values": sorted(mine.values), "cosine": round(n.cosine, 4)})
     return None
-
-
-def _changed(rec: Record, nearest: list[Any]) -> tuple[Action, str, Record, dict[str, Any]] | None:
-    mine = read_triples(rec.content, rec.kind)
-    if not mine:
-        return None
-    for n in nearest:
-        old = n.record
-        for new_t in mine:
-            for old_t in read_triples(old.content, old.kind):
-                if old_t.predicate != new_t.predicate \
-                        or not _same_subject(old_t.subject, new_t.subject):
-                    continue
-                if _same_object(old_t.object, new_t.object):
-                    continue
-                rule = OLDER_VALUE if rec.at < old.at else "triple_object_changed"
-                return (Action.SUPERSEDE, rule, old,
-                        {"old_id": old.id, "subject": new_t.subject,
-                         "predicate": new_t.predicate, "old_object": old_t.object,
-                         "new_object": new_t.object, "cosine": round(n.cosine, 4)})
-    return None
-
-
-def _same_subject(a: str, b: str) -> bool:
-    """The same subject, or one named more fully ("sister anna" / "anna", 妹妹小美 / 小美); the
-    candidates of another subject were set apart before (``split_apart``)."""
-    if a == b:
-        return True
-    if "user" in (a, b):
-        return False
-    if is_cjk(a + b):
-        return a in b or b in a
-    x, y = set(a.split()), set(b.split())
-    return x <= y or y <= x
-
-
-def _same_object(a: str, b: str) -> bool:
-    """Objects that share a value ("Thursday" / "Thursday, 9am")."""
-    left = {v.strip().lower() for v in a.split(",")}
-    right = {v.strip().lower() for v in b.split(",")}
-    return any(same_value(x, y) or (is_cjk(x + y) and (x in y or y in x))
-               for x in left for y in right if x and y)
