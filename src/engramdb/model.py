@@ -34,6 +34,7 @@ class Layer(StrEnum):
     CORE = "core"
     ARCHIVED = "archived"
     DELETED = "deleted"
+    COLD = "cold"   # archived for long (Config.cold_after): out of the hot search structures
 
 
 class Lifecycle(StrEnum):

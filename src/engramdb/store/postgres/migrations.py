@@ -308,4 +308,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         "REFERENCING OLD TABLE AS gone FOR EACH STATEMENT "
         "EXECUTE FUNCTION engramdb_passages_gone()",
     )),
+    Migration(16, "cold_tier", (
+        # a cold memory's text columns, embedding and passages (postgres/cold.py): its row in
+        # memories holds none of them while its layer is "cold", so no hot index reads it
+        """CREATE TABLE IF NOT EXISTS cold_index (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            has_text boolean NOT NULL DEFAULT false,
+            body text NOT NULL DEFAULT '',
+            anchors text NOT NULL DEFAULT '',
+            context text NOT NULL DEFAULT '',
+            embedding vector,
+            parts vector[],
+            PRIMARY KEY (user_id, agent_id, id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS memories_layer_updated "
+        "ON memories(user_id, agent_id, layer, updated_at)",
+    )),
 )

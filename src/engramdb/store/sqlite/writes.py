@@ -11,12 +11,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Conflict, StoreError
-from ...model import Record, Scope
+from ...model import Layer, Record, Scope
 from ...text.anchors import indexed_concepts
 from ..common import ROW_COLUMNS, note_use, record_from_row, row_values, snapshot_json, ts
 from ..idorder import IdOrder
 from ..passages import PendingPassages
 from ..protocol import SCOPE_EVENT, Event, IndexText
+from .cold import ColdTable
 from .links import LinkTable
 from .pii import PiiTable
 from .reads import Reads
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from ..vectors import VectorCache
 
 
-class Writes(Reads, LinkTable, SessionTables, PiiTable):
+class Writes(Reads, LinkTable, SessionTables, PiiTable, ColdTable):
     _vectors: VectorCache
     _id_order: IdOrder
     _text: TextIndex
@@ -46,6 +47,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             values = row_values(record)  # encoded once: for the row and its snapshot
             rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
+            self._place(rowid, record)
             self._write_concepts(rowid, record)
             self._log(record, "create", values=values, actor=actor, reason=reason)
 
@@ -68,6 +70,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
         with self.transaction():
             rowid = self._insert_row(record)
             self._write_index(rowid, record.scope, text, vector)
+            self._place(rowid, record)
             self._write_concepts(rowid, record)
             self._db.executemany(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
@@ -94,9 +97,13 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             if cur.rowcount != 1:
                 raise StoreError(f"memory {record.id} vanished during the update")
             rowid = self._rowid(record.id)
+            if record.layer != Layer.COLD:   # out of the cold tier first (sqlite/cold.py)
+                self._place(rowid, record)
             if text is not None:
                 self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._write_index(rowid, record.scope, text, vector)
+            if record.layer == Layer.COLD:   # into it, with any new text or vector
+                self._place(rowid, record)
             self._db.execute("DELETE FROM concepts WHERE mem_rowid = ?", (rowid,))
             self._write_concepts(rowid, record)
             self._log(record, op, values=values, actor=actor, reason=reason)
@@ -147,6 +154,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable):
             self._db.execute(f"DELETE FROM sleep_state WHERE {where}", args)
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
+            self._db.execute(f"DELETE FROM cold_index WHERE {where}", args)
             self._db.execute(f"DELETE FROM pending_vectors WHERE {where}", args)
             self._drop_pii(scope)
             self._db.execute(
