@@ -20,8 +20,8 @@ from ...model import Layer, Record, Scope
 from ..common import note_use, record_from_row, snapshot_json
 from ..protocol import SCOPE_EVENT, Event, IndexText
 from . import concepts
-from .cold import ColdTable
 from .codec import COLUMNS, COPY_TYPES, data_json, register_vector_dumper, row_values, vector_text
+from .cold import ColdTable
 from .links import LinkTable
 from .pii import PiiTable
 from .reads import Reads
