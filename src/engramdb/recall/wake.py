@@ -100,11 +100,12 @@ def _anchor_parts(anchor: str) -> tuple[bool, frozenset[str]]:
 
 def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Preset,
          kinds: tuple[str, ...], now: datetime, params: DecayParams,
-         meaning: Meaning | None = None) -> list[Hit]:
+         meaning: Meaning | None = None,
+         archived: tuple[Layer, ...] = (Layer.ARCHIVED,)) -> list[Hit]:
     """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``.
     ``meaning`` (recall/wakemeaning.py): the query's vectors and the scope's background, so
-    that a query that means a memory, in other words or the other language, wakes it."""
-    archived = (Layer.ARCHIVED,)
+    that a query that means a memory, in other words or the other language, wakes it.
+    ``archived``: the layers searched (the cold tier too, where a recall asks for it)."""
     if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
                                       None) is None:
         return []  # nothing archived in this scope: no search at all
@@ -165,7 +166,8 @@ def _woken_hit(rec: Record, named: list[Cue], preset: Preset, now: datetime,
     strong = score >= STRONG
     what = ", ".join(f"{c.kind} {c.anchor}" + ("" if c.match == 1 else f" ({c.match:.0%})")
                      for c in named)
-    note = (f"woken from the archive by {what} (wake score {score:.2f}): "
+    where = "the cold tier" if rec.layer == Layer.COLD else "the archive"
+    note = (f"woken from {where} by {what} (wake score {score:.2f}): "
             + ("a strong cue, promoted to core when tracked" if strong
                else "a weak cue, not promoted"))
     explanation = Explanation(
@@ -184,8 +186,8 @@ def promote(store: Store, scope: Scope, hits: list[Hit], now: datetime) -> list[
         if not hit.woken or not hit.explanation.terms.get("strong_cue"):
             continue
         current = store.get(scope, hit.memory.id)
-        if current is None or current.layer != Layer.ARCHIVED:
-            continue
+        if current is None or current.layer not in (Layer.ARCHIVED, Layer.COLD):
+            continue   # a cold one comes back to the hot store with its index (store/cold.py)
         new = current.replace(layer=Layer.CORE, overdue_since=None, updated_at=now,
                               version=current.version + 1)
         store.save(new, "wake", actor="recall", reason=hit.explanation.notes[0])
