@@ -185,3 +185,12 @@ async def _mcp_recall(db, cue, trip_id):  # type: ignore[no-untyped-def]
         found = await ok(c, "recall", query=cue, track=False, include_cold=True)
         assert found["hits"][0]["memory"]["id"] == trip_id
         assert "include_cold" in await fails(c, "recall", query=cue, include_cold="maybe")
+
+
+def test_the_migrating_section_runs_as_written():  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "migrating.md").read_text("utf-8")
+    start = text.index("## From the layered-memory topic: the cold tier")
+    block = text[start:].split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "migrating.md", "exec"), {})

@@ -14,6 +14,9 @@ full, or the words and a clear meaning together) promotes the memory back to cor
 recall is tracked; a weak one wakes it without promoting. A tracked recall also counts as a use
 of every memory it returns, woken ones included (the reconsolidation bonus).
 ``recall(track=False)`` still returns woken memories, marked as woken, but changes nothing.
+The cold tier (memories archived for ``Config.cold_after``, dynamics/cold.py) is searched the
+same way when a recall asks for it (``include_cold=True``); a strong cue brings a cold memory
+back to core, its index back into the hot store (store/cold.py).
 
 A woken hit is scored like a fused one: woken by anchors, as if each fully named kind were a
 first-ranked leg (``wake_score / (rrf_k + 1)``); woken by meaning or words, which stand out of

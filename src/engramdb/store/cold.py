@@ -67,23 +67,25 @@ def rank_text(entries: Sequence[ColdText], tokens: Sequence[str],
     weights = {f: float(fields.get(f, 0.0)) for f in FIELDS}
     if not entries or not terms or limit <= 0 or not any(weights.values()):
         return []
-    docs = []
-    for entry in entries:
-        split = {f: fts_tokens(getattr(entry, f)) for f in FIELDS}
-        docs.append((entry.memory_id, split, 1 + sum(len(v) for v in split.values())))
-    average = sum(length for _, _, length in docs) / len(docs)
-    wanted = set(terms)
-    freq: dict[str, int] = dict.fromkeys(terms, 0)
-    for _, split, _ in docs:   # a term's documents: those holding it in a searched field
-        for term in wanted & {t for f in FIELDS if weights[f] for t in split[f]}:
-            freq[term] += 1
-    idf = {t: max(math.log((len(docs) - n + 0.5) / (n + 0.5)), IDF_FLOOR)
+    searched = [f for f in FIELDS if weights[f]]
+    total = 0
+    holding: list[tuple[str, dict[str, list[str]], int]] = []
+    for entry in entries:   # a stored field is its tokens joined by spaces: split() counts them
+        texts = {f: getattr(entry, f) for f in FIELDS}
+        length = 1 + sum(len(t.split()) for t in texts.values())
+        total += length
+        if any(term in texts[f].lower() for f in searched for term in terms):
+            holding.append((entry.memory_id, {f: fts_tokens(texts[f]) for f in FIELDS}, length))
+    average = total / len(entries)
+    freq = {t: sum(1 for _, split, _ in holding if any(t in split[f] for f in searched))
+            for t in terms}   # a term's documents: those holding it in a searched field
+    idf = {t: max(math.log((len(entries) - n + 0.5) / (n + 0.5)), IDF_FLOOR)
            for t, n in freq.items()}
     out = []
-    for mid, split, length in docs:
+    for mid, split, length in holding:
         score = 0.0
         for term in terms:
-            tf = sum(weights[f] * split[f].count(term) for f in FIELDS if weights[f])
+            tf = sum(weights[f] * split[f].count(term) for f in searched)
             if tf:
                 score += idf[term] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
         if score > 0:
