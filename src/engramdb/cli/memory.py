@@ -277,7 +277,7 @@ def forget_scope(d: Door, memory_id: str | None, yes: bool, reason: str | None) 
             fail("needs_confirmation", f"refusing to forget every memory of {scope} without "
                  f"--yes", EXIT_USAGE, True)
         if not yes:
-            n = mem.count(layer=["core", "archived", "deleted"])
+            n = mem.count(layer=["core", "archived", "deleted", "cold"])
             if not confirmed(f"Forget all {n} memories of {scope}? This cannot be undone"):
                 fail("aborted", "nothing forgotten", EXIT_USAGE, False)
         removed = mem.forget_scope(reason=reason)
