@@ -136,9 +136,9 @@ class ColdTable:
         with self._lock:
             for start in range(0, len(ids), 500):
                 chunk = list(ids[start : start + 500])
-                out += self._db.execute(
-                    f"SELECT m.id, c.{column} FROM cold_index c JOIN memories m "
-                    f"ON m.rowid = c.mem_rowid WHERE c.user = ? AND c.agent = ? "
-                    f"AND c.{column} IS NOT NULL AND m.id IN ({', '.join('?' * len(chunk))})",
-                    (scope.user, scope.agent, *chunk)).fetchall()
+                out += self._db.execute(   # by id first: never a walk of the cold tier
+                    f"SELECT m.id, c.{column} FROM memories m CROSS JOIN cold_index c "
+                    f"ON c.mem_rowid = m.rowid WHERE m.id IN ({', '.join('?' * len(chunk))}) "
+                    f"AND +m.user = ? AND +m.agent = ? AND c.{column} IS NOT NULL",
+                    (*chunk, scope.user, scope.agent)).fetchall()
         return out
