@@ -58,31 +58,60 @@ def with_cold(layers: Sequence[Layer], limit: int,
     return sorted(merged.items(), key=lambda x: (-x[1], x[0]))[:limit]
 
 
-def rank_text(entries: Sequence[ColdText], tokens: Sequence[str],
-              fields: Mapping[str, float], limit: int) -> list[tuple[str, float]]:
+def text_terms(tokens: Sequence[str]) -> list[str]:
+    """The query's terms as FTS5 reads them (store/postgres/text.py's ``fts_tokens``)."""
+    return [t for t in dict.fromkeys(tok for t in tokens for tok in fts_tokens(t)) if t]
+
+
+def tokens_sql(column: str) -> str:
+    """SQL (SQLite and PostgreSQL alike) for how many tokens a stored field holds: its tokens
+    are joined by single spaces."""
+    return (f"(CASE WHEN {column} = '' THEN 0 "
+            f"ELSE length({column}) - length(replace({column}, ' ', '')) + 1 END)")
+
+
+# the scope's cold entries with text, and their tokens in all (FTS5 counts one more per row)
+STATS_SQL = (f"SELECT count(*), coalesce(sum(1 + {tokens_sql('body')} + {tokens_sql('anchors')}"
+             f" + {tokens_sql('context')}), 0) FROM cold_index")
+
+
+def holding_sql(terms: Sequence[str], fields: Mapping[str, float], mark: str) -> str:
+    """The SQL condition that a cold entry holds one of ``terms`` in a searched field (a
+    superset of the entries that score: a term may sit inside a longer token), with ``mark``
+    as the parameter placeholder; its parameters are ``holding_args``."""
+    searched = [f for f in FIELDS if fields.get(f)]
+    return "(" + " OR ".join(f"{position(f, mark)} > 0" for _ in terms for f in searched) + ")"
+
+
+def holding_args(terms: Sequence[str], fields: Mapping[str, float]) -> list[str]:
+    return [t for t in terms for f in FIELDS if fields.get(f)]
+
+
+def position(column: str, mark: str) -> str:
+    return f"instr({column}, {mark})" if mark == "?" else f"strpos({column}, {mark})"
+
+
+def rank_text(entries: Sequence[ColdText], terms: Sequence[str], fields: Mapping[str, float],
+              limit: int, size: int, total: int) -> list[tuple[str, float]]:
     """(id, BM25) best first over the weighted fields, FTS5's formula (a term's frequency is
     the weighted sum of its counts per field; a document's length counts every field and
-    FTS5's scope column), with the cold entries as the collection."""
-    terms = [t for t in dict.fromkeys(tok for t in tokens for tok in fts_tokens(t)) if t]
+    FTS5's scope column), with the scope's cold entries as the collection: ``size`` of them,
+    ``total`` tokens in all. ``entries``: those that may hold a term (``holding_sql``)."""
     weights = {f: float(fields.get(f, 0.0)) for f in FIELDS}
-    if not entries or not terms or limit <= 0 or not any(weights.values()):
-        return []
     searched = [f for f in FIELDS if weights[f]]
-    total = 0
-    holding: list[tuple[str, dict[str, list[str]], int]] = []
-    for entry in entries:   # a stored field is its tokens joined by spaces: split() counts them
-        texts = {f: getattr(entry, f) for f in FIELDS}
-        length = 1 + sum(len(t.split()) for t in texts.values())
-        total += length
-        if any(term in texts[f].lower() for f in searched for term in terms):
-            holding.append((entry.memory_id, {f: fts_tokens(texts[f]) for f in FIELDS}, length))
-    average = total / len(entries)
-    freq = {t: sum(1 for _, split, _ in holding if any(t in split[f] for f in searched))
+    if not entries or not terms or limit <= 0 or not searched or size <= 0:
+        return []
+    average = total / size
+    docs = []
+    for entry in entries:
+        split = {f: fts_tokens(getattr(entry, f)) for f in FIELDS}
+        length = 1 + sum(len(getattr(entry, f).split()) for f in FIELDS)
+        docs.append((entry.memory_id, split, length))
+    freq = {t: sum(1 for _, split, _ in docs if any(t in split[f] for f in searched))
             for t in terms}   # a term's documents: those holding it in a searched field
-    idf = {t: max(math.log((len(entries) - n + 0.5) / (n + 0.5)), IDF_FLOOR)
-           for t, n in freq.items()}
+    idf = {t: max(math.log((size - n + 0.5) / (n + 0.5)), IDF_FLOOR) for t, n in freq.items()}
     out = []
-    for mid, split, length in holding:
+    for mid, split, length in docs:
         score = 0.0
         for term in terms:
             tf = sum(weights[f] * split[f].count(term) for f in searched)

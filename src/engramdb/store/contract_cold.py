@@ -77,3 +77,19 @@ class ColdContract:
         assert store.search_text(ALICE, ["berlin"], BODY, 5, EVERY_HOT) == []
         store.drop_scope(ALICE, T0)
         assert store.search_vector(ALICE, unit(1), 5, [Layer.COLD]) == []
+
+    def test_the_cold_tier_ranks_as_the_hot_index(self, store):  # type: ignore[no-untyped-def]
+        words = ["berlin trip", "office move", "berlin berlin team", "harbin ice trip",
+                 "北京 旅行", "tea", "garden", "river walk", "berlin wall history", "cake",
+                 "北京 烤鸭", "piano"]
+        for n, text in enumerate(words, start=1):
+            store.insert(make_record(n), IndexText(text, "wang" if n % 3 else "anna"), unit(n))
+        weights = {"body": 1.0, "anchors": 0.5}
+        asks = (["berlin", "anna"], ["北京", "trip"], ["wang"])
+        hot = [store.search_text(ALICE, q, weights, 5, [Layer.CORE]) for q in asks]
+        for n in range(1, len(words) + 1):
+            store.save(make_record(n, layer=Layer.COLD, version=2), "freeze")
+        for q, before in zip(asks, hot, strict=True):
+            cold = store.search_text(ALICE, q, weights, 5, [Layer.COLD])
+            assert _ids(cold) == _ids(before)
+            assert np.allclose([s for _, s in cold], [s for _, s in before])

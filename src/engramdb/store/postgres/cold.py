@@ -14,9 +14,18 @@ import numpy as np
 import psycopg
 
 from ...model import Layer, Record, Scope
-from ..cold import ColdText, rank_text, rank_vectors
+from ..cold import (
+    STATS_SQL,
+    ColdText,
+    holding_args,
+    holding_sql,
+    rank_text,
+    rank_vectors,
+    text_terms,
+)
 from ..protocol import IndexText
 from .codec import vector_from_text
+from .text import FIELDS
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]
@@ -85,11 +94,21 @@ class ColdTable:
 
     def _search_text_cold(self, scope: Scope, tokens: Sequence[str],
                           fields: Mapping[str, float], limit: int) -> list[tuple[str, float]]:
-        rows = self._run(lambda c: c.execute(
-            "SELECT id, body, anchors, context FROM cold_index "
-            "WHERE user_id = %s AND agent_id = %s AND has_text",
-            (scope.user, scope.agent)).fetchall(), scope, write=False)
-        return rank_text([ColdText(*r) for r in rows], tokens, fields, limit)
+        terms = text_terms(tokens)
+        if not terms or not any(fields.get(f) for f in FIELDS) or limit <= 0:
+            return []
+        where = "user_id = %s AND agent_id = %s AND has_text"
+
+        def read(conn: Conn) -> tuple[tuple[int, int], list[Any]]:
+            stats = conn.execute(STATS_SQL + " WHERE " + where,
+                                 (scope.user, scope.agent)).fetchone()
+            rows = conn.execute(  # type: ignore[call-overload]
+                f"SELECT id, body, anchors, context FROM cold_index WHERE {where} "
+                f"AND {holding_sql(terms, fields, '%s')}",
+                (scope.user, scope.agent, *holding_args(terms, fields))).fetchall()
+            return (int(stats[0]), int(stats[1])), rows
+        (size, total), rows = self._run(read, scope, write=False)
+        return rank_text([ColdText(*r) for r in rows], terms, fields, limit, size, total)
 
     def _search_vector_cold(self, scope: Scope, vector: np.ndarray,
                             limit: int) -> list[tuple[str, float]]:

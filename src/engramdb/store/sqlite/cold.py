@@ -11,8 +11,17 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ...model import Layer, Record, Scope
-from ..cold import ColdText, rank_text, rank_vectors
+from ..cold import (
+    STATS_SQL,
+    ColdText,
+    holding_args,
+    holding_sql,
+    rank_text,
+    rank_vectors,
+    text_terms,
+)
 from ..common import ts
+from ..postgres.text import FIELDS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -102,13 +111,23 @@ class ColdTable:
 
     def _search_text_cold(self, scope: Scope, tokens: Sequence[str],
                           fields: Mapping[str, float], limit: int) -> list[tuple[str, float]]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT m.id, c.body, c.anchors, c.context FROM cold_index c "
-                "JOIN memories m ON m.rowid = c.mem_rowid "
-                "WHERE c.user = ? AND c.agent = ? AND c.has_text", (scope.user, scope.agent))
-            entries = [ColdText(*r) for r in rows]
-        return rank_text(entries, tokens, fields, limit)
+        terms = text_terms(tokens)
+        if not terms or not any(fields.get(f) for f in FIELDS) or limit <= 0:
+            return []
+        where = "c.user = ? AND c.agent = ? AND c.has_text"
+        with self._lock:   # one snapshot: the statistics and the entries that hold a term
+            self._db.execute("SAVEPOINT cold_text")
+            try:
+                size, total = self._db.execute(
+                    STATS_SQL + " c WHERE " + where, (scope.user, scope.agent)).fetchone()
+                rows = self._db.execute(
+                    f"SELECT m.id, c.body, c.anchors, c.context FROM cold_index c "
+                    f"JOIN memories m ON m.rowid = c.mem_rowid WHERE {where} "
+                    f"AND {holding_sql(terms, fields, '?')}",
+                    (scope.user, scope.agent, *holding_args(terms, fields))).fetchall()
+            finally:
+                self._db.execute("RELEASE cold_text")
+        return rank_text([ColdText(*r) for r in rows], terms, fields, limit, size, total)
 
     def _search_vector_cold(self, scope: Scope, vector: np.ndarray,
                             limit: int) -> list[tuple[str, float]]:
