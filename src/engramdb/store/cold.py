@@ -131,9 +131,23 @@ def rank_vectors(ids: Sequence[str], matrix: np.ndarray, query: np.ndarray, limi
 
     if not len(ids) or limit <= 0:
         return []
+    from .vectors import MARGIN
+
     q = np.asarray(query, dtype=np.float32)
-    scores = {mid: float(s) for mid, s in zip(ids, (matrix @ q).tolist(), strict=True)}
-    for mid, rows in (parts or {}).items():
-        if mid in scores and len(rows):
-            scores[mid] = max(scores[mid], float((np.asarray(rows, dtype=np.float32) @ q).max()))
-    return sorted(scores.items(), key=lambda x: (-x[1], x[0]))[:limit]
+    scores = matrix @ q
+    rows = {mid: np.asarray(r, dtype=np.float32) for mid, r in (parts or {}).items() if len(r)}
+    where = {mid: i for i, mid in enumerate(ids)}
+    for mid, r in rows.items():
+        if mid in where:
+            scores[where[mid]] = max(scores[where[mid]], (r @ q).max())
+    keep = np.arange(len(ids))
+    if len(ids) > limit:   # the best ``limit``, and those the exact scores below may lift
+        edge = np.partition(scores, len(ids) - limit)[len(ids) - limit]
+        keep = np.flatnonzero(scores >= edge - MARGIN)
+
+    def exact(i: int) -> float:   # each pair on its own, as the hot search scores it
+        best = float(np.dot(np.ascontiguousarray(matrix[i]), q))
+        return max([best, *(float(np.dot(p, q)) for p in rows.get(ids[i], ()))])
+
+    found = sorted(((ids[i], exact(int(i))) for i in keep), key=lambda x: (-x[1], x[0]))
+    return found[:limit]

@@ -87,9 +87,14 @@ class ColdContract:
         weights = {"body": 1.0, "anchors": 0.5}
         asks = (["berlin", "anna"], ["北京", "trip"], ["wang"])
         hot = [store.search_text(ALICE, q, weights, 5, [Layer.CORE]) for q in asks]
+        near = [store.search_vector(ALICE, unit(n), 4, [Layer.CORE]) for n in (1, 5, 9)]
         for n in range(1, len(words) + 1):
             store.save(make_record(n, layer=Layer.COLD, version=2), "freeze")
         for q, before in zip(asks, hot, strict=True):
             cold = store.search_text(ALICE, q, weights, 5, [Layer.COLD])
             assert _ids(cold) == _ids(before)
             assert np.allclose([s for _, s in cold], [s for _, s in before])
+        for n, before in zip((1, 5, 9), near, strict=True):
+            cold = store.search_vector(ALICE, unit(n), 4, [Layer.COLD])
+            assert _ids(cold) == _ids(before)
+            assert np.allclose([s for _, s in cold], [s for _, s in before], atol=1e-6)
