@@ -566,7 +566,7 @@ def test_count_and_stats(mem, me):  # type: ignore[no-untyped-def]
     stats = me.stats()
     assert (stats.user, stats.agent) == ("alice", "noah")
     assert stats.total == 3
-    assert stats.by_layer == {"core": 2, "archived": 0, "deleted": 1}
+    assert stats.by_layer == {"core": 2, "archived": 0, "deleted": 1, "cold": 0}
     assert stats.by_kind == {"event": 1, "preference": 1, "fact": 1}
     assert stats.events == 4  # three creates and one forget
     assert stats.embedder == mem.embedder.model_id

@@ -125,7 +125,8 @@ def test_status_counts_by_layer_and_kind(cli: Run, cli_json: Callable[..., Any],
     forgotten = remember(cli_json, "a passing thought")
     cli("forget", forgotten)
     stats = cli_json("status")
-    assert stats["total"] == 2 and stats["by_layer"] == {"core": 1, "archived": 0, "deleted": 1}
+    assert stats["total"] == 2 and stats["by_layer"] == {"core": 1, "archived": 0, "deleted": 1,
+                                                  "cold": 0}
     assert stats["by_kind"] == {"identity": 1, "fact": 1}
     assert stats["events"] == 3 and stats["embedder"] == "hashing-v1-384"
     assert stats["path"] == db

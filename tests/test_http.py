@@ -186,7 +186,7 @@ def test_sleep_boot_stats_strength_export(api, clock):  # type: ignore[no-untype
     error(api.post("/v1/sleep", json={"phase": "dream"}), 422, "invalid")
     assert [m["content"] for m in api.get("/v1/boot").json()["memories"]] == ["Ada"]
     stats = api.get("/v1/stats").json()
-    assert stats["by_layer"] == {"core": 1, "archived": 1, "deleted": 0}
+    assert stats["by_layer"] == {"core": 1, "archived": 1, "deleted": 0, "cold": 0}
     strength = api.get(f"/v1/memories/{mid}/strength").json()
     assert strength["layer"] == "archived" and 0 <= strength["weight"] < 1
     lines = api.get("/v1/export").text.strip().splitlines()

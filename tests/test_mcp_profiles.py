@@ -61,7 +61,8 @@ async def test_the_default_is_the_core_set_and_it_covers_a_turn(tmp_path: Path) 
         assert helped["useful"] is True and helped["importance"] > helped["importance_before"]
         assert "useful" in await fails(c, "feedback", id=fact["id"])
         assert (await ok(c, "forget", id=felt["id"]))["layer"] == "deleted"
-        assert (await ok(c, "status"))["by_layer"] == {"core": 1, "archived": 0, "deleted": 1}
+        assert (await ok(c, "status"))["by_layer"] == {"core": 1, "archived": 0, "deleted": 1,
+                                                             "cold": 0}
 
         for tool, args, expected in (
                 ("list", {}, "Unknown tool"), ("sleep", {}, "Unknown tool"),

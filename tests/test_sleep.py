@@ -32,7 +32,7 @@ def test_decay_archives_the_weak_and_deletes_nothing(mem, clock):  # type: ignor
     report = mem.decay()
     assert report.phase("decay").ids("archived") == [event.id]
     assert report.phase("decay").examined == 3
-    assert layers(mem) == {"core": 2, "archived": 1, "deleted": 0}
+    assert layers(mem) == {"core": 2, "archived": 1, "deleted": 0, "cold": 0}
     last = mem.history(event.id)[-1]
     assert (last.op, last.actor, last.memory.layer.value) == ("archive", "sleep", "archived")
     assert "weight 0.14" in last.reason and "0.15" in last.reason

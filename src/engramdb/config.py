@@ -60,6 +60,18 @@ MIN_SLEEP_EVERY_S = 60.0
 def parse_every(value: object) -> float:
     """A period as ``Config.sleep_every`` takes it -> seconds (0: off). "" / "off" / "0" are
     off; "90s", "30m", "6h", "1d" (or a number of seconds) at least a minute."""
+    return _period(value, MIN_SLEEP_EVERY_S, "sleep_every must be off or a period of at least "
+                   "a minute such as 30m, 6h or 1d")
+
+
+def parse_cold_after(value: object) -> float:
+    """``Config.cold_after`` -> seconds (0: off, no cold tier): how long a memory stays archived
+    and unchanged before a sleep moves it to the cold tier ("180d", "12h"; a number alone is
+    seconds). Off: "" / "off" / "0"."""
+    return _period(value, 1.0, "cold_after must be off or a period such as 90d, 180d or 12h")
+
+
+def _period(value: object, minimum: float, message: str) -> float:
     text = str(value).strip().lower()
     if text in ("", "off", "0", "no", "false", "never"):
         return 0.0
@@ -69,9 +81,8 @@ def parse_every(value: object) -> float:
         seconds = float(number) * (unit or 1)
     except ValueError:
         seconds = math.nan
-    if not math.isfinite(seconds) or seconds < MIN_SLEEP_EVERY_S:
-        raise ConfigError(f"sleep_every must be off or a period of at least a minute such as "
-                          f"30m, 6h or 1d, got {value!r}")
+    if not math.isfinite(seconds) or seconds < minimum:
+        raise ConfigError(f"{message}, got {value!r}")
     return seconds
 
 
@@ -167,6 +178,8 @@ class Config:
     sleep_in_background: bool = False  # that sleep runs on a thread, not in the write
     # (engine/sleeper.py; on in `engramdb serve` and `engramdb mcp`)
     sleep_every: str = "off"           # a period ("6h"): sleep every scope with activity
+    cold_after: str = "off"            # a period ("180d"): a sleep moves memories archived and
+    # unchanged this long to the cold tier, which a recall searches only when asked (store/cold)
     review_due: int = 0                # boot/context show this many memories due for review; 0: off
     still_true_days: float = 180.0     # a P2 fact unconfirmed this long is queued "still true?"
     # (longer for higher priority and importance; dynamics/stilltrue.py); 0: never
@@ -265,6 +278,9 @@ class Config:
         if not isinstance(self.sleep_every, str):
             raise ConfigError(f"sleep_every must be text such as 6h, got {self.sleep_every!r}")
         parse_every(self.sleep_every)
+        if not isinstance(self.cold_after, str):
+            raise ConfigError(f"cold_after must be text such as 180d, got {self.cold_after!r}")
+        parse_cold_after(self.cold_after)
         if self.embed not in EMBED_MODES:
             raise ConfigError(f"embed must be one of {', '.join(EMBED_MODES)}, got "
                               f"{self.embed!r}")

@@ -37,6 +37,7 @@ class Layer(StrEnum):
     CORE = "core"
     ARCHIVED = "archived"
     DELETED = "deleted"
+    COLD = "cold"   # archived for long (Config.cold_after): out of the hot search structures
 
 
 class Lifecycle(StrEnum):
@@ -111,8 +112,7 @@ class Record:
 
     @property
     def erased(self) -> bool:
-        """A tombstone left by a hard forget: deleted, and nothing left of what it said (no
-        memory can be written with empty content)."""
+        """A hard forget's tombstone: deleted, empty content (no memory is written empty)."""
         return self.layer == Layer.DELETED and not self.content
 
     def scrubbed(self) -> Record:

@@ -137,6 +137,9 @@ def recall(
         "names.")] = None,
     no_track: Annotated[bool, typer.Option(
         "--no-track", help="Pure read: do not record the hits as used.")] = False,
+    cold: Annotated[bool, typer.Option(
+        "--cold", help="Search the cold tier too (memories archived for cold_after): what a "
+        "strong cue finds there comes back to core.")] = False,
     explain: Annotated[bool, typer.Option(
         "--explain", help="Print each hit's full score breakdown (as -v does), and how the "
         "query was planned (on stderr).")] = False,
@@ -152,7 +155,7 @@ def recall(
     with guarded(d), open_served(d) as mem:
         hits = mem.recall(query, k=k, track=not no_track, preset=preset, kinds=kind or None,
                           uri_prefix=uri_prefix, keywords=keyword or None,
-                          time_context=time_context)
+                          time_context=time_context, include_cold=cold)
         if d.json or fmt == "json":
             emit(hits.to_dict())
             return
@@ -274,7 +277,7 @@ def forget_scope(d: Door, memory_id: str | None, yes: bool, reason: str | None) 
             fail("needs_confirmation", f"refusing to forget every memory of {scope} without "
                  f"--yes", EXIT_USAGE, True)
         if not yes:
-            n = mem.count(layer=["core", "archived", "deleted"])
+            n = mem.count(layer=["core", "archived", "deleted", "cold"])
             if not confirmed(f"Forget all {n} memories of {scope}? This cannot be undone"):
                 fail("aborted", "nothing forgotten", EXIT_USAGE, False)
         removed = mem.forget_scope(reason=reason)

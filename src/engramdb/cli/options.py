@@ -65,7 +65,7 @@ Since = Annotated[str | None, typer.Option(
 Until = Annotated[str | None, typer.Option(
     metavar="TIME", help="Happened before, ISO 8601 (no timezone = UTC).")]
 Layers = Annotated[list[str] | None, typer.Option(
-    metavar="LAYER", help="core, archived, deleted (repeatable; default core).")]
+    metavar="LAYER", help="core, archived, cold, deleted (repeatable; default core).")]
 Topic = Annotated[str, typer.Argument(metavar="QUERY", help="What the turn is about.")]
 
 

@@ -94,16 +94,19 @@ class Served:
 
     def recall(self, query: str, k: int = 5, *, track: bool = True, preset: str | None = None,
                kinds: list[str] | None = None, uri_prefix: str | None = None,
-               keywords: list[str] | None = None, time_context: str | None = None) -> Hits:
+               keywords: list[str] | None = None, time_context: str | None = None,
+               include_cold: bool = False) -> Hits:
         body = {"query": query, "k": k, "track": track, "preset": preset, "kinds": kinds,
                 "uri_prefix": uri_prefix, "keywords": keywords, "time_context": time_context}
+        if include_cold:
+            body["include_cold"] = True
         if k > SERVED_K and self.fallback and self.local is None:
             self.local = open_memory(self.d)   # the server would refuse it: a long list here
         return self._either(
             lambda: decode.hits(self._ask("POST", "/v1/recall", body=body)),
             lambda m: m.recall(query, k=k, track=track, preset=preset, kinds=kinds,
                                uri_prefix=uri_prefix, keywords=keywords,
-                               time_context=time_context))
+                               time_context=time_context, include_cold=include_cold))
 
     def abbreviate(self, ids: Sequence[str]) -> dict[str, str]:
         def ask() -> dict[str, str]:

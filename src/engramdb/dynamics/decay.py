@@ -1,4 +1,5 @@
-"""The decay phase: recompute every core memory's weight and archive the weak ones.
+"""The decay phase: recompute every core memory's weight and archive the weak ones; then move
+the memories archived and idle for ``Config.cold_after`` to the cold tier (dynamics/cold.py).
 
 Archived memories leave active search; a query with strong cues can still wake them
 (recall/wake.py). Nothing is deleted, P0 memories never move, forgotten ones are never read."""
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 
 from ..model import Layer, Priority, Record, Scope
 from ..store.protocol import Store
+from .cold import to_cold
 from .passes import Change, Pass, PhaseReport
 from .strength import weight
 
@@ -44,4 +46,5 @@ def decay_pass(run: Pass) -> PhaseReport:
 
     report.examined = len(records)
     run.apply([r.id for r in records if weak(r)], weak, report)
+    to_cold(run, report)   # archived for long: out of the hot store (dynamics/cold.py)
     return report

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from ..compare import Compared
 from ..model import Kind, Layer, Record, Scope
+from ..store.cold import hot_layers
 from ..text import tokenize
 from ..write.slots import slot_of
 from ..write.supersede import NEAR_DUP_COSINE, NEAR_DUP_JACCARD, Neighbour, _near_duplicate
@@ -99,7 +100,7 @@ def _vector_neighbours(run: Pass, looked: list[Record]) -> dict[str, Record]:
     import numpy as np
 
     matrix = np.vstack([vectors[i] for i in ids])
-    every = tuple(Layer)  # unfiltered, so one matrix product answers every row
+    every = hot_layers(tuple(Layer))  # unfiltered, so one matrix product answers every row
     found = run.store.search_vector_many(run.scope, matrix, VECTOR_NEIGHBOURS, every)
     for row, hits in enumerate(found):
         if len(hits) == VECTOR_NEIGHBOURS and hits[-1][1] >= NEAR_DUP_COSINE:  # more above it

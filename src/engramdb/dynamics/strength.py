@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from ..config import Config
+from ..config import Config, parse_cold_after
 from ..model import Kind, Layer, Priority, Record
 from ..text.emotion import read_emotion
 
@@ -77,6 +77,7 @@ class DecayParams:
     archive_below: float = ARCHIVE_BELOW
     gist_gap_days: float = 30.0    # a gist's members: at most this far apart in turn
     gist_span_days: float = 92.0   # and all within this span (dynamics/periods.py)
+    cold_after_s: float = 0.0      # archived and unchanged this long: to the cold tier (0: off)
 
 
 DEFAULT_PARAMS = DecayParams()
@@ -290,4 +291,5 @@ def params_from(config: Config) -> DecayParams:
         archive_below=config.archive_below,
         gist_gap_days=config.gist_max_gap_days,
         gist_span_days=config.gist_max_span_days,
+        cold_after_s=parse_cold_after(config.cold_after),
     )

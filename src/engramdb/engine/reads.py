@@ -40,7 +40,8 @@ class ReadVerbs(Core):
                kinds: Sequence[str] | None = None, user: str | None = None,
                agent: str | None = None, reveal: bool = False,
                uri_prefix: str | None = None, keywords: str | Sequence[str] | None = None,
-               time_context: object = None, relevance_floor: float | None = None) -> Hits:
+               time_context: object = None, relevance_floor: float | None = None,
+               include_cold: bool = False) -> Hits:
         """The ``k`` memories that best answer ``query``. ``kinds``, ``uri_prefix``: only
         memories of those kinds, under that URI prefix (``"project://billing/"``), fill the k
         places. ``reveal=True``: masked values in place of their placeholders (as ``get``).
@@ -49,7 +50,9 @@ class ReadVerbs(Core):
         query names (recall/hints.py). ``relevance_floor``: hits less relevant than this
         (0 to 1) are dropped, and none left is an abstention with its note (None: the
         configured ``Config.relevance_floor``; the doors an LLM reads pass
-        ``Config.answer_floor``)."""
+        ``Config.answer_floor``). ``include_cold=True``: the cold tier (memories archived for
+        ``Config.cold_after``) is searched too, and what a cue wakes there comes back as an
+        archived memory does: shown, and back in core when the cue is strong."""
         from ..recall.associate import HEBB_CAP, HEBB_DEBOUNCE_S, HEBB_STEP, hebbian_pairs
         from ..recall.hints import context_window, keyword_tokens
         from ..recall.judge import judge
@@ -66,6 +69,8 @@ class ReadVerbs(Core):
             raise Invalid("query is not valid Unicode text (it holds a lone surrogate)")
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise Invalid(f"k must be an integer from 1 to {MAX_K}, got {k!r}")
+        if not isinstance(include_cold, bool):
+            raise Invalid(f"include_cold must be true or false, got {include_cold!r}")
         kinds = [kinds] if isinstance(kinds, str) else kinds
         kinds_t = tuple(parse_kind(x).value for x in kinds) if kinds else ()
         uri_prefix = self._stored_prefix(scope, uri_prefix)
@@ -74,7 +79,7 @@ class ReadVerbs(Core):
         extra, window = keyword_tokens(keywords), context_window(time_context, now)
         floor = None if relevance_floor is None else check_floor(relevance_floor)
         hits = self._recaller.recall(scope, query, kinds_t, preset, k, now, within, extra,
-                                     window, floor)
+                                     window, floor, cold=include_cold)
         if track and hits:  # every hit returned is used; strongly woken ones come back to core
             with self.store.transaction():
                 promote(self.store, scope, hits, now)
@@ -170,7 +175,7 @@ class ReadVerbs(Core):
         try:
             layer_t = tuple(Layer(x) for x in layers)
         except ValueError:
-            raise Invalid(f"unknown layer in {layers} (core, archived, deleted)") from None
+            raise Invalid(f"unknown layer in {layers} (core, archived, cold, deleted)") from None
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or not 0 <= limit <= MAX_ROWS):
             raise Invalid(f"limit must be an integer from 0 to {MAX_ROWS}, got {limit!r}")

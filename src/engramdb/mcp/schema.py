@@ -96,6 +96,8 @@ class RecallArgs(Args):
     keywords: list[str] | None = Field(None, description="Words to match too")
     time_context: str | dict[str, str] | None = Field(
         None, description='When: "last week", "上周", "2025-03" or {start, end}')
+    include_cold: bool = Field(False, description="True: search the cold tier too (memories "
+                               "archived for long); a strong cue brings them back")
 
 
 class RefArgs(Args):

@@ -112,7 +112,8 @@ VERBS: list[Verb] = [
          lambda c, a: c.me.recall(a.query, a.k, track=a.track, preset=a.preset,
                                   kinds=a.kinds, uri_prefix=a.uri_prefix, reveal=a.reveal,
                                   keywords=a.keywords, time_context=a.time_context,
-                                  relevance_floor=c.me.memory.config.answer_floor)
+                                  relevance_floor=c.me.memory.config.answer_floor,
+                                  include_cold=a.include_cold)
          .to_dict(), recall_text),
     Verb("get", "Read one memory in full, by the id a recall returned or by its URI "
          "(core://user/name).", s.GetArgs, o.MemoryOut, _one,

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..compare import ConflictFn
 from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
-from ..model import Hit, Hits, Record, Scope
+from ..model import Hit, Hits, Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
 from ..text.timewindow import TimeWindow
@@ -76,16 +76,16 @@ class Recaller:
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
                keywords: list[str] | None = None, window: TimeWindow | None = None,
-               floor: float | None = None) -> Hits:
+               floor: float | None = None, cold: bool = False) -> Hits:
         """``floor``: the relevance under which hits are dropped (None: the configured
-        ``hit_floor``)."""
+        ``hit_floor``); ``cold``: wake from the cold tier too, not the archive alone."""
         plan = plan_query(query, kinds, now, keywords, window)
         plan.within = within
         chosen = choose_preset(plan, preset, self.preset, self.assoc_slots)
-        return self.run(scope, plan, chosen, k, now, floor)
+        return self.run(scope, plan, chosen, k, now, floor, cold)
 
     def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
-            floor: float | None = None) -> Hits:
+            floor: float | None = None, cold: bool = False) -> Hits:
         place_relative(self.store, scope, plan)
         ranked = run_legs(self.store, lambda _: self._vector(plan), scope, plan, preset)
         if self.aligned is not None:
@@ -96,11 +96,15 @@ class Recaller:
         fused = rrf_scores(ranked, preset)   # what the expansion reads from
         ranked, preset = expand_query(self.store, scope, plan, ranked, fused, preset)
         fused, seen = rrf(ranked, preset)
+        asleep = (Layer.ARCHIVED, Layer.COLD) if cold else (Layer.ARCHIVED,)
+        if cold:
+            plan.notes.append("the cold tier searched too (include_cold)")
         woken = wake(self.store, scope, plan.query, plan.tokens, preset, plan.kinds, now,
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
                                          self.embed_query, lambda: self._vectors(plan),
                                          lambda: self.languages.of(scope).ids,
-                                         self.backgrounds, plan.query))
+                                         self.backgrounds, plan.query, layers=asleep),
+                     asleep)
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
         hits += best_candidates(self.store, self.params, scope, plan, preset,

@@ -14,6 +14,9 @@ full, or the words and a clear meaning together) promotes the memory back to cor
 recall is tracked; a weak one wakes it without promoting. A tracked recall also counts as a use
 of every memory it returns, woken ones included (the reconsolidation bonus).
 ``recall(track=False)`` still returns woken memories, marked as woken, but changes nothing.
+The cold tier (memories archived for ``Config.cold_after``, dynamics/cold.py) is searched the
+same way when a recall asks for it (``include_cold=True``); a strong cue brings a cold memory
+back to core, its index back into the hot store (store/cold.py).
 
 A woken hit is scored like a fused one: woken by anchors, as if each fully named kind were a
 first-ranked leg (``wake_score / (rrf_k + 1)``); woken by meaning or words, which stand out of
@@ -100,11 +103,12 @@ def _anchor_parts(anchor: str) -> tuple[bool, frozenset[str]]:
 
 def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Preset,
          kinds: tuple[str, ...], now: datetime, params: DecayParams,
-         meaning: Meaning | None = None) -> list[Hit]:
+         meaning: Meaning | None = None,
+         archived: tuple[Layer, ...] = (Layer.ARCHIVED,)) -> list[Hit]:
     """The archived memories the query's cues wake, best first, at most ``preset.wake_slots``.
     ``meaning`` (recall/wakemeaning.py): the query's vectors and the scope's background, so
-    that a query that means a memory, in other words or the other language, wakes it."""
-    archived = (Layer.ARCHIVED,)
+    that a query that means a memory, in other words or the other language, wakes it.
+    ``archived``: the layers searched (the cold tier too, where a recall asks for it)."""
     if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
                                       None) is None:
         return []  # nothing archived in this scope: no search at all
@@ -165,7 +169,8 @@ def _woken_hit(rec: Record, named: list[Cue], preset: Preset, now: datetime,
     strong = score >= STRONG
     what = ", ".join(f"{c.kind} {c.anchor}" + ("" if c.match == 1 else f" ({c.match:.0%})")
                      for c in named)
-    note = (f"woken from the archive by {what} (wake score {score:.2f}): "
+    where = "the cold tier" if rec.layer == Layer.COLD else "the archive"
+    note = (f"woken from {where} by {what} (wake score {score:.2f}): "
             + ("a strong cue, promoted to core when tracked" if strong
                else "a weak cue, not promoted"))
     explanation = Explanation(
@@ -184,8 +189,8 @@ def promote(store: Store, scope: Scope, hits: list[Hit], now: datetime) -> list[
         if not hit.woken or not hit.explanation.terms.get("strong_cue"):
             continue
         current = store.get(scope, hit.memory.id)
-        if current is None or current.layer != Layer.ARCHIVED:
-            continue
+        if current is None or current.layer not in (Layer.ARCHIVED, Layer.COLD):
+            continue   # a cold one comes back to the hot store with its index (store/cold.py)
         new = current.replace(layer=Layer.CORE, overdue_since=None, updated_at=now,
                               version=current.version + 1)
         store.save(new, "wake", actor="recall", reason=hit.explanation.notes[0])

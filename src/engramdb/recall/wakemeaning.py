@@ -69,6 +69,7 @@ class Meaning:
     languages: Languages | None = None
     backgrounds: Backgrounds | None = None   # the scope's background, kept between queries
     text: str = ""                          # the query, for its language
+    layers: tuple[Layer, ...] = (Layer.ARCHIVED,)   # where the candidates sleep (+ cold)
     _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
     _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
 
@@ -77,7 +78,7 @@ class Meaning:
         key = vector.tobytes()
         if key not in self._near:
             self._near[key] = [mid for mid, _ in store.search_vector(
-                scope, vector, CANDIDATES, (Layer.ARCHIVED,))]
+                scope, vector, CANDIDATES, self.layers)]
         return self._near[key]
 
     def standing(self, store: Store, scope: Scope) -> dict[str, tuple[float, float]]:

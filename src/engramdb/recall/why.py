@@ -226,14 +226,15 @@ def _meaning(hit: Hit, asked: Asked, matched: bool) -> str:
 def _woken(hit: Hit, asked: Asked) -> str:
     found = cues(hit.memory, asked.query) if asked.query is not None else []
     said = ["the time asked" if c.kind == "time" else f"{c.kind} {c.anchor}" for c in found]
+    note = hit.explanation.notes[0] if hit.explanation.notes else ""
+    where = "the cold tier" if note.startswith("woken from the cold tier") else "the archive"
     if len({c.kind for c in found}) < MIN_KINDS:  # the query's words or meaning (wake.py)
-        note = hit.explanation.notes[0] if hit.explanation.notes else ""
-        if ", words " in note or note.startswith("woken from the archive by words"):
+        if ", words " in note or note.startswith(f"woken from {where} by words"):
             said.append("the words asked")
         if "meaning" in note:
             said.append("what the query means")
     promoted = any(n == "promoted to core" for n in hit.explanation.notes)
-    text = f"woken from the archive by {', '.join(said)}"
+    text = f"woken from {where} by {', '.join(said)}"
     return text + (", brought back" if promoted else "")
 
 

@@ -107,6 +107,9 @@ class RecallIn(BaseModel):
     time_context: str | WindowIn | None = Field(
         None, description='When the answer happened: words ("last week", "上周", "2025-03") '
         'or {"start", "end"} (ISO 8601, either may be left out).')
+    include_cold: bool = Field(False, description="Search the cold tier too (memories "
+                               "archived for Config.cold_after); a strong cue brings what it "
+                               "finds there back to core.")
 
 
 class SleepIn(BaseModel):

@@ -5,6 +5,7 @@ empty store (SQLite today, PostgreSQL later)."""
 
 from __future__ import annotations
 
+from .contract_cold import ColdContract
 from .contract_kit import ALICE, BOB, T0, make_goal, make_link, make_record, unit
 from .contract_log import LogContract
 from .contract_passages import PassageContract
@@ -19,5 +20,6 @@ __all__ = ["ALICE", "BOB", "T0", "StoreContract", "make_goal", "make_link", "mak
 
 
 class StoreContract(RecordContract, LogContract, TableContract, SessionContract,
-                    PendingContract, PassageContract, TripleContract):
+                    PendingContract, PassageContract, TripleContract,
+                    ColdContract):
     """Mix-in of tests; needs a ``store`` fixture."""

@@ -191,7 +191,16 @@ class Store(Protocol):
         layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
         """(id, BM25 score) best first over the weighted fields ("body", "anchors",
-        "context"); tokens are plain words, never query syntax."""
+        "context"); tokens are plain words, never query syntax. ``Layer.COLD`` among the
+        layers also scans the cold tier (store/cold.py), merged by score."""
+        ...
+
+    def archived_before(self, scope: Scope, before: datetime, limit: int) -> list[str]:
+        """The ids of archived memories last changed before ``before`` (``updated_at``), in
+        id order, at most ``limit``: what a sleep may move to the cold tier. A save that sets
+        a memory's layer to ``cold`` moves its text, vector and passages out of every hot
+        search structure into the cold tier; a save that sets another layer brings them
+        back (store/cold.py)."""
         ...
 
     def search_vector(

@@ -29,7 +29,8 @@ def recall(body: RecallIn, c: Read) -> JSONResponse:
                         uri_prefix=body.uri_prefix, track=body.track and c.can(Role.WRITE),
                         reveal=may_reveal(c, body.reveal), keywords=body.keywords,
                         time_context=body.time_context.model_dump()
-                        if isinstance(body.time_context, WindowIn) else body.time_context)
+                        if isinstance(body.time_context, WindowIn) else body.time_context,
+                        include_cold=body.include_cold)
     return ok(hits.to_dict())
 
 

@@ -76,7 +76,7 @@ export async function showContext() {
 export async function loadStats() {
   const s = await api("GET", "/v1/stats");
   const layerWords = { core: "core (searched)", archived: "archived (woken by a cue)",
-    deleted: "forgotten" };
+    cold: "cold (searched on demand)", deleted: "forgotten" };
   rows("stats-layers", [...Object.entries(s.by_layer).map(([n, v]) => [layerWords[n] || n, v]),
     ["total", s.total]]);
   rows("stats-kinds", Object.entries(s.by_kind).sort((a, b) => b[1] - a[1]));

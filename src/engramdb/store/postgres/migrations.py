@@ -324,4 +324,22 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS triples_subject ON triples(user_id, agent_id, subject, "
         "predicate)",
     )),
+    Migration(17, "cold_tier", (
+        # a cold memory's text columns, embedding and passages (postgres/cold.py): its row in
+        # memories holds none of them while its layer is "cold", so no hot index reads it
+        """CREATE TABLE IF NOT EXISTS cold_index (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            has_text boolean NOT NULL DEFAULT false,
+            body text NOT NULL DEFAULT '',
+            anchors text NOT NULL DEFAULT '',
+            context text NOT NULL DEFAULT '',
+            embedding vector,
+            parts vector[],
+            PRIMARY KEY (user_id, agent_id, id)
+        )""",
+        "CREATE INDEX IF NOT EXISTS memories_layer_updated "
+        "ON memories(user_id, agent_id, layer, updated_at)",
+    )),
 )

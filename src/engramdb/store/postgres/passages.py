@@ -26,6 +26,7 @@ _KEY = "user_id = %s AND agent_id = %s"
 
 class PassageTable:
     _memo: PendingPassages | None = None
+    _cold_passages: Callable[..., dict[str, np.ndarray]]   # postgres/cold.py's
 
     def _run(self, fn: Callable[[Conn], T], scope: Scope | None = None, *,
              write: bool = True) -> T:
@@ -78,7 +79,11 @@ class PassageTable:
         out: dict[str, list[np.ndarray]] = {}
         for mid, text in rows:
             out.setdefault(mid, []).append(vector_from_text(text))
-        return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+        found = {mid: np.vstack(vecs) for mid, vecs in out.items()}
+        missing = [mid for mid in ids if mid not in found]
+        if missing:   # a cold memory's, from its cold entry (postgres/cold.py)
+            found.update(self._cold_passages(scope, missing))
+        return found
 
     def _best_passages(self, scope: Scope, vector: np.ndarray, layers: Sequence[Layer],
                        want: int) -> list[tuple[str, float]]:

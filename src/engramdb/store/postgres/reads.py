@@ -14,6 +14,7 @@ import numpy as np
 import psycopg
 
 from ...model import Layer, Record, Scope
+from ..cold import with_cold
 from ..common import record_from_row
 from ..protocol import Event, ListFilter
 from .codec import SELECT, record_from_values, vector_from_text, vector_text
@@ -29,6 +30,9 @@ _FIELDS = ("body", "anchors", "context")
 class Reads(PassageTable):
     _local: threading.local
     _text: PgTextIndex
+    _search_text_cold: Callable[..., list[tuple[str, float]]]    # postgres/cold.py's
+    _search_vector_cold: Callable[..., list[tuple[str, float]]]
+    _cold_vectors: Callable[..., dict[str, np.ndarray]]
 
     def _run(self, fn: Callable[[Conn], T], scope: Scope | None = None, *,
              write: bool = True) -> T:
@@ -122,6 +126,12 @@ class Reads(PassageTable):
 
     def search_text(self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float],
                     limit: int, layers: Sequence[Layer]) -> list[tuple[str, float]]:
+        return with_cold(layers, limit,
+                         lambda hot: self._search_text_hot(scope, tokens, fields, limit, hot),
+                         lambda: self._search_text_cold(scope, tokens, fields, limit))
+
+    def _search_text_hot(self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float],
+                         limit: int, layers: Sequence[Layer]) -> list[tuple[str, float]]:
         terms = query_terms(tokens)
         columns = [f for f in _FIELDS if fields.get(f)]
         if not terms or not columns or limit <= 0 or not layers:
@@ -165,6 +175,12 @@ class Reads(PassageTable):
 
     def search_vector(self, scope: Scope, vector: np.ndarray, limit: int,
                       layers: Sequence[Layer]) -> list[tuple[str, float]]:
+        return with_cold(layers, limit,
+                         lambda hot: self._search_vector_hot(scope, vector, limit, hot),
+                         lambda: self._search_vector_cold(scope, vector, limit))
+
+    def _search_vector_hot(self, scope: Scope, vector: np.ndarray, limit: int,
+                           layers: Sequence[Layer]) -> list[tuple[str, float]]:
         if limit <= 0 or not layers:
             return []
         dim = int(np.asarray(vector).size)
@@ -192,7 +208,11 @@ class Reads(PassageTable):
             "SELECT id, embedding::text FROM memories WHERE user_id = %s AND agent_id = %s "
             "AND id = ANY(%s) AND embedding IS NOT NULL",
             (scope.user, scope.agent, list(ids))).fetchall(), scope, write=False)
-        return {r[0]: vector_from_text(r[1]) for r in rows}
+        found = {r[0]: vector_from_text(r[1]) for r in rows}
+        missing = [mid for mid in ids if mid not in found]
+        if missing:   # a cold memory's, from its cold entry (postgres/cold.py)
+            found.update(self._cold_vectors(scope, missing))
+        return found
 
     def events(self, scope: Scope, memory_id: str) -> list[Event]:
         rows = self._run(lambda c: c.execute(

@@ -16,11 +16,12 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from ...errors import Conflict, StoreError
-from ...model import Record, Scope
+from ...model import Layer, Record, Scope
 from ..common import note_use, record_from_row, snapshot_json
 from ..protocol import SCOPE_EVENT, Event, IndexText
 from . import concepts, triples
 from .codec import COLUMNS, COPY_TYPES, data_json, register_vector_dumper, row_values, vector_text
+from .cold import ColdTable
 from .links import LinkTable
 from .pii import PiiTable
 from .reads import Reads
@@ -29,7 +30,7 @@ from .sleep import SleepTables
 from .text import document
 
 
-class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
+class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable, ColdTable):
     def _lock(self, conn: psycopg.Connection[Any], scope: Scope) -> None:
         raise NotImplementedError  # PostgresStore's
 
@@ -54,6 +55,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                 if text is not None:
                     triples.write(conn, record.scope, record.id, text.triples, replace=False)
                 self._store_memo(conn, record.scope, record.id, vector)
+                if record.layer == Layer.COLD:   # an imported cold memory (postgres/cold.py)
+                    self._place(conn, record)
         except pg_errors.UniqueViolation as exc:
             raise Conflict(f"cannot store memory {record.id}: "
                            f"{exc.diag.message_primary}") from exc
@@ -103,6 +106,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
                                 if text is not None and text.triples])
             for rec, _, vector in items:
                 self._store_memo(conn, rec.scope, rec.id, vector)
+                if rec.layer == Layer.COLD:
+                    self._place(conn, rec)
             return len(items)
         if not items:
             return 0
@@ -125,7 +130,11 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
              vector: np.ndarray | None = None, *, actor: str | None = None,
              reason: str | None = None) -> None:
         def write(conn: psycopg.Connection[Any]) -> None:
+            if record.layer != Layer.COLD:   # out of the cold tier first (postgres/cold.py)
+                self._place(conn, record)
             self._update_row(conn, record, text, vector)
+            if record.layer == Layer.COLD:   # into it, with any new text or vector
+                self._place(conn, record)
             self._log(conn, record, op, actor=actor, reason=reason)
         self._run(write, record.scope)
 
@@ -193,6 +202,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable):
             conn.execute("DELETE FROM scope_stats WHERE user_id = %s AND agent_id = %s", args)
             conn.execute("DELETE FROM concepts WHERE user_id = %s AND agent_id = %s", args)
             triples.drop(conn, scope)
+            conn.execute("DELETE FROM cold_index WHERE user_id = %s AND agent_id = %s", args)
             conn.execute("DELETE FROM pending_vectors WHERE user_id = %s AND agent_id = %s",
                          args)
             self._drop_sessions(conn, scope)

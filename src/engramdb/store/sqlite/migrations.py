@@ -288,4 +288,24 @@ MIGRATIONS: tuple[Migration, ...] = (
         "json_each(engramdb_triples(m.content, m.kind)) t "
         "WHERE m.kind IN ('identity', 'preference', 'fact') AND m.content != ''",
     )),
+    Migration(17, "cold_tier", (
+        # a cold memory's searchable text, vector and passage vectors (store/cold.py), out of
+        # memories_fts, vectors and passages while its layer is "cold": hot searches never
+        # read them; a recall that asks for the cold tier scans the scope's rows here
+        """CREATE TABLE IF NOT EXISTS cold_index (
+            mem_rowid INTEGER PRIMARY KEY REFERENCES memories(rowid) ON DELETE CASCADE,
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            has_text INTEGER NOT NULL DEFAULT 0,
+            body TEXT NOT NULL DEFAULT '',
+            anchors TEXT NOT NULL DEFAULT '',
+            context TEXT NOT NULL DEFAULT '',
+            vec BLOB,
+            parts BLOB
+        )""",
+        "CREATE INDEX IF NOT EXISTS cold_index_scope ON cold_index(user, agent)",
+        # the sleep's question "archived and unchanged since when?" is one index range
+        "CREATE INDEX IF NOT EXISTS memories_layer_updated ON memories(user, agent, layer, "
+        "updated_at)",
+    )),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...model import Layer, Record, Scope
@@ -24,6 +24,7 @@ class Reads:
     _db: sqlite3.Connection
     _lock: threading.RLock
     _records: RecordCache
+    _cold_blobs: Callable[..., list[tuple[str, bytes]]]   # sqlite/cold.py's
 
     def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
         with self._lock:
@@ -167,25 +168,35 @@ class Reads:
         import numpy as np
 
         return {mid: np.frombuffer(vec, dtype=np.float32).copy()
-                for mid, vec in self._vector_rows("vectors", scope, ids)}
+                for mid, vec in self.vector_blobs(scope, ids).items()}
 
     def passages(self, scope: Scope, ids: Sequence[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
-        out: dict[str, list[np.ndarray]] = {}
-        for mid, vec in self._vector_rows("passages", scope, ids, "ORDER BY m.id, p.part"):
-            out.setdefault(mid, []).append(np.frombuffer(vec, dtype=np.float32))
-        return {mid: np.vstack(vecs) for mid, vecs in out.items()}
+        return {mid: np.vstack([np.frombuffer(v, dtype=np.float32) for v in rows])
+                for mid, rows in self.passage_blobs(scope, ids).items()}
 
     def vector_blobs(self, scope: Scope, ids: Sequence[str]) -> dict[str, bytes]:
-        """``vectors`` as stored: float32 bytes (an export writes them without numpy)."""
-        return dict(self._vector_rows("vectors", scope, ids))
+        """``vectors`` as stored: float32 bytes (an export writes them without numpy); a cold
+        memory's from its cold entry (sqlite/cold.py)."""
+        found = dict(self._vector_rows("vectors", scope, ids))
+        missing = [mid for mid in ids if mid not in found]
+        if missing:
+            found.update(self._cold_blobs(scope, missing, "vec"))
+        return found
 
     def passage_blobs(self, scope: Scope, ids: Sequence[str]) -> dict[str, list[bytes]]:
         """``passages`` as stored: each passage's float32 bytes, in order."""
         out: dict[str, list[bytes]] = {}
         for mid, vec in self._vector_rows("passages", scope, ids, "ORDER BY m.id, p.part"):
             out.setdefault(mid, []).append(vec)
+        missing = [mid for mid in ids if mid not in out]
+        if missing:   # a cold memory's: one blob of its passages, cut at its vector's size
+            sizes = {mid: len(v) for mid, v in self._cold_blobs(scope, missing, "vec")}
+            for mid, blob in self._cold_blobs(scope, missing, "parts"):
+                size = sizes.get(mid)
+                if size:
+                    out[mid] = [blob[i : i + size] for i in range(0, len(blob), size)]
         return out
 
     def _vector_rows(self, table: str, scope: Scope, ids: Sequence[str],

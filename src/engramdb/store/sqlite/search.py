@@ -7,10 +7,11 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ...model import Layer, Scope
+from ..cold import with_cold
 from ..idorder import IdOrder
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ def scope_token(scope: Scope) -> str:
 
 
 class Search:
+    _search_text_cold: Callable[..., list[tuple[str, float]]]    # sqlite/cold.py's
+    _search_vector_cold: Callable[..., list[tuple[str, float]]]
     _db: sqlite3.Connection
     _lock: threading.RLock
     _vectors: VectorCache
@@ -36,6 +39,14 @@ class Search:
     _text: TextIndex
 
     def search_text(
+        self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
+        layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
+        return with_cold(layers, limit,
+                         lambda hot: self._search_text_hot(scope, tokens, fields, limit, hot),
+                         lambda: self._search_text_cold(scope, tokens, fields, limit))
+
+    def _search_text_hot(
         self, scope: Scope, tokens: Sequence[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
@@ -69,7 +80,7 @@ class Search:
         in-memory postings in one pass where they can answer, else one search per term."""
         every = {f: 1.0 for f in TEXT_FIELDS}
         with self._lock:
-            if cap > 0 and layers:
+            if cap > 0 and layers and Layer.COLD not in layers:
                 found = self._text.doc_counts(scope.user, scope.agent, scope_token(scope),
                                               list(terms), {lay.value for lay in layers}, cap)
                 if found is not None:
@@ -122,6 +133,13 @@ class Search:
     def search_vector(
         self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
     ) -> list[tuple[str, float]]:
+        return with_cold(layers, limit,
+                         lambda hot: self._search_vector_hot(scope, vector, limit, hot),
+                         lambda: self._search_vector_cold(scope, vector, limit))
+
+    def _search_vector_hot(
+        self, scope: Scope, vector: np.ndarray, limit: int, layers: Sequence[Layer],
+    ) -> list[tuple[str, float]]:
         from ..vectors import MARGIN
 
         allowed = {lay.value for lay in layers}
@@ -161,6 +179,8 @@ class Search:
     def search_vector_many(
         self, scope: Scope, vectors: np.ndarray, limit: int, layers: Sequence[Layer],
     ) -> list[list[tuple[str, float]]]:
+        if Layer.COLD in layers:   # the cold tier is scanned per query (store/cold.py)
+            return [self.search_vector(scope, row, limit, layers) for row in vectors]
         allowed = {lay.value for lay in layers}
         out = []
         for i, found in enumerate(self._vectors.top_many(scope, vectors, limit)):

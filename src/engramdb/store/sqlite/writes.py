@@ -11,12 +11,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ...errors import Conflict, StoreError
-from ...model import Record, Scope
+from ...model import Layer, Record, Scope
 from ...text.anchors import indexed_concepts
 from ..common import ROW_COLUMNS, note_use, record_from_row, row_values, snapshot_json, ts
 from ..idorder import IdOrder
 from ..passages import PendingPassages
 from ..protocol import SCOPE_EVENT, Event, IndexText
+from .cold import ColdTable
 from .links import LinkTable
 from .pii import PiiTable
 from .reads import Reads
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from ..vectors import VectorCache
 
 
-class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
+class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable,
+             ColdTable):
     _vectors: VectorCache
     _id_order: IdOrder
     _text: TextIndex
@@ -47,6 +49,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
             values = row_values(record)  # encoded once: for the row and its snapshot
             rowid = self._insert_row(record, values)
             self._write_index(rowid, record.scope, text, vector)
+            self._place(rowid, record)
             self._write_concepts(rowid, record)
             self._write_triples(record.scope, record.id, text.triples, replace=False)
             self._log(record, "create", values=values, actor=actor, reason=reason)
@@ -70,6 +73,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
         with self.transaction():
             rowid = self._insert_row(record)
             self._write_index(rowid, record.scope, text, vector)
+            self._place(rowid, record)
             self._write_concepts(rowid, record)
             if text is not None:
                 self._write_triples(record.scope, record.id, text.triples, replace=False)
@@ -98,9 +102,13 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
             if cur.rowcount != 1:
                 raise StoreError(f"memory {record.id} vanished during the update")
             rowid = self._rowid(record.id)
+            if record.layer != Layer.COLD:   # out of the cold tier first (sqlite/cold.py)
+                self._place(rowid, record)
             if text is not None:
                 self._db.execute("DELETE FROM memories_fts WHERE rowid = ?", (rowid,))
             self._write_index(rowid, record.scope, text, vector)
+            if record.layer == Layer.COLD:   # into it, with any new text or vector
+                self._place(rowid, record)
             self._db.execute("DELETE FROM concepts WHERE mem_rowid = ?", (rowid,))
             self._write_concepts(rowid, record)
             if text is not None:
@@ -155,6 +163,7 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable):
             self._db.execute(f"DELETE FROM memory_due WHERE {where}", args)
             self._db.execute(f"DELETE FROM concepts WHERE {where}", args)
             self._drop_triples(scope)
+            self._db.execute(f"DELETE FROM cold_index WHERE {where}", args)
             self._db.execute(f"DELETE FROM pending_vectors WHERE {where}", args)
             self._drop_pii(scope)
             self._db.execute(
