@@ -28,11 +28,13 @@ def emit(data: Any) -> None:
 
 
 def out() -> Console:
-    return Console(highlight=False)
+    """stdout. Tables fit its width; a line of text is never broken (soft wrap): the terminal
+    wraps it, and a pipe (`| tail -1`, `> prompt.txt`) gets it whole."""
+    return Console(highlight=False, soft_wrap=True)
 
 
 def err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def short(text: str, limit: int = SHORT) -> Text:
@@ -277,13 +279,15 @@ def path_hits(hits: list[Hit], as_json: bool, names: Mapping[str, str] | None = 
 
 
 def key_table(keys: list[engramdb.model.ApiKey]) -> Table:
-    table = Table()
-    for name in ("id", "user", "agent", "role", "name", "created", "revoked"):
-        table.add_column(name, no_wrap=name in ("id", "role", "created", "revoked"))
-    for k in keys:
-        table.add_row(k.id, Text(k.user), Text(k.agent), k.role.value, Text(k.name),
-                      when(k.created_at), when(k.revoked_at))
-    return table
+    """One key a row: id, role, when it was revoked (the day), when it was made (gives way
+    first in a narrow terminal), and its scope with its name below it."""
+    cols = [Column("id", [Text(k.id) for k in keys]),
+            Column("role", [Text(k.role.value) for k in keys]),
+            Column("created", [Text(when(k.created_at)) for k in keys], drop=1),
+            Column("revoked", [Text(when(k.revoked_at)[:10]) for k in keys]),
+            Column("scope / name", [with_line(f"{k.user}/{k.agent}", k.name) for k in keys],
+                   content=True)]
+    return fit(cols, width())
 
 
 def show_goal(goal: Any, d: Door) -> None:
