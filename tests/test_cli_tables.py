@@ -283,3 +283,28 @@ def test_sources_of_a_memory_written_by_hand_says_there_are_none(store) -> None:
     db, ids = store
     none = run(db, "sources", ids["berlin"])
     assert none.stdout == "" and "no source turns" in none.stderr
+
+
+def test_chinese_after_english_words_breaks_between_characters(tmp_path: Path) -> None:
+    """Rich breaks at spaces only: `Maya:` stood alone on a line, the Chinese folded below."""
+    db = str(tmp_path / "m.db")
+    text = "Maya: 周末我喜欢去吃火锅，柏林应该也有不错的火锅店吧？我们下次一起去尝尝看"
+    run(db, "--create", "remember", text, "--kind", "event")
+    shown = run(db, "list").stdout
+    assert_fits(shown, 80)
+    assert "Maya: 周末我喜欢" in shown
+    cells = "".join(line.rstrip().split("  ")[-1].strip() for line in shown.splitlines()[2:])
+    assert cells.replace(" ", "") == text.replace(" ", "")
+
+
+def test_wrap_keeps_the_text_and_its_punctuation_with_it() -> None:
+    from rich.text import Text
+
+    from engramdb.cli.wrap import wrap
+
+    text = "Anna: 我在准备六月的半程马拉松，脚踝已经完全好了。 Then a verylongwordthatcannotbreak."
+    for width in (12, 17, 24, 35):
+        lines = wrap(Text(text), width).plain.split("\n")
+        assert all(cell_len(line) <= width for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        assert not any(line.startswith(("，", "。")) for line in lines), lines

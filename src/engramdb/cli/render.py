@@ -19,6 +19,7 @@ import engramdb
 from engramdb.model import Action, Hit, Hits, Link, Record, Stats, Version, WriteResult
 
 from .options import Door
+from .wrap import wrap
 
 SHORT = 160  # characters of content shown in a table row
 
@@ -125,6 +126,8 @@ def fit(columns: list[Column], width: int) -> Table:
         kept.remove(col)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     for col in kept:
+        if col.content and col.wrap:   # broken as English and Chinese break (wrap.py)
+            col.cells = [wrap(cell, max(room(), 1)) for cell in col.cells or []]
         if col.content:   # what the others leave, however narrow (the table never overflows)
             table.add_column(col.header, max_width=max(room(), 1),
                              overflow="fold" if col.wrap else "ellipsis", no_wrap=not col.wrap)
