@@ -1,7 +1,8 @@
 """The CLI's tables as an 80-column terminal shows them (issue 30): `recall` (an English and a
 Chinese query, and -v), `list`, `history` of a fact that changed twice, `status` and the grouped
 `--help`, on a store of English and Chinese memories written a few minutes apart (a frozen
-clock in March 2026; the CLI reads them with today's clock, hence "... months ago").
+clock in March 2026; the CLI reads them with today's clock, hence "... months ago") and a short
+conversation ingested after them (its turns share a millisecond).
 
     .venv/bin/python bench/cli_80cols.py                       # prints the tables
     .venv/bin/python bench/cli_80cols.py --out bench/results/cli_80cols.txt
@@ -34,6 +35,9 @@ MEMORIES = [
     ("I live in Berlin now", "fact"),
     ("我现在住在上海", "fact"),
 ]
+CHAT = [{"role": "user", "content": "我下周要去上海出差，帮我记得订酒店"},
+        {"role": "assistant", "content": "好的，我会提醒你。"},
+        {"role": "user", "content": "Also, my manager is Priya Nair now, since the reorg."}]
 COMMANDS = [
     ["recall", "where do I live now?", "--no-track"],
     ["recall", "喝什么茶", "--no-track"],
@@ -52,6 +56,7 @@ def build(folder: Path, embedder: str) -> dict[str, str]:
         for text, kind in MEMORIES:
             ids[text] = mem.remember(text, kind=kind, importance=0.65).memory.id
             clock.advance(minutes=3)
+        mem.ingest(CHAT, session="chat-1")   # turns written in one millisecond: 12-character ids
     return {"home": ids["I moved to Hamburg last spring for the new job at the harbour office"]}
 
 

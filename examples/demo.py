@@ -68,15 +68,16 @@ def main() -> None:
             table.add_column("score", justify="right")
             table.add_column("memory")
             table.add_column("why", style="dim")
-            for hit in hits:
-                table.add_row(f"{hit.score:.4f}", hit.memory.content, str(hit.explanation))
+            for hit in hits:   # why: one line a person reads; every term: hit.explanation
+                table.add_row(f"{hit.score:.3f}", hit.memory.content, hit.why)
             if hits.abstained:
                 table.add_row("-", f"(abstained: {hits.note})", "")
             console.print(table)
         stats = me.stats()
         console.print(f"\n[bold]Status[/]: {stats.total} memories "
                       f"({', '.join(f'{k} {v}' for k, v in stats.by_kind.items())}), "
-                      f"{stats.events} events, embedder {stats.embedder}, file {stats.path}")
+                      f"{stats.events} events, file {stats.path}", soft_wrap=True)
+        console.print(f"[bold]Embedder[/]: {stats.embedder}", soft_wrap=True)
 
 
 if __name__ == "__main__":

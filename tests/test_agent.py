@@ -77,6 +77,10 @@ def test_a_tool_turn_recalls_answers_and_remembers_the_experience(agent, brain, 
     exp = brain.get(result.experience_id, user="alice")
     assert exp.uri.startswith("system://agent/experience/")
     assert exp.metadata["experience"]["reward"] == 1.0
+    assert exp.priority.value == "P3"   # an episode: not loaded at boot as identity (issue 30)
+    assert exp.id not in {m.id for m in brain.boot(user="alice").memories}
+    sections = brain.context("dog", user="alice").text.split("## ")
+    assert not any(x.startswith("Identity") and "agent experience" in x for x in sections)
     assert dog_id in {link.target for link in brain.links(exp.id, user="alice")
                       if link.relation == "derived_from"}
     assert brain.get(dog_id, user="alice").importance > before   # useful: strengthened

@@ -5,9 +5,10 @@ that starts with `engramdb` (after an optional `$ ` prompt and `VAR=value` setti
 into it, is a command; a command whose quotes are open goes on to the next line; with a `$ `
 prompt the lines up to the next prompt are what it printed. The commands of one file run in
 order, in a fresh folder, through bash (pipes and `; echo` as written) against a temp store
-with the default embedder (as a reader runs them). Each must exit 0 and print what the doc
-shows it printing, up to the first number or id of its first line (a table, a path or a
-progress bar is not compared). Ids are carried over as a reader copies them: an id the doc
+with the default embedder (as a reader runs them), in an 80-column terminal. Each must exit 0
+and print every line the doc shows it printing, in order (`unmatched`: ids and numbers may
+differ, `…` stands for what the doc leaves out, a path's folder is the reader's own, a progress
+bar is not compared). Ids are carried over as a reader copies them: an id the doc
 shows in a command's output is replaced, in the later commands, by the id the command really
 printed at that place. `$ cat FILE` followed by its content makes that file first.
 
@@ -98,15 +99,53 @@ def _without_comment(line: str) -> str:
     return "".join(out).rstrip()
 
 
-def leading(shown: list[str]) -> str | None:
-    """The start of the first line the doc shows a command printing, up to its first number
-    or id (those differ from run to run): what the real output must hold too. None for a
-    table, a progress bar or a line that starts with a number."""
-    first = next((x.strip() for x in shown if x.strip()), "")
-    if not first or first[0] in "/┏┃┡│└━{[" or "━" in first:   # a path: the reader's own
-        return None
-    head = " ".join(re.split(r"[0-9]|wm-", first, maxsplit=1)[0].split())
-    return head if len(head) >= 3 else None
+NUMBER = re.compile(r"[+-]?[0-9][0-9,]*(?:\.[0-9]+)?")
+ELLIPSIS = re.compile(r"…|\.\.\.")
+SHORT_ID = re.compile(r"\b(?:wm-|k)?(?=[0-9A-Z]*[0-9])(?=[0-9A-Z]*[A-Z])[0-9A-HJKMNP-TV-Z]{8,26}\b")
+
+
+def _norm(line: str) -> str:
+    """A printed line as compared: ids (whole or shortened) and numbers, which differ from
+    run to run, as placeholders; whitespace folded."""
+    return " ".join(NUMBER.sub("9", SHORT_ID.sub("ID", line)).split())
+
+
+def unmatched(shown: list[str], printed: str) -> str | None:
+    """The first line the doc shows a command printing that the command did not print, or
+    None. Every shown line must be a printed line, in the doc's order: the same words, any
+    ids and numbers, `…` (or `...`) for what the doc leaves out or what varies, and a path's
+    folder left out (the reader's own). A progress bar is not compared."""
+    lines = [_norm(x) for x in printed.splitlines() if x.strip()]
+    at = 0
+    for raw in shown:
+        if not raw.strip() or "━" in raw:
+            continue
+        want = _norm(re.sub(r"^(?:~|/)\S*/", "…/", raw.strip()))
+        parts = [part.strip() for part in ELLIPSIS.split(want)]
+        while at < len(lines) and not _fits(parts, lines[at]):
+            at += 1
+        if at == len(lines):
+            return raw
+        at += 1
+    return None
+
+
+def _fits(parts: list[str], line: str) -> bool:
+    """``line`` is ``parts`` joined by anything, whole: it starts with the first part, ends
+    with the last and holds the others in order between (a `…` at an end leaves an empty
+    part there, which fits anything)."""
+    if len(parts) == 1:
+        return line == parts[0]
+    head, *middle, tail = parts
+    if not line.startswith(head) or not line.endswith(tail):
+        return False
+    pos, end = len(head), len(line) - len(tail)
+    for part in middle:
+        pos = line.find(part, pos, end)
+        if pos < 0:
+            return False
+        pos += len(part)
+    return pos <= end
 
 
 def subcommand(line: str) -> str | None:
@@ -132,7 +171,8 @@ def environment(home: Path) -> dict[str, str]:
     src = str(Path(__import__("engramdb").__file__).resolve().parent.parent)
     return env | {"HOME": str(home), "PATH": f"{bin_dir}:{env.get('PATH', '')}",
                   "PYTHONPATH": src, "ENGRAMDB_DB": str(home / "memory.db"),
-                  "NO_COLOR": "1", "COLUMNS": "200"}
+                  "NO_COLOR": "1", "COLUMNS": "80",
+                  "PYTHONUNBUFFERED": "1"}
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
@@ -148,16 +188,17 @@ def test_every_command_in_the_doc_runs(doc: Path, tmp_path: Path) -> None:
         if skipped(cmd.line):
             continue
         line = ID.sub(lambda m: ids.get(m.group(0), m.group(0)), cmd.line)
+        # stdout and stderr in the order a terminal shows them (both unbuffered, one stream)
         done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=300, check=False)
         expected_exit = re.search(r'echo "exit \$\?"', line) is None
         assert done.returncode == 0 or not expected_exit, (
-            f"{doc.name}: `{line}` exited {done.returncode}\n{done.stdout}\n{done.stderr}")
-        lead = leading(cmd.shown)
-        assert lead is None or lead in " ".join((done.stdout + done.stderr).split()), (
-            f"{doc.name}: `{line}` printed no {lead!r}\n{done.stdout}\n{done.stderr}")
+            f"{doc.name}: `{line}` exited {done.returncode}\n{done.stdout}")
+        missing = unmatched(cmd.shown, done.stdout)
+        assert missing is None, f"{doc.name}: `{line}` did not print {missing!r}\n{done.stdout}"
         shown = ID.findall("\n".join(cmd.shown))
-        printed = ID.findall(done.stdout + done.stderr)
+        printed = ID.findall(done.stdout)
         ids.update({a: b for a, b in zip(shown, printed, strict=False) if a not in ids})
 
 
@@ -174,3 +215,19 @@ def test_the_parser_reads_prompts_continuations_and_cat() -> None:
     assert skipped("engramdb --db m.db serve --port 1") and not skipped("engramdb status")
     assert not skipped("engramdb --db chat.db ingest chat.jsonl --session chat-1")
     assert skipped("X=1 engramdb --json -v chat --session s1") == SKIP["chat"]
+
+
+def test_the_output_check_reads_every_line_and_can_fail() -> None:
+    printed = ("/tmp/x/notes.db\nembedder routed(e5|cjk:use) (896 dimensions)\n"
+               "add 01M91K2T1M0RK1W1T4A4RAXGNQ kind=preference\nrule=new_memory\n"
+               "1  0.793  01M91K0P1  fact  Maya lives in Berlin\n")
+    assert unmatched(["/home/ann/notes.db", "embedder routed(e5|cjk:use) (384 dimensions)"],
+                     printed) is None                              # numbers may differ
+    assert unmatched(["/home/ann/notes.db", "embedder e5 (384 dimensions)"], printed) == (
+        "embedder e5 (384 dimensions)")                            # a line after the first
+    assert unmatched(["add 01M8KJ6K2B7Q0Z3J5W8RXH1C9D kind=preference rule=new_memory"],
+                     printed) is not None                          # a line broken in two
+    assert unmatched(["1  0.000  01M8KJ6J  fact  Maya lives in …"], printed) is None
+    assert unmatched(["1 … Maya lives in Berlin", "add … kind=preference"], printed) == (
+        "add … kind=preference")                                   # in the doc's order
+    assert unmatched(["edb_…", "1500"], "edb_Zq3x\n1500\n\n") is None

@@ -1,5 +1,9 @@
-"""The docs say what the code does about sleep's phases (issue 21: docs/cli.md said
-consolidation "is not built yet" and listed two --phase sets; docs/mcp.md four of six)."""
+"""The docs say what the code does: sleep's phases (issue 21: docs/cli.md said consolidation
+"is not built yet" and listed two --phase sets; docs/mcp.md four of six); the MCP tool count,
+the default embedder's dimensions, the embedders `--help` names, and an install a reader can
+run (issue 30: docs/mcp.md said 32 and 34 tools, docs/scale-out.md `vector(384)` for 896
+dimensions, `--help` left out `use`, docs/migrating.md `pip install engramdb`, which is on no
+index)."""
 
 from __future__ import annotations
 
@@ -7,10 +11,18 @@ import re
 import typing
 from pathlib import Path
 
-from engramdb.dynamics.sleep import PHASES
-from engramdb.mcp.schema import PhaseName
+from typer.testing import CliRunner
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+from engramdb.cli import app
+from engramdb.dynamics.sleep import PHASES
+from engramdb.mcp import VERBS
+from engramdb.mcp.profiles import select
+from engramdb.mcp.schema import PhaseName
+from engramdb.registry import embedder_names, make_embedder
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 
 
 def _names(text: str) -> list[str]:
@@ -38,3 +50,44 @@ def test_http_doc_lists_the_six_phases():  # type: ignore[no-untyped-def]
     row = next(line for line in (DOCS / "http.md").read_text(encoding="utf-8").splitlines()
                if "/v1/sleep" in line and line.startswith("|"))
     assert tuple(_names(row)) == PHASES
+
+
+def test_the_mcp_tool_counts_are_the_servers():  # type: ignore[no-untyped-def]
+    tools = {verb.name: verb for verb in select("all", VERBS)}
+    actions = sum(len(typing.get_args(tools[name].args.model_fields["action"].annotation)) - 1
+                  for name in ("goal", "session", "procedure"))
+    mcp = (DOCS / "mcp.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"the `all` profile lists {len(tools)} tools, not {len(tools) + actions}," in mcp
+    assert re.search(rf"^\| `all` \| {len(tools)} \|", mcp, re.M)
+    assert f"`ENGRAMDB_MCP_TOOLS=all` lists all {len(tools)} " in readme
+    said = {int(n) for page in (mcp, readme)
+            for n in re.findall(r"\b(\d+) tools\b|lists all (\d+)", page) for n in n if n}
+    core = len(select("core", VERBS))
+    assert said <= {core, len(tools), len(tools) + actions, MAX_TOOLS_BEFORE}, said
+
+
+MAX_TOOLS_BEFORE = 29   # docs/mcp.md: what the server listed before profiles (a figure of the past)
+
+
+def test_vector_dimensions_in_the_docs_are_the_default_embedders():  # type: ignore[no-untyped-def]
+    dimensions = make_embedder("default").dimensions
+    for page in PAGES:
+        for n in re.findall(r"vector\((\d+)\)", page.read_text(encoding="utf-8")):
+            assert int(n) == dimensions, f"{page.name}: vector({n}), the default is {dimensions}"
+
+
+def test_help_names_every_embedder():  # type: ignore[no-untyped-def]
+    shown = " ".join(CliRunner().invoke(app, ["--help"], env={"COLUMNS": "80"}).stdout.split())
+    listed = re.search(r"--embedder NAME Embedder registry name \(([^)]*)\)", shown)
+    assert listed and listed.group(1).split(", ") == embedder_names()
+    assert "use" in embedder_names()
+
+
+def test_every_pip_install_names_a_path_or_a_git_url():  # type: ignore[no-untyped-def]
+    """engramdb is on no package index: a bare `pip install engramdb` finds nothing."""
+    for page in PAGES:
+        for line in re.findall(r"pip install[^\n`]*", page.read_text(encoding="utf-8")):
+            for target in re.findall(r"""(?:^|\s)['"]?(engramdb\b[^\s'"]*)""", line):
+                assert " @ " in line or target.startswith("engramdb @"), (
+                    f"{page.name}: `{line}` installs {target!r} from an index")

@@ -150,6 +150,17 @@ def test_http_errors_are_said_in_words(api, body, said):  # type: ignore[no-unty
     assert said in message, message
 
 
+def test_http_names_a_route_that_does_not_exist(api):  # type: ignore[no-untyped-def]
+    missing = api.get("/v1/nothing")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == {
+        "code": "not_found", "message": "no route GET /v1/nothing: the routes are listed at /docs"}
+    wrong = api.delete("/v1/recall")
+    assert wrong.status_code == 405
+    assert "DELETE /v1/recall is not a route" in wrong.json()["error"]["message"]
+    assert api.get("/v1/memories/01NOPE0000").json()["error"]["message"].startswith("no memory")
+
+
 def test_http_reads_a_time_without_a_zone_as_utc(api):  # type: ignore[no-untyped-def]
     naive = api.post("/v1/memories", json={"content": "I moved to Berlin", "kind": "event",
                                            "at": NAIVE}).json()

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.cells import cell_len
 
 import engramdb
 from live_server import free_port
@@ -81,14 +82,31 @@ def venv(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """What `make demo` leaves: demo-memory.db, written by examples/demo.py."""
+def demo_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """`make demo`: examples/demo.py in a fresh folder; the folder and what it printed."""
     folder = tmp_path_factory.mktemp("demo")
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "demo.py")], cwd=folder,
                           env=fresh_env() | {"PYTHONPATH": SRC}, capture_output=True,
                           text=True, timeout=LIMIT_S)
     assert done.returncode == 0, done.stderr
-    return folder / "demo-memory.db"
+    return folder, done.stdout
+
+
+@pytest.fixture(scope="module")
+def demo(demo_run: tuple[Path, str]) -> Path:
+    """What `make demo` leaves: demo-memory.db, written by examples/demo.py."""
+    return demo_run[0] / "demo-memory.db"
+
+
+def test_the_demo_says_why_in_words_in_80_columns(demo_run: tuple[Path, str]) -> None:
+    """Issue 30: the demo's why column was every score term (`bm25#2(3.14) ... rrf=0.0444
+    strength_factor=1 ...`), 7 to 13 lines a hit; it is the hit's one line in words."""
+    printed = demo_run[1]
+    assert "why" in printed and "│" in printed
+    assert not re.search(r"\b(bm25|dense)#\d|rrf=|strength_factor=|dense_gap=", printed)
+    assert re.search(r"the words? '|same person as asked|close in meaning", printed)
+    table = [line for line in printed.splitlines() if line[:1] in "┏┃┡│└"]
+    assert table and all(cell_len(line) <= 80 for line in table)
 
 
 def run(block: str, folder: Path) -> subprocess.CompletedProcess[str]:

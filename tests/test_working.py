@@ -176,6 +176,8 @@ def test_heavy_content_is_offloaded_and_fetched_whole(me):  # type: ignore[no-un
                                    "2000 lines; fetch to read] test_0000 PASSED in 0.0s")
     assert turn.tokens == count_tokens(turn.content) < 60
     assert text not in wm.to_prompt() and turn.content in wm.to_prompt()
+    piped = wm.add("tool", text + "\n")    # `seq 1 2000 | ...`: a last newline adds no line
+    assert "2000 lines; fetch to read]" in piped.content
     assert wm.fetch(turn.ref) == text
 
 

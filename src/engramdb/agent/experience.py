@@ -89,8 +89,8 @@ def remember(memory: Memory, scope: Scope, situation: str, result: str, ev: Eval
         "reward": ev.reward, "success": ev.success, "lesson": ev.lesson,
         "strategy": ev.strategy, "tools": ev.tools, "failures": ev.failures,
         "used": list(used), "lang": lang, "steps": [s.brief() for s in steps]}}
-    # P3 as events are: the system:// domain alone would make it P0, loaded into every
-    # context's identity section
+    # an episode's priority (P3), not its URI domain's (system://, P0): an experience fades as
+    # episodes do and is not loaded at boot, nor shown as Identity in every context block
     rec = memory.remember(content, kind=Kind.EVENT, uri=EXPERIENCES + new_id(memory._now()),
                           importance=0.3, metadata=meta, priority="P3", user=scope.user,
                           agent=scope.agent).memory

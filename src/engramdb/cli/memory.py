@@ -405,5 +405,7 @@ def sources(
         found = mem.sources(id_or_uri)
         if d.json:
             emit([r.to_dict() for r in found])
-        else:
+        elif found:
             out().print(records_table(found, False, mem.abbreviate([r.id for r in found])))
+        else:
+            err().print(Text("no source turns: it was not extracted from a conversation"))

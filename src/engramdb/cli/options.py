@@ -16,6 +16,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from engramdb.registry import embedder_names
+
 from .quick import QuickCommand
 
 GLOBAL = "Global options"
@@ -34,7 +36,7 @@ Agent = Annotated[str | None, typer.Option(
     "--agent", metavar="NAME", help="Agent scope; else $ENGRAMDB_AGENT, else 'default'.",
     rich_help_panel=GLOBAL, show_default=False)]
 EmbedderName = Annotated[str | None, typer.Option(
-    "--embedder", metavar="NAME", help="Embedder registry name (default, e5, hashing, openai); "
+    "--embedder", metavar="NAME", help=f"Embedder registry name ({', '.join(embedder_names())}); "
     "else $ENGRAMDB_EMBEDDER, else 'default'.", rich_help_panel=GLOBAL, show_default=False)]
 AsJson = Annotated[bool, typer.Option(
     "--json", help="Machine output: one JSON document on stdout.", rich_help_panel=GLOBAL)]

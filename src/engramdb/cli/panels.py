@@ -46,8 +46,32 @@ class GroupedHelp(TyperGroup):
             panel = getattr(cmd, "rich_help_panel", None)
             panel = panel if isinstance(panel, str) and panel else OTHER
             groups.setdefault(panel, []).append(
-                (name.ljust(wide), cmd.get_short_help_str(formatter.width - 6 - wide)))
+                (name.ljust(wide), summary(cmd.get_short_help_str(10**6),
+                                           2 * (formatter.width - 6 - wide))))
         for panel, rows in groups.items():
             if rows:
                 with formatter.section(f"{panel} commands"):
                     formatter.write_dl(rows)
+
+
+def summary(sentence: str, limit: int) -> str:
+    """A command's first sentence for the list, at most ``limit`` characters (two lines of
+    it): whole, or cut at a clause boundary outside parentheses that fits, never inside a
+    clause: the last ``; ``, ``: `` or ``(`` in the second half of the room, else the last
+    ``, ``."""
+    sentence = sentence.rstrip(".")
+    if len(sentence) <= limit:
+        return sentence
+    depth, strong, weak = 0, 0, 0
+    for i, ch in enumerate(sentence[: limit + 1]):
+        if ch == "(":
+            strong = i if depth == 0 and i else strong
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and ch in ";:," and sentence[i + 1: i + 2] == " ":
+            strong, weak = (i, weak) if ch in ";:" else (strong, i)
+    cut = strong if strong > limit // 2 else max(strong, weak)
+    if not cut:
+        return sentence[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return sentence[:cut].rstrip()

@@ -19,6 +19,8 @@ from typing import Any
 
 import typer.core
 
+from engramdb.schema_errors import sentences
+
 try:
     from typer._coercion import RuntimeParam, TypeDescriptor, build_runtime_param
 except ImportError:  # another Typer: its own coercion, unchanged
@@ -88,6 +90,14 @@ def quicken(param: Any) -> None:
             descriptor=descriptor, plain=plain)
 
 
+def in_words(error: typer.BadParameter) -> None:
+    """A value Typer's validator refused, said as the HTTP and MCP doors say it (``k must be
+    a whole number, not the text 'many'``), not in the validator's words."""
+    errors = getattr(error.__cause__, "errors", None)
+    if callable(errors) and error.param is not None and error.param.name:
+        error.message = sentences([{**e, "loc": (error.param.name,)} for e in errors()])
+
+
 class Quick:
     """A command whose parameters (its --help among them) get the quick coercion before it
     parses its arguments."""
@@ -98,7 +108,12 @@ class Quick:
                      parent: Any = None, **extra: Any) -> Any:
         for param in self.params:
             quicken(param)
-        return super().make_context(info_name, args, parent=parent, **extra)  # type: ignore[misc]
+        try:
+            return super().make_context(info_name, args, parent=parent,  # type: ignore[misc]
+                                        **extra)
+        except typer.BadParameter as error:
+            in_words(error)
+            raise
 
     def get_help_option(self, ctx: Any) -> Any:
         option = super().get_help_option(ctx)  # type: ignore[misc]

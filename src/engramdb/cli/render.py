@@ -19,6 +19,7 @@ import engramdb
 from engramdb.model import Action, Hit, Hits, Link, Record, Stats, Version, WriteResult
 
 from .options import Door
+from .wrap import wrap
 
 SHORT = 160  # characters of content shown in a table row
 
@@ -28,11 +29,13 @@ def emit(data: Any) -> None:
 
 
 def out() -> Console:
-    return Console(highlight=False)
+    """stdout. Tables fit its width; a line of text is never broken (soft wrap): the terminal
+    wraps it, and a pipe (`| tail -1`, `> prompt.txt`) gets it whole."""
+    return Console(highlight=False, soft_wrap=True)
 
 
 def err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def short(text: str, limit: int = SHORT) -> Text:
@@ -123,6 +126,8 @@ def fit(columns: list[Column], width: int) -> Table:
         kept.remove(col)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
     for col in kept:
+        if col.content and col.wrap:   # broken as English and Chinese break (wrap.py)
+            col.cells = [wrap(cell, max(room(), 1)) for cell in col.cells or []]
         if col.content:   # what the others leave, however narrow (the table never overflows)
             table.add_column(col.header, max_width=max(room(), 1),
                              overflow="fold" if col.wrap else "ellipsis", no_wrap=not col.wrap)
@@ -278,13 +283,15 @@ def path_hits(hits: list[Hit], as_json: bool, names: Mapping[str, str] | None = 
 
 
 def key_table(keys: list[engramdb.model.ApiKey]) -> Table:
-    table = Table()
-    for name in ("id", "user", "agent", "role", "name", "created", "revoked"):
-        table.add_column(name, no_wrap=name in ("id", "role", "created", "revoked"))
-    for k in keys:
-        table.add_row(k.id, Text(k.user), Text(k.agent), k.role.value, Text(k.name),
-                      when(k.created_at), when(k.revoked_at))
-    return table
+    """One key a row: id, role, when it was revoked (the day), when it was made (gives way
+    first in a narrow terminal), and its scope with its name below it."""
+    cols = [Column("id", [Text(k.id) for k in keys]),
+            Column("role", [Text(k.role.value) for k in keys]),
+            Column("created", [Text(when(k.created_at)) for k in keys], drop=1),
+            Column("revoked", [Text(when(k.revoked_at)[:10]) for k in keys]),
+            Column("scope / name", [with_line(f"{k.user}/{k.agent}", k.name) for k in keys],
+                   content=True)]
+    return fit(cols, width())
 
 
 def show_goal(goal: Any, d: Door) -> None:

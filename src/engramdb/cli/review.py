@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from .guard import guarded, open_memory
 from .inputs import read_text
 from .options import Door, command
-from .render import emit, err, out, short, when
+from .render import Column, emit, err, fit, out, short, when, width
 
 commands = typer.Typer()
 
@@ -41,14 +40,16 @@ def review(
             err().print(Text("nothing is due for review"))
             return
         names = mem.abbreviate([r.memory.id for r in due])
-        table = Table()
-        for name in ("id", "kind", "recall odds", "overdue", "reviews", "content"):
-            table.add_column(name, no_wrap=name in ("id", "kind"),
-                             ratio=1 if name == "content" else None, overflow="fold")
-        for r in due:
-            table.add_row(names[r.memory.id], r.memory.kind.value, f"{r.retrievability:.0%}",
-                          f"{r.overdue_days:.1f} d (due {when(r.due_at)})", str(r.reviews),
-                          short(r.memory.content))
+        cols = [Column("id", [Text(names[r.memory.id]) for r in due]),
+                Column("kind", [Text(r.memory.kind.value) for r in due], drop=2),
+                Column("odds", [Text(f"{r.retrievability:.0%}") for r in due], justify="right"),
+                Column("overdue", [Text(f"{r.overdue_days:.1f} d") for r in due],
+                       justify="right"),
+                Column("due", [Text(when(r.due_at)) for r in due], drop=1),
+                Column("reviews", [Text(str(r.reviews)) for r in due], drop=3,
+                       justify="right"),
+                Column("content", [short(r.memory.content) for r in due], content=True)]
+        table = fit(cols, width())
         out().print(table)
 
 

@@ -137,8 +137,9 @@ def show_ingest(report: IngestReport) -> None:
         err().print(Text(f"note: the LLM extractor failed, the rules ran instead: "
                          f"{report.fallback_reason}"))
     for r in report.extracted:
-        out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value} "
-                         f"turn={r.memory.source_turn}: ") + short(r.memory.content))
+        turn = "" if r.memory.source_turn is None else f" turn={r.memory.source_turn}"
+        out().print(Text(f"{r.action.value} {r.memory.id} kind={r.memory.kind.value}{turn}: ")
+                    + short(r.memory.content))
     for rec in report.forgotten:
         out().print(Text(f"forgot {rec.id} (asked in the conversation): ") + short(rec.content))
 
@@ -254,7 +255,7 @@ def session_fetch(
         if d.json:
             emit({"ref": ref, "content": content})
         else:
-            typer.echo(content)
+            typer.echo(content, nl=not content.endswith("\n"))   # as it was: `| tail -1` works
 
 
 @command(session_app, "list")

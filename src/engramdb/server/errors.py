@@ -72,6 +72,17 @@ def unparsed(exc: HTTPException) -> str | None:
     return None
 
 
+def routing(request: Request, exc: HTTPException) -> str | None:
+    """Starlette's own "Not Found" / "Method Not Allowed" (no route matched) in words, naming
+    the route asked for; None for a route's own error."""
+    where = f"{request.method} {request.url.path}"
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        return f"no route {where}: the routes are listed at /docs"
+    if exc.status_code == 405 and exc.detail == "Method Not Allowed":
+        return f"{where} is not a route: {request.url.path} takes other methods (see /docs)"
+    return None
+
+
 def install(app: FastAPI) -> None:
     """Register the boundary's handlers on ``app``."""
 
@@ -89,9 +100,10 @@ def install(app: FastAPI) -> None:
         return error_response(400 if code == "malformed_json" else 422, code, message)
 
     @app.exception_handler(HTTPException)
-    async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = HTTP_CODES.get(exc.status_code, "error")
-        return error_response(exc.status_code, code, unparsed(exc) or str(exc.detail),
+        return error_response(exc.status_code, code,
+                              unparsed(exc) or routing(request, exc) or str(exc.detail),
                               exc.headers)
 
     @app.exception_handler(sqlite3.OperationalError)

@@ -335,7 +335,7 @@ def reference(blob: Blob) -> str:
     first = next((ln.strip() for ln in blob.content.splitlines() if ln.strip()), "")
     if len(first) > PREVIEW_CHARS:
         first = first[: PREVIEW_CHARS - 1] + "…"
-    lines = blob.content.count("\n") + 1
+    lines = len(blob.content.splitlines()) or 1   # a last newline ends a line, adds none
     return f"[offloaded {blob.ref}: {blob.tokens} tokens, {lines} lines; fetch to read] {first}"
 
 

@@ -57,7 +57,7 @@ def offload_long(turns: list[Turn], limit: int, session: str,
 def stand_in(blob: Blob, size: int, limit: int) -> str:
     """Head, reference line and summary, within ``limit`` bytes."""
     text = blob.content
-    lines = text.count("\n") + 1
+    lines = len(text.splitlines()) or 1   # a last newline ends a line, adds none
     ref = (f"[offloaded {blob.ref}: {size} bytes, about {blob.tokens} tokens, {lines} lines; "
            "fetch to read it whole]")
     head = _cut(text, min(HEAD_BYTES, limit // 4))
