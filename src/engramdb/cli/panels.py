@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 PANELS: dict[str, tuple[str, ...]] = {
     "Memory": ("remember", "recall", "get", "update", "forget", "restore", "history",
                "rollback", "list", "count", "explain", "sources", "link", "unlink", "links",
-               "related", "path", "entity", "feedback", "review"),
+               "related", "path", "entity", "triples", "feedback", "review", "confirm"),
     "Conversation": ("ingest", "context", "boot", "focus", "learn", "session", "goal",
                      "procedure", "profile", "ask", "chat"),
     "Maintenance": ("sleep", "reflect", "index", "index-scope", "check-uris", "export",

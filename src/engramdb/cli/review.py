@@ -61,13 +61,14 @@ def _still_true(d: Door, queue: list[Any], mem: Any) -> None:
         err().print(Text("nothing to ask about: every fact was confirmed within its period"))
         return
     names = mem.abbreviate([s.memory.id for s in queue])
-    table = Table()
-    for name in ("id", "kind", "last confirmed", "period", "doubt", "content"):
-        table.add_column(name, no_wrap=name in ("id", "kind"),
-                         ratio=1 if name == "content" else None, overflow="fold")
-    for s in queue:
-        table.add_row(names[s.memory.id], s.memory.kind.value, when(s.last_confirmed),
-                      f"{s.period_days:.0f} d", f"{s.doubt:.0%}", short(s.memory.content))
+    cols = [Column("id", [Text(names[s.memory.id]) for s in queue]),
+            Column("kind", [Text(s.memory.kind.value) for s in queue], drop=2),
+            Column("last confirmed", [Text(when(s.last_confirmed)) for s in queue], drop=1),
+            Column("period", [Text(f"{s.period_days:.0f} d") for s in queue], drop=3,
+                   justify="right"),
+            Column("doubt", [Text(f"{s.doubt:.0%}") for s in queue], justify="right"),
+            Column("content", [short(s.memory.content) for s in queue], content=True)]
+    table = fit(cols, width())
     out().print(table)
 
 

@@ -75,8 +75,6 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
     """``reveal``: masked values in place of their placeholders (write/privacy.py);
     ``masked`` (snapshots): the placeholders kept, and a "pii" line per memory with values, so
     that a restore gives them back."""
-    from ..write.triples import read_triples
-
     emb = mem.embedder
     header = {"type": "header", "format": FORMAT, "embedder": emb.model_id,
               "dimensions": emb.dimensions, **(header_extra or {})}
@@ -91,15 +89,15 @@ def export_jsonl(mem: Facade, fp: IO[str], scopes: Sequence[Scope],
         vectors = _vector_lines(mem.store, scope, [r.id for r in records])
         parts = _passage_lines_of(mem.store, scope, [r.id for r in records if r.id in vectors])
         values = mem.store.pii_values(scope, [r.id for r in records]) if masked else {}
+        said = _triples_of(mem.store, scope, [r.id for r in records])
         for rec in records:
             line: dict[str, Any] = {"type": "memory", "memory": json.loads(snapshot_json(rec))}
             if rec.id in vectors:
                 line["vector"] = vectors[rec.id]
             if rec.id in parts:   # a long memory's passages (store/passages.py)
                 line["passages"] = parts[rec.id]
-            found = read_triples(rec.content, rec.kind)
-            if found:   # for readers of the file: an import reads them again from the text
-                line["triples"] = [t._asdict() for t in found]
+            if rec.id in said:   # for readers of the file: an import reads them from the text
+                line["triples"] = said[rec.id]
             fp.write(json.dumps(line, ensure_ascii=False) + "\n")
             for ev in mem.store.events(scope, rec.id):
                 fp.write(json.dumps(_event_line(ev), ensure_ascii=False) + "\n")
@@ -490,3 +488,14 @@ def _in_utc(rec: Record) -> Record:
     if any(t.tzinfo is None for t in rec.last_uses):
         changes["last_uses"] = type(rec.last_uses)(aware(t, "last_uses") for t in rec.last_uses)
     return rec.replace(**changes) if changes else rec
+
+
+def _triples_of(store: Any, scope: Scope, ids: list[str]) -> dict[str, list[dict[str, str]]]:
+    """Each memory's triples as the store keeps them (written with its text: reading them
+    again here would load the Chinese tagger into an export)."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for memory_id, triple in store.triples(scope, ids=chunk, limit=100 * len(chunk)):
+            out.setdefault(memory_id, []).append(triple._asdict())
+    return out
