@@ -491,8 +491,7 @@ def _in_utc(rec: Record) -> Record:
 
 
 def _triples_of(store: Any, scope: Scope, ids: list[str]) -> dict[str, list[dict[str, str]]]:
-    """Each memory's triples as the store keeps them (written with its text: reading them
-    again here would load the Chinese tagger into an export)."""
+    """Each memory's triples as the store keeps them (reading them again loads the tagger)."""
     out: dict[str, list[dict[str, str]]] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
