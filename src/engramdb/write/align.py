@@ -128,7 +128,10 @@ def _word_tokens(s: str, initial: bool) -> list[Tok]:
     return toks
 
 
-def _cjk_tokens(run: str) -> list[Tok]:
+@lru_cache(maxsize=16384)
+def _cjk_tokens(run: str) -> tuple[Tok, ...]:
+    """A Chinese run's typed tokens: kept by run, since a memory's sentences and clauses are
+    read apart (write/reading.py) as well as whole, and its runs are the same each time."""
     import jieba.posseg as pseg
 
     _jieba()
@@ -153,7 +156,7 @@ def _cjk_tokens(run: str) -> list[Tok]:
         time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
                                   or word in ZH_UNIT_CHARS)
         out.append(Tok(word, word, kind, verb or word in ("是", "为", "在"), time))
-    return out
+    return tuple(out)
 
 
 def _units(toks: list[Tok]) -> list[Tok]:
