@@ -37,8 +37,9 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     wanted = frozenset(plan.tokens)
     window = plan.applied_window
     hits: list[Hit] = []
-    # k and a quarter first: at 10k memories the stop comes after about 1.15 k candidates
-    # (bench/results/scale.md), so twice k loaded half again as many records as it needed
+    # k and a quarter first, then a quarter more at a time: at 10k memories (scale.py's store)
+    # the stop came after a median 69 candidates for k = 60, and a first batch of twice k
+    # loaded ~50 records it did not need (bench/results/speed.md)
     done, step, more = 0, k + max(k // 4, 8), max(k // 4, 8)
     while done < len(order):
         batch = order[done : done + step]

@@ -116,7 +116,7 @@ class VectorCache:
             queries = np.asarray(queries, dtype=np.float32)
             out = []
             # a block of queries at a time: one product for 1,000 drafts over 80k memories
-            # was a 320 MB matrix; a block's rows score exactly as the whole product's did
+            # was a 320 MB matrix; the scores returned are computed again pair by pair (_best)
             for start in range(0, len(queries), TOP_MANY_BLOCK):
                 block = queries[start : start + TOP_MANY_BLOCK]
                 for row, query in zip(block @ columns, block, strict=True):
