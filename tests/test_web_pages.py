@@ -213,3 +213,24 @@ def test_dark_pages_follow_the_system(seeded, browser):  # type: ignore[no-untyp
     shoot(page, "stats-dark", 1280)
     assert problems == []
     close(page)
+
+
+VIEWS = ("search", "add", "browse", "timeline", "entity", "sessions", "goals", "context",
+         "review", "sleep", "stats")
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (390, "light"), (1280, "dark")],
+                         ids=["desktop", "phone", "dark"])
+def test_every_view_has_its_picture(seeded, browser, width, scheme):  # type: ignore[no-untyped-def]
+    """Each tab's view as a person first opens it (bench/results/web/view-*.png), light and
+    dark, desktop and phone: nothing wider than the screen, no error in the console."""
+    _, url, secret = seeded
+    page, problems = open_page(browser, url, secret, width, scheme)
+    tabs = page.locator("nav button[data-view]")
+    assert tuple(tabs.nth(i).get_attribute("data-view") for i in range(tabs.count())) == VIEWS
+    for view in VIEWS:
+        go(page, f"#/{view}", f"#{view}-view:not([hidden])")
+        page.wait_for_load_state("networkidle")
+        shoot(page, f"view-{view}" + ("-dark" if scheme == "dark" else ""), width)
+    assert problems == []
+    close(page)
