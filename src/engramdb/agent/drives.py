@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Kind, Scope
 from .texts import DRIVE_NAMES, DRIVE_WHY, DRIVES_CONTENT
-from .uris import PREFIX
+from .uris import PREFIX, put
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -85,13 +85,7 @@ def compute(confirmations: int, contradictions: int, questions: int,
 def save(memory: Memory, scope: Scope, drives: Drives, lang: str) -> None:
     content = DRIVES_CONTENT[lang].format(**drives.values())
     meta = {"drives": drives.to_dict(), "agent_trace": "drives"}
-    old = memory.store.get_by_uri(scope, URI)
-    if old is not None and old.current:
-        memory.update(old.id, content=content, metadata=meta, user=scope.user,
-                      agent=scope.agent)
-    else:
-        memory.remember(content, kind=Kind.EVENT, uri=URI, metadata=meta, priority="P2",
-                        importance=0.3, user=scope.user, agent=scope.agent)
+    put(memory, scope, URI, content, meta, kind=Kind.EVENT, priority="P2", importance=0.3)
 
 
 def stored(memory: Memory, scope: Scope) -> dict[str, Any] | None:

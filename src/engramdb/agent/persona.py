@@ -19,6 +19,7 @@ from typing import Any
 from ..engine import Memory
 from ..model import Kind, Scope
 from .texts import PERSONA_NO, PERSONA_YES
+from .uris import put
 
 URI = "system://agent/persona/proactive"
 PRIOR_YES, PRIOR_NO = 2.0, 1.0
@@ -72,11 +73,5 @@ def vote(memory: Memory, scope: Scope, wants: bool, weight: float = EXPLICIT) ->
     new = Persona(old.yes + (weight if wants else 0.0), old.no + (0.0 if wants else weight),
                   old.votes + 1)
     meta = {"persona": new.to_dict(), "agent_trace": "persona"}
-    rec = memory.store.get_by_uri(scope, URI)
-    if rec is not None and rec.current:
-        memory.update(rec.id, content=CONTENT[new.proactive], metadata=meta, user=scope.user,
-                      agent=scope.agent)
-    else:
-        memory.remember(CONTENT[new.proactive], kind=Kind.PREFERENCE, uri=URI, metadata=meta,
-                        importance=0.6, user=scope.user, agent=scope.agent)
+    put(memory, scope, URI, CONTENT[new.proactive], meta, kind=Kind.PREFERENCE, importance=0.6)
     return new

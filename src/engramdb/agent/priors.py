@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..model import Kind, Layer, Record, Scope
 from ..store.protocol import ListFilter
 from .texts import PRIOR_CONTENT, PRIOR_LINE
-from .uris import PREFIX
+from .uris import PREFIX, put
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -107,11 +107,5 @@ def save(memory: Memory, scope: Scope, prior: Prior, lang: str) -> Prior:
     uri = PRIORS + prior.tool
     content = PRIOR_CONTENT[lang].format(line=prior.line(lang))
     meta = {"prior": prior.meta(), "agent_trace": "prior"}
-    old = memory.store.get_by_uri(scope, uri)
-    if old is not None and old.current:
-        memory.update(old.id, content=content, metadata=meta, user=scope.user,
-                      agent=scope.agent)
-    else:
-        memory.remember(content, kind=Kind.EVENT, uri=uri, metadata=meta, priority="P2",
-                        importance=0.3, user=scope.user, agent=scope.agent)
+    put(memory, scope, uri, content, meta, kind=Kind.EVENT, priority="P2", importance=0.3)
     return prior

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import Invalid
 from ..model import Kind, Scope
-from .uris import PREFIX
+from .uris import PREFIX, put
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -42,18 +42,12 @@ def check_limits(limits: object) -> list[str]:
 
 def _put(memory: Memory, scope: Scope, uri: str, content: str | None,
          meta: dict[str, object]) -> None:
+    if content is not None:
+        put(memory, scope, uri, content, meta, kind=Kind.IDENTITY)
+        return
     old = memory.store.get_by_uri(scope, uri)
-    live = old is not None and old.current
-    kw = {"user": scope.user, "agent": scope.agent}
-    if content is None:
-        if live:
-            assert old is not None
-            memory.forget(old.id, **kw)
-    elif live:
-        assert old is not None
-        memory.update(old.id, content=content, metadata=meta, **kw)
-    else:
-        memory.remember(content, kind=Kind.IDENTITY, uri=uri, metadata=meta, **kw)
+    if old is not None and old.current:
+        memory.forget(old.id, user=scope.user, agent=scope.agent)
 
 
 def set_mission(memory: Memory, scope: Scope, mission: str | None) -> str | None:

@@ -41,7 +41,7 @@ from .drives import Drives
 from .notes import Note
 from .priors import Prior
 from .texts import STATE_TITLES
-from .uris import PREFIX
+from .uris import PREFIX, put
 
 if TYPE_CHECKING:
     from ..engine import Memory
@@ -157,14 +157,7 @@ def _save(memory: Memory, scope: Scope, b: Belief) -> Belief:
     uri = BELIEFS + slug(b.key)
     content = f"{b.key} = {b.value} (confidence {b.confidence:.2f})"
     meta = {"belief": b.meta(), "agent_trace": "belief"}
-    old = memory.store.get_by_uri(scope, uri)
-    if old is not None and old.current:
-        rec = memory.update(old.id, content=content, metadata=meta, user=scope.user,
-                            agent=scope.agent)
-    else:
-        rec = memory.remember(content, kind=Kind.FACT, uri=uri, metadata=meta,
-                              user=scope.user, agent=scope.agent).memory
-    return Belief.from_record(rec)
+    return Belief.from_record(put(memory, scope, uri, content, meta, kind=Kind.FACT))
 
 
 def flatten(value: object, prefix: str = "") -> dict[str, str]:
