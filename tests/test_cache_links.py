@@ -6,39 +6,23 @@ server (tests/llm_double.py); time moves with the FrozenClock."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
 
-import engramdb
-from engramdb import Config, Memory
+from engramdb import Memory
 from engramdb.agent import Agent, SemanticCache
 from engramdb.agent.state import reflect
-from llm_double import Script, serve
+from test_agent import brain, llm  # noqa: F401 - fixtures: the LLM double, the store
 
 
 @pytest.fixture
-def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
-    yield from serve(monkeypatch)
-
-
-@pytest.fixture
-def brain(tmp_path, clock, llm: Script) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
-    config = Config(llm_url=llm.url, llm_model="planner-1", llm_api_key="sk-test",
-                    llm_timeout=0.5, auto_sleep_importance=0)
-    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
-                       config=config) as m:
-        yield m
-
-
-@pytest.fixture
-def agent(brain: Memory) -> Agent:
+def agent(brain: Memory) -> Agent:  # noqa: F811 - the imported fixture
     cache = SemanticCache(brain._embed_query, max_age=timedelta(days=30))
     return Agent(brain, user="alice", cache=cache)
 
 
-def test_an_answer_is_dropped_when_the_open_question_it_relied_on_closes(agent, brain, llm):  # type: ignore[no-untyped-def]
+def test_an_answer_is_dropped_when_the_open_question_it_relied_on_closes(agent, brain, llm):  # type: ignore[no-untyped-def]  # noqa: F811
     uri = agent.ask("Which queue should the billing jobs use?")
     question = brain.get(uri, user="alice")
     llm.say("Settle the billing queue first.")
@@ -56,7 +40,7 @@ def test_an_answer_is_dropped_when_the_open_question_it_relied_on_closes(agent, 
     assert agent.cache.invalidated == 1 and agent.cache.links(agent.scope, question.id) == []
 
 
-def test_a_changed_reflection_drops_the_answers_linked_to_it_in_chinese(agent, brain, llm):  # type: ignore[no-untyped-def]
+def test_a_changed_reflection_drops_the_answers_linked_to_it_in_chinese(agent, brain, llm):  # type: ignore[no-untyped-def]  # noqa: F811
     lesson = reflect(brain, agent.scope, "部署前先检查预发环境")
     llm.say("先检查预发环境。")
     asked = "部署前要注意什么？"
@@ -70,7 +54,7 @@ def test_a_changed_reflection_drops_the_answers_linked_to_it_in_chinese(agent, b
     assert agent.cache.invalidated == 1
 
 
-def test_a_pending_item_retired_by_sleep_closes_its_answers(agent, brain, llm, clock):  # type: ignore[no-untyped-def]
+def test_a_pending_item_retired_by_sleep_closes_its_answers(agent, brain, llm, clock):  # type: ignore[no-untyped-def]  # noqa: F811
     item = brain.remember("Renew the TLS certificate for api.example.com", kind="pending",
                           due_at=clock.now() + timedelta(days=2), user="alice").memory
     llm.say("Renew the TLS certificate.")
@@ -87,7 +71,7 @@ def test_a_pending_item_retired_by_sleep_closes_its_answers(agent, brain, llm, c
     assert agent.cache.invalidated == 1
 
 
-def test_links_of_unknown_memories_are_empty(agent):  # type: ignore[no-untyped-def]
+def test_links_of_unknown_memories_are_empty(agent):  # type: ignore[no-untyped-def]  # noqa: F811
     assert agent.cache.links(agent.scope, "no-such-id") == []
     assert agent.cache.invalidate(agent.scope, "no-such-id") == 0
     assert agent.cache.sweep(agent.memory.store, agent.scope) == 0
