@@ -493,8 +493,6 @@ def _in_utc(rec: Record) -> Record:
 def _triples_of(store: Any, scope: Scope, ids: list[str]) -> dict[str, list[dict[str, str]]]:
     """Each memory's triples as the store keeps them (reading them again loads the tagger)."""
     out: dict[str, list[dict[str, str]]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        for memory_id, triple in store.triples(scope, ids=chunk, limit=100 * len(chunk)):
-            out.setdefault(memory_id, []).append(triple._asdict())
+    for memory_id, triple in store.triples(scope, ids=ids, limit=100 * len(ids)):
+        out.setdefault(memory_id, []).append(triple._asdict())
     return out
