@@ -116,6 +116,14 @@ def _cost_line(r: dict[str, Any]) -> str:
 
 # ---------------------------------------------------------------- probe
 
+def exact_words(detail: str) -> str:
+    """A span of the detail's own words, as a user who remembers them would type it: its 4th to
+    10th words (English), its 4th to 16th characters (Chinese)."""
+    if _is_zh(detail):
+        return detail[3:15]
+    return " ".join(detail.split()[3:10])
+
+
 def probe_corpus() -> tuple[list[str], list[tuple[int, str, bool]]]:
     """The texts to store, and per detail (index of its message, question, cross-language)."""
     rng = random.Random(15)
@@ -125,6 +133,7 @@ def probe_corpus() -> tuple[list[str], list[tuple[int, str, bool]]]:
         size = PROBE_SIZES[i % len(PROBE_SIZES)]
         body = long_turn(rng, lang == "zh", size, ("mixed", "prose", "log")[i % 3])
         asks.append((len(texts), question, _is_zh(question) != (lang == "zh")))
+        asks.append((len(texts), exact_words(detail), None))   # None: by its exact words
         texts.append(_insert(rng, body, detail, lang == "zh"))
     for i in range(20):
         zh = i % 2 == 1
@@ -157,12 +166,13 @@ def probe(mode: str, parts: list[Any], model: Any) -> dict[str, float]:
         ids = [r.memory.id for r in mem.remember_many([Draft(t, kind="event") for t in texts])]
         for cache in parts:
             cache.save()
-        for preset in ("dense", None):
+        for preset in ("dense", "lexical", None):
             for index, question, cross in asks:
                 found = [h.memory.id for h in mem.recall(question, k=5, preset=preset,
                                                          track=False)]
                 rank = found.index(ids[index]) + 1 if ids[index] in found else 0
-                for key in ("all", "cross" if cross else "same"):
+                keys = ("exact",) if cross is None else ("all", "cross" if cross else "same")
+                for key in keys:
                     hits.setdefault(f"{preset or 'default'}/{key}", []).append(rank)
     set_mode("best passage")
     out = {}
@@ -199,6 +209,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=("cost", "probe", "all"), default="all")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="the probe's modes, comma-separated (default: all three)")
     parser.add_argument("--out", default=str(HERE / "results" / "long_turns.md"))
     args = parser.parse_args()
     lines = ["# Long turns (bench/long_turns.py)", "",
@@ -219,7 +231,8 @@ def main() -> None:
         model, parts = locomo.cached_embedder("default")
         keys: list[str] = []
         results = {}
-        for mode in MODES:
+        modes = [m for m in MODES if m in args.modes.split(",")]
+        for mode in modes:
             results[mode] = probe(mode, parts, model)
             keys = list(results[mode])
             print(mode, {k: round(v, 3) for k, v in results[mode].items()}, flush=True)
@@ -227,10 +240,11 @@ def main() -> None:
         for cache in parts:
             cache.save()
         print("dense alone", alone, flush=True)
-        lines += ["## Deep detail probe (40 details; 28 same-language, 12 cross-language)", "",
-                  "| figure | " + " | ".join(MODES) + " |",
-                  "|---|" + "---|" * len(MODES)]
-        lines += [f"| {k} | " + " | ".join(f"{results[m][k]:.3f}" for m in MODES) + " |"
+        lines += ["## Deep detail probe (40 details; 28 same-language, 12 cross-language; "
+                  "each also asked by a span of its exact words)", "",
+                  "| figure | " + " | ".join(modes) + " |",
+                  "|---|" + "---|" * len(modes)]
+        lines += [f"| {k} | " + " | ".join(f"{results[m][k]:.3f}" for m in modes) + " |"
                   for k in sorted(keys)]
         lines += ["", "The dense ranking alone, outside the engine (numpy cosines, 40 details):",
                   "", "| vectors | hit@1 | hit@5 |", "|---|---|---|"]

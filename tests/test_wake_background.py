@@ -13,7 +13,7 @@ import pytest
 
 import engramdb
 from engramdb.model import Scope
-from engramdb.recall.background import MIN_BACKGROUND, Backgrounds
+from engramdb.recall.background import MIN_BACKGROUND, Backgrounds, ModelBackground, mean_spread
 from engramdb.recall.wakemeaning import wake_at
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
@@ -141,3 +141,29 @@ def test_only_the_most_recently_used_backgrounds_are_kept(tmp_path, monkeypatch)
         assert backgrounds.of(scopes["ann"], query, langs["ann"]) is first
         backgrounds.of(scopes["bob"], query, langs["bob"])       # ann's is dropped for bob's
         assert backgrounds.of(scopes["ann"], query, langs["ann"]) is not first
+
+
+def _model(vectors: np.ndarray, start: int) -> ModelBackground:
+    """One model's background over ``vectors`` (unit rows), as its positions from ``start``."""
+    ids = {EN: {f"m{i}": i for i in range(len(vectors))}, ZH: {}}
+    dims = np.arange(start, start + vectors.shape[1])
+    return ModelBackground(dims, {EN: vectors, ZH: np.zeros((0, vectors.shape[1]))}, ids,
+                           {(EN, EN): 0.1}, {EN: len(vectors), ZH: 0})
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    return (rows / np.linalg.norm(rows, axis=1, keepdims=True)).astype(np.float32)
+
+
+def test_two_models_mean_is_rescaled_by_how_far_they_agree_by_chance() -> None:
+    # the mean of two standings spreads by sqrt((1 + r) / 2) of one: r = 1 (one model twice)
+    # leaves it as it is; two models that agree on nothing make it sqrt(1/2)
+    rng = np.random.default_rng(7)
+    a = _unit(rng.normal(size=(60, 32)))
+    same = _model(a, 0), _model(a, 32)
+    apart = _model(a, 0), _model(_unit(rng.normal(size=(60, 32))), 32)
+    assert mean_spread(same, EN) == pytest.approx(1.0, abs=1e-6)
+    assert mean_spread(apart, EN) == pytest.approx(np.sqrt(0.5), abs=0.05)
+    assert mean_spread(apart[:1], EN) == 1.0                 # one model: nothing to rescale
+    assert mean_spread(apart, ZH) == 1.0                     # no sample of the language
+    assert apart[0].agreement(apart[1], EN) == apart[0].agreed[(32, 32, EN)]   # kept

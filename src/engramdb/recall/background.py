@@ -8,7 +8,9 @@ is kept with the spread of the cosines between them: a pair of memories in one s
 pair of unrelated texts, so that spread is the model's spread for unrelated texts in this scope,
 measured over thousands of pairs, where one query's similarities to a dozen memories would give
 a noisy one. A query's own offset (e5 scores every memory higher for a query than for a
-passage) is its mean similarity to the sample of that language.
+passage) is its mean similarity to the sample of that language. A memory's standing is the mean
+of the models' standings, in units of what that mean spreads by chance: less than one model's
+where the models disagree on unrelated pairs (``mean_spread``).
 
 The background is computed once per scope and model and kept (the KEPT most recently used: at
 most 400 rows of float32 each); it is computed again when the scope has grown or shrunk by more
@@ -19,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
@@ -45,9 +47,22 @@ class ModelBackground:
     ids: dict[str, dict[str, int]]           # language -> id -> its row
     spread: dict[tuple[str, str], float]     # (language, language) -> std of pair cosines
     sizes: dict[str, int]                    # the scope's memories per language when computed
+    agreed: dict[tuple[int, int, str], float] = field(default_factory=dict, compare=False)
 
     def counts(self, lang: str) -> int:
         return self.sizes.get(lang, 0)
+
+    def agreement(self, other: ModelBackground, lang: str) -> float:
+        """How far this model and ``other`` agree by chance: the correlation of their cosines
+        over the pairs of the scope's sample of ``lang`` (the same memories in both), kept."""
+        key = (int(other.dims[0]), len(other.dims), lang)
+        if key not in self.agreed:
+            x, y = self.sample[lang], other.sample[lang]
+            off = ~np.eye(len(x), dtype=bool)
+            sx, sy = (x @ x.T)[off], (y @ y.T)[off]
+            self.agreed[key] = float(np.corrcoef(sx, sy)[0, 1]) \
+                if sx.size > 1 and sx.std() > 0 and sy.std() > 0 else 0.0
+        return self.agreed[key]
 
 
 def model_half(vector: np.ndarray) -> np.ndarray:
@@ -125,17 +140,35 @@ def averaged(backgrounds: Backgrounds, scope: Scope, vectors: Sequence[np.ndarra
     """Each candidate's (id, language, vector) standing for the query, one vector per model
     (``vectors``), averaged over the models that have a background for ``scope``: what one
     model finds by chance, the other seldom does. None for a candidate no model stands."""
-    views = []
+    views, kept = [], []
     for v in vectors:
         bg = backgrounds.of(scope, v, languages)
         if bg is not None:
             views.append(standing(bg, v, asked, candidates))
+            kept.append(bg)
     out = {}
-    for mid, _, _ in candidates:
+    for mid, lang, _ in candidates:
         zs = [view[mid] for view in views if mid in view]
         if zs:
-            out[mid] = sum(zs) / len(zs)
+            # the mean of two models' standings spreads less than one model's by chance: by
+            # sqrt((1 + r) / 2), r their agreement on the scope's pairs; rescaled to one
+            spread = mean_spread(kept, lang) if len(zs) == len(kept) else 1.0
+            out[mid] = sum(zs) / len(zs) / spread
     return out
+
+
+def mean_spread(kept: Sequence[ModelBackground], lang: str) -> float:
+    """The spread by chance of the mean of the models' standings for a memory of ``lang``,
+    in units of one model's: sqrt((1 + r) / 2) for two models whose pair cosines over the
+    scope's sample correlate by r (1 for one model, or where the samples differ)."""
+    if len(kept) != 2:
+        return 1.0
+    a, b = kept
+    if a.ids.get(lang, {}).keys() != b.ids.get(lang, {}).keys() \
+            or len(a.ids.get(lang, {})) < MIN_BACKGROUND:
+        return 1.0
+    r = max(a.agreement(b, lang), 0.0)
+    return float(np.sqrt((1.0 + r) / 2.0))
 
 
 def chance(n: int) -> float:

@@ -6,7 +6,10 @@ and USE; recall/crosslingual.py). For each model, the archived memories nearest 
 the candidates, and each one's standing is how far its cosine stands above the query's mean
 over the scope's memories of its language, in deviations of the cosines between the scope's own
 memories (recall/background.py: per model and per language, computed once per scope and kept).
-The models' standings are averaged: what one model finds by chance, the other seldom does.
+The models' standings are averaged: what one model finds by chance, the other seldom does. The
+mean of two standings spreads less by chance than one does (by sqrt((1 + r) / 2), r the two
+models' agreement over the scope's pairs: about 0.5 for e5 and USE), so it is rescaled to one
+model's spread before it is compared with chance (recall/background.py, ``mean_spread``).
 
 A memory wakes by meaning alone when it stands above what the best of the scope's unrelated
 memories would reach by chance: the standing one in n memories of its language reaches at
