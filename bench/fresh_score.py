@@ -8,6 +8,7 @@ wordings, domains and names, so they serve as a held-out check on the developmen
 
     python bench/fresh_score.py --embedder hashing
     python bench/fresh_score.py --only updates --only wake --verbose
+    python bench/fresh_score.py --dir bench/fresh2   # the second set (bench/fresh2/README.md)
 
 This script imports that score.py by path, replaces its `load` so it reads bench/fresh/<name>.json,
 limits its file list to the five files written here, and runs its `main` (which takes
@@ -32,6 +33,17 @@ def load(name: str) -> dict:
         return json.load(f)
 
 
+def folder() -> None:
+    """``--dir D`` (taken out of the arguments before the scorer reads them): read the cases
+    from D; only its files run."""
+    global FRESH, FILES
+    if "--dir" in sys.argv:
+        at = sys.argv.index("--dir")
+        FRESH = Path(sys.argv[at + 1]).resolve()
+        del sys.argv[at:at + 2]
+        FILES = tuple(name for name in FILES if (FRESH / f"{name}.json").is_file())
+
+
 def scorer():
     spec = importlib.util.spec_from_file_location("behaviours_score", SCORER)
     if spec is None or spec.loader is None:
@@ -46,6 +58,7 @@ def scorer():
 
 
 def main() -> int:
+    folder()
     return scorer().main()
 
 
