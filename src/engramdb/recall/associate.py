@@ -34,6 +34,7 @@ from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
 from ..store.protocol import Store
 from .concepts import Graph, build
 from .presets import Preset
+from .reading import read_many
 
 DAMPING = 0.5
 MAX_ITERATIONS = 20
@@ -132,7 +133,7 @@ def associate(store: Store, scope: Scope, hits: list[Hit], preset: Preset,
     above = [(float(act.values[i]), mid) for i, mid in enumerate(act.order)
              if mid not in seed_ids and act.values[i] >= FLOOR * top]
     unread = [mid for _, mid in above if mid not in graph.records]
-    records = {**graph.records, **store.get_many(scope, unread)}
+    records = {**graph.records, **read_many(store, scope, unread)}
     found = [(value, mid) for value, mid in above if mid in records
              and records[mid].layer != Layer.DELETED and allowed(records[mid])]
     found.sort(key=lambda x: (-x[0], x[1]))

@@ -15,6 +15,7 @@ from ..text import tokenize
 from ..tracing import traced
 from .plan import QueryPlan
 from .presets import Preset
+from .reading import read_many
 from .slotcue import SLOT_BOOST, slot_factor
 from .temporal import in_window
 
@@ -44,7 +45,7 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     while done < len(order):
         batch = order[done : done + step]
         done, step, more = done + len(batch), more, more * 2
-        records = store.get_many(scope, batch)
+        records = read_many(store, scope, batch)
         hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
                  for m in batch
                  if m in records and allowed(records[m], plan, now, left_out)]

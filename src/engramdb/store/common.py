@@ -3,6 +3,7 @@ the event log) and the fixed-width UTC timestamp text that SQLite stores and sna
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -115,6 +116,22 @@ def record_from_values(values: Sequence[Any]) -> Record:
         layer=_LAYERS.get(layer) or Layer(layer), use_count=use_count, version=version, **data,
     )
 
+
+
+_LISTS = ("people", "places", "topics", "keywords", "derived_from", "last_uses")
+
+
+def copied(rec: Record) -> Record:
+    """A copy of ``rec`` that shares nothing mutable with it (its lists and metadata copied
+    too): what a store hands out of a cache it keeps."""
+    out = object.__new__(Record)
+    out.__dict__.update(rec.__dict__)
+    for name in _LISTS:
+        setattr(out, name, list(getattr(rec, name)))
+    meta = rec.metadata
+    flat = all(not isinstance(v, dict | list) for v in meta.values())
+    out.metadata = dict(meta) if flat else copy.deepcopy(meta)
+    return out
 
 
 def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:

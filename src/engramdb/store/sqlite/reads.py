@@ -60,6 +60,15 @@ class Reads:
         """The scope's records among ``ids``, in the order the query below returns them (by
         id, 500 at a time); the ones read before and unchanged since come from the record
         cache (recordcache.py), as copies."""
+        return self._many(scope, ids, shared=False)
+
+    def read_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
+        """``get_many``'s records, not copied: the record cache's own, for a reader that
+        changes none of them (recall reads a hundred candidates a query and returns a few,
+        which it copies: recall/reading.py)."""
+        return self._many(scope, ids, shared=True)
+
+    def _many(self, scope: Scope, ids: Sequence[str], shared: bool) -> dict[str, Record]:
         out: dict[str, Record] = {}
         ids = list(dict.fromkeys(ids))
         with self._lock:
@@ -68,7 +77,7 @@ class Reads:
             for start in range(0, len(ids), 500):
                 chunk = sorted(ids[start : start + 500])
                 found = {i: rec for i in chunk
-                         if (rec := kept.get(scope.user, scope.agent, i)) is not None}
+                         if (rec := kept.get(scope.user, scope.agent, i, shared)) is not None}
                 missing = [i for i in chunk if i not in found]
                 if missing:
                     cur = self._db.cursor()
@@ -78,7 +87,7 @@ class Reads:
                         f"AND id IN ({', '.join('?' * len(missing))})",
                         (scope.user, scope.agent, *missing),
                     )
-                    found.update((r[0], kept.put(record_from_values(r))) for r in rows)
+                    found.update((r[0], kept.put(record_from_values(r), shared)) for r in rows)
                 out.update((i, found[i]) for i in chunk if i in found)
         return out
 
