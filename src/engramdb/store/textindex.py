@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -56,6 +57,7 @@ _SELECT = (
     "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_fts_docsize d ON d.id = m.rowid"
 )
 Row = tuple[int, str, str, str, str, str, bytes, str]
+_T = TypeVar("_T")
 _REBUILD_SHARE = 0.25   # rebuild a scope when more of it than this changed since it was read
 
 
@@ -206,7 +208,7 @@ class TextIndex:
         self._usable: bool | None = None
         self._reading = False                           # inside _snapshot
         self._hits_at = (-1, -1)                        # FTS5's (rows, tokens) when _hits read
-        self._counts: dict[tuple[str, ...], int] = {}   # counted(): kept like _hits
+        self._counts: dict[tuple[str, ...], Any] = {}   # counted(): kept like _hits
 
     def invalidate(self) -> None:
         self._scopes.clear()
@@ -345,17 +347,17 @@ class TextIndex:
             return None  # in a transaction: FTS5 keeps its totals in memory until commit
         return self._sync(user, agent, token, self._refresh_marker())
 
-    def counted(self, key: tuple[str, ...], count: Callable[[], int]) -> int:
-        """``count()``, a number only a new, changed or removed row can change (as the scope's
-        memories in some layers), kept under ``key`` until the table changes (the marker
-        below); computed afresh while a transaction is open."""
+    def counted(self, key: tuple[str, ...], count: Callable[[], _T]) -> _T:
+        """``count()``, a value only a new, changed or removed row can change (as the scope's
+        memories in some layers, a concept's core members: a tuple, as every caller gets it),
+        kept under ``key`` until the table changes (the marker below); afresh in a transaction."""
         if self._db.in_transaction:
             return count()
         with self._snapshot():
             self._refresh_marker()
             if key not in self._counts:
                 self._counts[key] = count()
-            return self._counts[key]
+            return self._counts[key]  # type: ignore[no-any-return]
 
     def _idf(self, colset: str, term: str, rows: int) -> float:
         hits = self._hits.get((colset, term))

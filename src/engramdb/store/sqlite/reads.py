@@ -17,6 +17,8 @@ from .recordcache import RecordCache
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..textindex import TextIndex
+
 SELECT = ", ".join(ROW_COLUMNS)
 
 
@@ -24,6 +26,7 @@ class Reads:
     _db: sqlite3.Connection
     _lock: threading.RLock
     _records: RecordCache
+    _text: TextIndex
     _cold_blobs: Callable[..., list[tuple[str, bytes]]]   # sqlite/cold.py's
 
     def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
@@ -92,12 +95,19 @@ class Reads:
         return out
 
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
-        with self._lock:
+        """The core memories holding ``concept``, by id (up to ``limit``): kept from one read
+        to the next until a row is added or changed, as ``layer_count`` (association asks
+        for the same few people and places query after query)."""
+        def members() -> tuple[str, ...]:
             rows = self._db.execute(
                 "SELECT m.id FROM concepts c JOIN memories m ON m.rowid = c.mem_rowid "
                 "WHERE c.user = ? AND c.agent = ? AND c.concept = ? AND m.layer = ? LIMIT ?",
                 (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall()
-        return sorted(r[0] for r in rows)
+            return tuple(sorted(r[0] for r in rows))
+
+        with self._lock:
+            return list(self._text.counted(("concept", scope.user, scope.agent, concept,
+                                            str(limit)), members))
 
     def concept_counts(self, scope: Scope, kinds: Sequence[str],
                        limit: int) -> list[tuple[str, int, str]]:
