@@ -194,7 +194,6 @@ class _Scope(Postings):
         self.dead += 1
 
 
-
 class TextIndex:
     """Per-scope postings for BM25; every method runs under the store's lock."""
 
@@ -308,19 +307,21 @@ class TextIndex:
                    layers: set[str], cap: int) -> dict[str, int] | None:
         """For each term, how many of the scope's memories in ``layers`` hold it in any text
         column, up to ``cap``: what ``search_text([term], every column, cap)`` would count,
-        from the postings in one pass; None where they cannot promise that."""
+        from the postings in one pass (kept as ``counted`` keeps); None where they cannot."""
         if not self.usable() or self._db.in_transaction:
             return None
         with self._snapshot():
             scope = self.scope(user, agent, token)
             if scope is None:
                 return None
-            mask, out = scope.layer_mask(layers), {}
+            mask, out, kept = scope.layer_mask(layers), {}, self._counts  # kept like counted()
             for term in terms:
-                tid = scope.vocab.get(term)
-                if tid is None and not self._is_atomic(term):
-                    return None
-                out[term] = 0 if tid is None else min(scope.holding(tid, mask), cap)
+                if (key := ("df", user, agent, *sorted(layers), term)) not in kept:
+                    tid = scope.vocab.get(term)
+                    if tid is None and not self._is_atomic(term):
+                        return None
+                    kept[key] = 0 if tid is None else scope.holding(tid, mask)
+                out[term] = min(kept[key], cap)
             return out
 
     def rows(self, user: str, agent: str, token: str,
@@ -348,9 +349,8 @@ class TextIndex:
         return self._sync(user, agent, token, self._refresh_marker())
 
     def counted(self, key: tuple[str, ...], count: Callable[[], _T]) -> _T:
-        """``count()``, a value only a new, changed or removed row can change (as the scope's
-        memories in some layers, a concept's core members: a tuple, as every caller gets it),
-        kept under ``key`` until the table changes (the marker below); afresh in a transaction."""
+        """``count()``, a value only a row's change can change (a scope's size in layers, a
+        concept's members: a tuple), kept until the table changes; afresh in a transaction."""
         if self._db.in_transaction:
             return count()
         with self._snapshot():

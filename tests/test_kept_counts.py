@@ -1,6 +1,8 @@
-"""The core memories holding a concept (SQLiteStore.concept_members, what association spreads
-through), kept between recalls: after every kind of change, from this connection or another
-one, and inside a transaction, they must be what the concepts table says now."""
+"""What the SQLite store keeps between recalls, per scope, until a row changes: the core memories
+holding a concept (``concept_members``, what association spreads through) and each word's
+document count (``term_counts``, relevance's IDF and expansion's rare words). After every kind
+of change, from this connection or another one, and inside a transaction, they must be what
+the tables say now."""
 
 from __future__ import annotations
 
@@ -10,11 +12,14 @@ import pytest
 
 import engramdb
 from engramdb.model import Layer, Scope
+from engramdb.store.sqlite.search import scope_token
 from engramdb.store.sqlite.store import SQLiteStore
 from engramdb.testing import FrozenClock
 
 ANN, BEN = Scope("ann", "default"), Scope("ben", "default")
 CONCEPTS = ("person:maria", "person:王伟", "place:lisbon", "place:北京", "person:nobody")
+WORDS = ("maria", "lisbon", "王伟", "北京", "birthday", "flat", "nothing")
+LAYERS = ([Layer.CORE], [Layer.CORE, Layer.ARCHIVED], [Layer.DELETED])
 
 
 def table(store: SQLiteStore, scope: Scope, concept: str) -> list[str]:
@@ -25,12 +30,23 @@ def table(store: SQLiteStore, scope: Scope, concept: str) -> list[str]:
     return sorted(r[0] for r in rows)
 
 
+def holding(store: SQLiteStore, scope: Scope, word: str, layers: list[Layer]) -> int:
+    match = f'scope : "{scope_token(scope)}" AND {{body anchors context}} : "{word}"'
+    return int(store._db.execute(
+        "SELECT count(*) FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+        f"WHERE memories_fts MATCH ? AND m.layer IN ({', '.join('?' * len(layers))})",
+        (match, *[lay.value for lay in layers])).fetchone()[0])
+
+
 def check(store: SQLiteStore, *scopes: Scope) -> None:
     for scope in scopes:
-        for concept in CONCEPTS:
-            for _ in range(2):   # read, then kept: both what the table holds
+        for _ in range(2):   # read, then kept: both what the tables hold
+            for concept in CONCEPTS:
                 assert store.concept_members(scope, concept, 50) == table(store, scope,
                                                                            concept), concept
+            for layers in LAYERS:
+                assert store.term_counts(scope, WORDS, 64, layers) == {
+                    w: holding(store, scope, w, layers) for w in WORDS}, layers
 
 
 @pytest.fixture
@@ -38,7 +54,7 @@ def clock() -> FrozenClock:
     return FrozenClock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
 
 
-def test_concept_members_follow_every_change(tmp_path, clock):  # type: ignore[no-untyped-def]
+def test_kept_members_and_counts_follow_every_change(tmp_path, clock):  # type: ignore[no-untyped-def]
     path = tmp_path / "m.db"
     with engramdb.open(path, embedder="hashing", clock=clock) as mem:
         store = mem.store
