@@ -39,5 +39,6 @@ def test_latin_tokens_are_tokenize_without_the_chinese_words() -> None:
     from engramdb.text.tokenize import latin_tokens
 
     for text in ("我在Google工作，周末和Tom去Costco买东西", "I moved to Berlin's e-mail hub",
-                 "我妹妹喜欢喝绿茶", "Meeting with 王磊 at 3pm about the co-worker budget", ""):
+                 "我妹妹喜欢喝绿茶", "Meeting with 王磊 at 3pm about the co-worker budget", "",
+                 "Café in Zürich", "⼀ plan for ㊀ week"):   # NFKC: Kangxi and circled -> CJK
         assert list(latin_tokens(text)) == [t for t in tokenize(text) if not is_cjk(t)]

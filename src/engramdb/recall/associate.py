@@ -56,6 +56,7 @@ class Activation:
     order: list[str]
     values: np.ndarray
     iterations: int
+    matrix: np.ndarray | None = None   # the transition it spread through (for the traces)
 
     def of(self, memory_id: str) -> float:
         return float(self.values[self.order.index(memory_id)])
@@ -81,7 +82,7 @@ def spread(graph: Graph, seeds: dict[str, float], damping: float = DAMPING,
         act = new
         if change < tolerance:
             break
-    return Activation(order, act, steps)
+    return Activation(order, act, steps, matrix)
 
 
 def transition(graph: Graph, order: list[str], index: dict[str, int]) -> np.ndarray:
@@ -139,7 +140,9 @@ def associate(store: Store, scope: Scope, hits: list[Hit], preset: Preset,
     found.sort(key=lambda x: (-x[0], x[1]))
     if not found:
         return []
-    matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
+    matrix = act.matrix
+    if matrix is None:
+        matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
     return [_hit(records[mid], value, value / top, scale, graph, act, matrix)
             for value, mid in found[: preset.assoc_slots]]
 

@@ -86,8 +86,11 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
 def latin_tokens(text: str) -> tuple[str, ...]:
     """``tokenize``'s tokens of ``text`` less the words of its Chinese runs, which are not
     segmented (jieba does not load): enough to ask whether text holds a term in no CJK
-    script, as a question in English asks of a memory in Chinese."""
-    return _tokens(text, False, segment=False)
+    script, as a question in English asks of a memory in Chinese. A text with no CJK
+    character (once NFKC-normalised, as ``_tokens`` reads it) has no run to segment: its
+    tokens are ``tokenize``'s, and so is its cache entry (an ingest's texts, then recall's)."""
+    plain = text.isascii() or not is_cjk(unicodedata.normalize("NFKC", text))
+    return _tokens(text, False, segment=plain)
 
 
 @lru_cache(maxsize=32768)
