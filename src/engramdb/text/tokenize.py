@@ -97,7 +97,24 @@ def latin_tokens(text: str) -> tuple[str, ...]:
 def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours), and each
     recall the texts of its ~60 best candidates (re-ranking, relevance, expansion): cached,
-    deep enough for a 10k-memory scope's texts (4,096 missed 40 % of a recall's)."""
+    deep enough for a 10k-memory scope's texts (4,096 missed 40 % of a recall's).
+
+    A text's tokens are its space-separated pieces' tokens, in order: no token, CJK run or
+    hyphenated word spans a space, NFKC composes nothing across one and lower case reads no
+    context across one (tests/test_tokenize.py checks it on random text). So a new text costs
+    a cache look-up per piece it shares with texts seen before (a memory's words, a name)."""
+    if " " not in text:
+        return _piece_tokens(text, keep_stopwords, segment)
+    out: list[str] = []
+    for piece in text.split(" "):
+        if piece:
+            out.extend(_piece_tokens(piece, keep_stopwords, segment))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def _piece_tokens(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, ...]:
+    """The tokens of ``text`` (any text; ``_tokens`` hands it a piece without spaces)."""
     out: list[str] = []
     text = unicodedata.normalize("NFKC", text).lower()
     joined = {m.end(): m.group(1).replace("-", "") for m in _compound().finditer(text)
