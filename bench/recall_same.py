@@ -16,8 +16,10 @@ The recalls (``track=False``: a pure read, so both codes read the same store):
 - the first 12 questions of the Chinese and the mixed store with the default embedder
   (``--no-model`` leaves them out).
 A dump holds each recall's whole ``Hits.to_dict()`` and, unrounded, every hit's score and
-explanation (floats as JSON writes them: exact). Not a test (it takes minutes); the figures
-go in bench/results/speed.md.
+explanation (floats as JSON writes them: exact). ``compare`` fails when any result differs
+(hits, records, scores, explanations, abstentions, notes) and lists the keys of the plans that
+differ: a plan counts what the candidates read left out, so reading fewer changes its counts.
+Not a test (it takes a minute); the figures go in bench/results/speed.md.
 """
 
 from __future__ import annotations
@@ -100,16 +102,36 @@ def dump(db: Path, out: Path, model: bool) -> None:
     print(f"{len(recalls)} recalls written to {out}")
 
 
+def results(recall: dict[str, Any]) -> dict[str, Any]:
+    """What a recall returns, less its plan: the hits (records, scores, explanations, the
+    verdicts and one-line summaries), whether it abstained and its note."""
+    return {k: v for k, v in recall["hits"].items() if k != "plan"}
+
+
 def compare(a: Path, b: Path) -> int:
+    """Exit status 1 when a recall's results differ; a plan that differs alone (its counts of
+    what the candidates it read left out, its window's inside/outside counts: they follow how
+    many candidates were read) is listed, by key, and does not fail."""
     left = json.loads(a.read_text(encoding="utf-8"))
     right = json.loads(b.read_text(encoding="utf-8"))
     if len(left) != len(right):
         print(f"different numbers of recalls: {len(left)} against {len(right)}")
         return 1
-    differ = [(x, y) for x, y in zip(left, right, strict=True) if x != y]
+    pairs = list(zip(left, right, strict=True))
+    differ = [(x, y) for x, y in pairs if results(x) != results(y) or x["q"] != y["q"]]
+    planned: dict[str, int] = {}
+    for x, y in pairs:
+        px, py = x["hits"]["plan"], y["hits"]["plan"]
+        for key in sorted({*px, *py}):
+            if px.get(key) != py.get(key):
+                what = key if key != "stages" else "stages." + ",".join(
+                    s for s in sorted({*px[key], *py[key]}) if px[key].get(s) != py[key].get(s))
+                planned[what] = planned.get(what, 0) + 1
     hits = sum(len(x["hits"]["hits"]) for x in left)
-    print(f"{len(left)} recalls, {hits} hits: {len(left) - len(differ)} identical, "
-          f"{len(differ)} differ")
+    print(f"{len(left)} recalls, {hits} hits: results (hits, scores, explanations, abstentions, "
+          f"notes) identical in {len(left) - len(differ)}, different in {len(differ)}")
+    print(f"plans: identical in {sum(x['hits']['plan'] == y['hits']['plan'] for x, y in pairs)}"
+          f"; keys that differ (recalls): {planned or 'none'}")
     for x, y in differ[:5]:
         print(f"- {x['store']} k={x['k']} {x['q']!r}")
         for field in ("abstained", "note", "plan", "exact", "hits"):

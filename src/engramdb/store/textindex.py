@@ -25,11 +25,9 @@ lookups (the last row, the last event) and re-reads only the rows concerned. If 
 it saw is gone, rowids may have been reused: it starts afresh. The store calls
 ``invalidate`` after a rollback and when it deletes rows itself. A ranking reads everything
 it uses (the rows it follows, FTS5's totals, each term's document count) inside one read
-transaction, so all of it comes from one snapshot of the file, whatever other processes write
-meanwhile; cached document counts are kept only while FTS5's totals stay the same.
-
-Cost: about 1.7 s and 60 MB to build for a scope of 100k memories (once per process, on its
-first text search); a query then takes 1-3 ms instead of 15-40."""
+transaction: one snapshot of the file, whatever other processes write meanwhile; cached
+document counts are kept only while FTS5's totals stay the same. Cost: about 1.7 s and 60 MB
+to build for 100k memories (once, on the first text search); then 1-3 ms a query, not 15-40."""
 
 from __future__ import annotations
 
@@ -329,9 +327,7 @@ class TextIndex:
         """rowid -> (id, layer) for rows of the scope, as the table has them now; None where
         this index cannot answer for every one of them (or is not built: this does not build
         it, a dense-only reader need not pay for it)."""
-        if (user, agent) not in self._scopes:
-            return None
-        scope = self.scope(user, agent, token)
+        scope = self.scope(user, agent, token) if self.built(user, agent) else None
         if scope is None:
             return None
         out = {}
@@ -341,6 +337,9 @@ class TextIndex:
                 return None
             out[rowid] = (scope.ids[doc], scope.layers[doc])
         return out
+
+    def built(self, user: str, agent: str) -> bool:
+        return (user, agent) in self._scopes
 
     def scope(self, user: str, agent: str, token: str) -> _Scope | None:
         """The scope's index, brought up to date; None where it cannot be trusted."""
