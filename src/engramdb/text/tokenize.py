@@ -88,8 +88,9 @@ def latin_tokens(text: str) -> tuple[str, ...]:
     segmented (jieba does not load): enough to ask whether text holds a term in no CJK
     script, as a question in English asks of a memory in Chinese. A text with no CJK
     character (once NFKC-normalised, as ``_tokens`` reads it) has no run to segment: its
-    tokens are ``tokenize``'s, and so is its cache entry (an ingest's texts, then recall's)."""
-    plain = text.isascii() or not is_cjk(unicodedata.normalize("NFKC", text))
+    tokens are ``tokenize``'s, and so is its cache entry (an ingest's texts, then recall's).
+    (One with a CJK character as written is read unsegmented whatever NFKC makes of it.)"""
+    plain = text.isascii() or not (is_cjk(text) or is_cjk(unicodedata.normalize("NFKC", text)))
     return _tokens(text, False, segment=plain)
 
 
