@@ -36,13 +36,19 @@ class RecordCache:
         self._kept = kept
         self._records: OrderedDict[tuple[str, str, str], Record] = OrderedDict()
         self._top: tuple[int, str, str] | None = None   # (seq, memory_id, op) last seen
+        self._seen: tuple[int, int] | None = None   # (data_version, total_changes) then
 
     def invalidate(self) -> None:
         self._records.clear()
-        self._top = None
+        self._top = self._seen = None
 
     def follow(self) -> None:
-        """Forget what changed since the last look at the event log."""
+        """Forget what changed since the last look at the event log (none to look for while
+        no other connection committed and this one wrote nothing: ``PRAGMA data_version``)."""
+        seen = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+        if seen == self._seen:
+            return
+        self._seen = seen
         row = self._db.execute(
             "SELECT seq, memory_id, op FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         top = (int(row[0]), row[1], row[2]) if row else (0, "", "")
