@@ -76,3 +76,31 @@ def test_a_dropped_scope_is_forgotten(two):  # type: ignore[no-untyped-def]
     assert rec.id in read(a, rec.id)
     b.forget_scope(user="u")
     assert read(a, rec.id) == {}
+
+
+def test_a_recalled_record_is_the_callers_own(two):  # type: ignore[no-untyped-def]
+    # recall reads the kept records without copying them (recall/reading.py) and copies the
+    # ones it returns: changing a hit's record changes neither the store nor the next recall
+    a, _ = two
+    a.remember("Lunch with Maria in Lisbon", kind="event", people=["Maria"],
+               metadata={"trip": {"city": "Lisbon"}}, user="u")
+    a.remember("和小王在杭州吃午饭", kind="event", people=["小王"], user="u")
+    for query in ("lunch with Maria", "和小王吃午饭"):
+        hit = a.recall(query, k=1, track=False, user="u")[0]
+        hit.memory.people.append("Bob")
+        hit.memory.metadata["trip"] = {"city": "Porto"}
+        hit.memory.content = "changed in my hands"
+        again = a.recall(query, k=1, track=False, user="u")[0].memory
+        assert again.id == hit.memory.id and again.content != "changed in my hands"
+        assert "Bob" not in again.people and again.metadata.get("trip") != {"city": "Porto"}
+        assert read(a, again.id)[again.id].content == again.content
+
+
+def test_a_lent_record_is_the_kept_one(two):  # type: ignore[no-untyped-def]
+    a, b = two
+    rec = a.remember("The boiler is serviced every October.", user="u").memory
+    lent = a.store.read_many(SCOPE, [rec.id])[rec.id]
+    assert a.store.read_many(SCOPE, [rec.id])[rec.id] is lent   # no copy
+    assert read(a, rec.id)[rec.id] is not lent                   # get_many still copies
+    b.update(rec.id, content="The boiler is serviced every November.", user="u")
+    assert a.store.read_many(SCOPE, [rec.id])[rec.id].content.endswith("November.")

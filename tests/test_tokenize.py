@@ -39,5 +39,28 @@ def test_latin_tokens_are_tokenize_without_the_chinese_words() -> None:
     from engramdb.text.tokenize import latin_tokens
 
     for text in ("我在Google工作，周末和Tom去Costco买东西", "I moved to Berlin's e-mail hub",
-                 "我妹妹喜欢喝绿茶", "Meeting with 王磊 at 3pm about the co-worker budget", ""):
+                 "我妹妹喜欢喝绿茶", "Meeting with 王磊 at 3pm about the co-worker budget", "",
+                 "Café in Zürich", "⼀ plan for ㊀ week"):   # NFKC: Kangxi and circled -> CJK
         assert list(latin_tokens(text)) == [t for t in tokenize(text) if not is_cjk(t)]
+
+
+def test_a_texts_tokens_are_its_pieces_tokens() -> None:
+    """``_tokens`` tokenizes a text piece by piece between spaces (each piece cached): the
+    same tokens as the whole text read at once, on random text built from what could make
+    them differ (hyphens, apostrophes, combining marks, final sigma, dotted I, Hangul jamo,
+    characters NFKC turns into CJK or into a space, full-width letters, CJK runs)."""
+    import random
+
+    from engramdb.text.tokenize import _piece_tokens, _tokens
+
+    parts = ["Berlin", "co-worker", "de-", "-stress", "e-mail", "don't", "'s", "moved", "the",
+             "ΟΔΟΣ", "Σ", "σας", "İstanbul", "\u0301", "e\u0308", "\u00a8", "\u1100", "\u1161",
+             "\u2f00", "㊀", "ＢＥＲＬＩＮ", "ﬁle", "\u00a0", "\t", "2024-05-08", "3pm", "我住在",
+             "北京", "王磊艳住在成都", "，", "。", "-", "'", "_", "x", "Zoë", "naïve", "café"]
+    rng = random.Random(5)
+    whole = _piece_tokens.__wrapped__   # the tokenizer on the whole text, no split, no cache
+    for _ in range(1500):
+        text = "".join(rng.choice([*parts, " ", " ", "  "]) for _ in range(rng.randint(1, 12)))
+        for keep in (False, True):
+            for segment in (False, True):
+                assert _tokens(text, keep, segment) == whole(text, keep, segment), text

@@ -34,6 +34,7 @@ from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
 from ..store.protocol import Store
 from .concepts import Graph, build
 from .presets import Preset
+from .reading import read_many
 
 DAMPING = 0.5
 MAX_ITERATIONS = 20
@@ -55,6 +56,7 @@ class Activation:
     order: list[str]
     values: np.ndarray
     iterations: int
+    matrix: np.ndarray | None = None   # the transition it spread through (for the traces)
 
     def of(self, memory_id: str) -> float:
         return float(self.values[self.order.index(memory_id)])
@@ -80,7 +82,7 @@ def spread(graph: Graph, seeds: dict[str, float], damping: float = DAMPING,
         act = new
         if change < tolerance:
             break
-    return Activation(order, act, steps)
+    return Activation(order, act, steps, matrix)
 
 
 def transition(graph: Graph, order: list[str], index: dict[str, int]) -> np.ndarray:
@@ -132,13 +134,15 @@ def associate(store: Store, scope: Scope, hits: list[Hit], preset: Preset,
     above = [(float(act.values[i]), mid) for i, mid in enumerate(act.order)
              if mid not in seed_ids and act.values[i] >= FLOOR * top]
     unread = [mid for _, mid in above if mid not in graph.records]
-    records = {**graph.records, **store.get_many(scope, unread)}
+    records = {**graph.records, **read_many(store, scope, unread)}
     found = [(value, mid) for value, mid in above if mid in records
              and records[mid].layer != Layer.DELETED and allowed(records[mid])]
     found.sort(key=lambda x: (-x[0], x[1]))
     if not found:
         return []
-    matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
+    matrix = act.matrix
+    if matrix is None:
+        matrix = transition(graph, act.order, {m: i for i, m in enumerate(act.order)})
     return [_hit(records[mid], value, value / top, scale, graph, act, matrix)
             for value, mid in found[: preset.assoc_slots]]
 

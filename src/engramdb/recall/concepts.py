@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from ..model import Layer, Link, Record, Scope
 from ..store.protocol import Store
 from ..text.anchors import concepts_of
+from .reading import read_many
 
 MAX_FAN = 100          # a concept with more members than this is not spread through
 MAX_NODES = 300
@@ -107,7 +108,7 @@ def _add_links(store: Store, scope: Scope, graph: Graph, ids: list[str], relatio
     while done < len(ends) and graph.has_room(max_nodes):   # read only what can still fit
         chunk = ends[done : done + max_nodes - graph.size]
         done += len(chunk)
-        found = store.get_many(scope, chunk)
+        found = read_many(store, scope, chunk)
         for mid in chunk:
             if mid not in found or found[mid].layer not in _REACHABLE:
                 continue

@@ -23,6 +23,7 @@ from ..text import tokenize
 from .legs import Ranked, without_noise
 from .plan import QueryPlan
 from .presets import TEXT, Leg, Preset
+from .reading import read_many
 from .relevance import doc_freqs
 
 FEEDBACK_DOCS = 5       # the top fused candidates read for feedback
@@ -63,7 +64,7 @@ def feedback_terms(store: Store, scope: Scope, plan: QueryPlan,
                    fused: dict[str, float]) -> list[str]:
     """The words to add: shared by the top candidates, weighted RM1-style, rare in the scope."""
     top = heapq.nsmallest(FEEDBACK_DOCS, fused, key=lambda mid: (-fused[mid], mid))
-    records = store.get_many(scope, top)
+    records = read_many(store, scope, top)
     asked = set(plan.tokens)
     weight: Counter[str] = Counter()
     docs: Counter[str] = Counter()

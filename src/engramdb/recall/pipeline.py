@@ -31,6 +31,7 @@ from .mixedrank import mixed_rank, others_of
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
+from .reading import handed
 from .relevance import QueryTerms, apply_floor, query_terms, score_hits
 from .rerank import RERANK_DEPTH, rerank
 from .temporal import window_first
@@ -145,6 +146,7 @@ class Recaller:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
             return Hits([], abstained=True, note=note, plan=plan.to_dict())
         plan.associated = [h.memory.id for h in hits[:k] if "associate" in h.explanation.legs]
+        handed(hits[:k])   # the records read were lent by the store (recall/reading.py)
         return Hits(hits[:k], note=outside_note(plan, hits[:k]), plan=plan.to_dict())
 
     def _main_vector(self, plan: QueryPlan) -> np.ndarray | None:

@@ -9,12 +9,13 @@ from datetime import datetime
 from functools import lru_cache
 
 from ..dynamics.strength import DecayParams, weight
-from ..model import Explanation, Hit, LegScore, Record, Scope
+from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
 from ..store.protocol import Store
 from ..text import tokenize
 from ..tracing import traced
 from .plan import QueryPlan
 from .presets import Preset
+from .reading import read_many
 from .slotcue import SLOT_BOOST, slot_factor
 from .temporal import in_window
 
@@ -26,34 +27,62 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
                     left_out: list[Record]) -> list[Hit]:
     """Load and score candidates best-fused first, in growing batches, and stop once k
     hits beat what any remaining candidate could reach: the blend only scales the fused
-    score by strength (at most 1) and the anchor factor (at most 1 + anchor_boost), so
+    score by strength (at most 1), recency, the asked slot and the anchor factor (1 +
+    anchor_boost, only for a memory whose anchors hold a word of the query: ``holders``), so
     the result is exactly that of scoring every candidate. Under a time window, the hits
     inside it come first (recall/temporal.py), so the stop counts only those: a candidate
     inside the window is never missed for outside ones that scored higher."""
+    plain = (1.0 + max(preset.recency_weight, 0.0)) * (1.0 + 1e-9)
+    plain *= SLOT_BOOST if plan.asked is not None else 1.0
     ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
                * (1.0 + 1e-9))
     ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
     order = sorted(fused, key=lambda mid: (-fused[mid], mid))
     wanted = frozenset(plan.tokens)
+    held = holders(store, scope, plan, wanted) if preset.anchor_boost > 0 else set()
     window = plan.applied_window
     hits: list[Hit] = []
-    # k and a quarter first, then a quarter more at a time: at 10k memories (scale.py's store)
-    # the stop came after a median 69 candidates for k = 60, and a first batch of twice k
-    # loaded ~50 records it did not need (bench/results/speed.md)
-    done, step, more = 0, k + max(k // 4, 8), max(k // 4, 8)
+    # k and a few first, then a quarter of k more at a time: at 10k memories (scale.py's
+    # store) the stop came after a median 62 candidates for k = 60 (bench/results/speed.md)
+    done, step, more = 0, k + max(k // 16, 2), max(k // 4, 8)
     while done < len(order):
         batch = order[done : done + step]
         done, step, more = done + len(batch), more, more * 2
-        records = store.get_many(scope, batch)
+        records = read_many(store, scope, batch)
         hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
                  for m in batch
                  if m in records and allowed(records[m], plan, now, left_out)]
         scores = sorted((h.score for h in [*pool, *hits]
                          if window is None or in_window(h.memory, window)), reverse=True)
-        reachable = fused[order[done]] * ceiling if done < len(order) else 0.0
+        reachable = _reachable(order, done, fused, plain, ceiling, held)
         if len(scores) >= k and reachable < scores[k - 1]:
             break
     return hits
+
+
+def holders(store: Store, scope: Scope, plan: QueryPlan,
+            wanted: frozenset[str]) -> set[str] | None:
+    """The candidates an anchor cue can lift: the memories whose indexed anchors hold a word
+    of the query (their tokens are ``anchor_cues``' tokens, written with each anchor); None
+    (any of them) where the store cannot say, or searches the cold tier (out of its index)."""
+    find = getattr(store, "anchor_holders", None)
+    if find is None or Layer.COLD in plan.layers:
+        return None
+    found: set[str] | None = find(scope, sorted(wanted))
+    return found
+
+
+def _reachable(order: list[str], done: int, fused: dict[str, float], plain: float,
+               ceiling: float, held: set[str] | None) -> float:
+    """The best blend any candidate from ``order[done]`` on can reach: the next one's fused
+    score times the ceiling, or, where only ``held`` ones can have the anchor factor, the
+    larger of the next one's times ``plain`` and the next holder's times the ceiling."""
+    if done >= len(order):
+        return 0.0
+    if held is None or order[done] in held:
+        return fused[order[done]] * ceiling
+    nxt = next((mid for mid in order[done:] if mid in held), None)
+    return max(fused[order[done]] * plain, fused[nxt] * ceiling if nxt is not None else 0.0)
 
 
 def allowed(record: Record, plan: QueryPlan, now: datetime,

@@ -3,6 +3,7 @@ the event log) and the fixed-width UTC timestamp text that SQLite stores and sna
 
 from __future__ import annotations
 
+import copy
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -76,6 +77,7 @@ _LAYERS = {m.value: m for m in Layer}
 
 
 _scan_json = json.JSONDecoder().scan_once
+_DATA_KEYS = frozenset(DATA_FIELDS)
 
 
 def _json_object(text: str) -> dict[str, Any]:
@@ -102,6 +104,23 @@ def record_from_values(values: Sequence[Any]) -> Record:
     uses = data.get("last_uses")
     data["last_uses"] = [from_ts(t) for t in uses] if uses else []
     data["overdue_since"] = from_ts(data.get("overdue_since"))
+    if data.keys() == _DATA_KEYS:   # as row_values writes it: the fields set without __init__
+        rec = object.__new__(Record)   # (which only assigns them), in the class's order
+        rec.__dict__.update(
+            id=id_, user=user, agent=agent, content=content, kind=_KINDS.get(kind) or Kind(kind),
+            uri=uri, priority=_PRIORITIES.get(priority) or Priority(priority),
+            lifecycle=_LIFECYCLES.get(lifecycle) or Lifecycle(lifecycle), importance=importance,
+            at=from_ts(at), recorded_at=from_ts(recorded_at), updated_at=from_ts(updated_at),
+            metadata=data["metadata"], people=data["people"], places=data["places"],
+            topics=data["topics"], keywords=data["keywords"], context=data["context"],
+            valence=data["valence"], intensity=data["intensity"],
+            source_session=data["source_session"], source_turn=data["source_turn"],
+            derived_from=data["derived_from"], invalid_at=from_ts(invalid_at),
+            superseded_by=superseded_by, expires_at=from_ts(expires_at), due_at=from_ts(due_at),
+            layer=_LAYERS.get(layer) or Layer(layer), use_count=use_count,
+            last_uses=data["last_uses"], version=version, content_hash=content_hash,
+            overdue_since=data["overdue_since"], at_precision=data["at_precision"])
+        return rec
     return Record(
         id=id_, user=user, agent=agent, content=content, content_hash=content_hash,
         kind=_KINDS.get(kind) or Kind(kind), uri=uri,
@@ -115,6 +134,22 @@ def record_from_values(values: Sequence[Any]) -> Record:
         layer=_LAYERS.get(layer) or Layer(layer), use_count=use_count, version=version, **data,
     )
 
+
+
+_LISTS = ("people", "places", "topics", "keywords", "derived_from", "last_uses")
+
+
+def copied(rec: Record) -> Record:
+    """A copy of ``rec`` that shares nothing mutable with it (its lists and metadata copied
+    too): what a store hands out of a cache it keeps."""
+    out = object.__new__(Record)
+    out.__dict__.update(rec.__dict__)
+    for name in _LISTS:
+        setattr(out, name, list(getattr(rec, name)))
+    meta = rec.metadata
+    flat = all(not isinstance(v, dict | list) for v in meta.values())
+    out.metadata = dict(meta) if flat else copy.deepcopy(meta)
+    return out
 
 
 def snapshot_json(rec: Record, values: list[Any] | None = None) -> str:

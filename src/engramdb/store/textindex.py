@@ -7,9 +7,8 @@ This index computes the same numbers with numpy over the scope's postings: the s
 the same operations in the same order on IEEE doubles, and the same global statistics read
 from FTS5 itself (row count and total size from its averages record, each term's document
 count from a MATCH count), so scores and order are bit-identical to the SQL query (the tests
-compare the two). It also keeps each row's id and layer, so neither search leg needs to look
-rows up to filter them. Where exactness cannot be guaranteed, it answers None and the caller
-runs the SQL query:
+compare the two). It also keeps each row's id and layer (no leg looks rows up to filter them).
+Where exactness cannot be guaranteed, it answers None and the caller runs the SQL query:
 
 - the FTS table is not the one this mirrors (columns, tokenizer);
 - a stored document does not split into the tokens FTS5 counted (checked against its
@@ -21,15 +20,13 @@ runs the SQL query:
 The index follows the table incrementally. New memories get new rowids, and every change to
 an existing one (text, layer, erasure, a dropped scope) is logged as an event other than
 "use"; so a reader notices any change, from this process or another, with a few primary-key
-lookups (the last row, the last event) and re-reads only the rows concerned. If the last row
+lookups (the last row, the last event; none while ``PRAGMA data_version`` and the
+connection's own changes stay the same) and re-reads only the rows concerned. If the last row
 it saw is gone, rowids may have been reused: it starts afresh. The store calls
 ``invalidate`` after a rollback and when it deletes rows itself. A ranking reads everything
 it uses (the rows it follows, FTS5's totals, each term's document count) inside one read
-transaction, so all of it comes from one snapshot of the file, whatever other processes write
-meanwhile; cached document counts are kept only while FTS5's totals stay the same.
-
-Cost: about 1.7 s and 60 MB to build for a scope of 100k memories (once per process, on its
-first text search); a query then takes 1-3 ms instead of 15-40."""
+transaction (one snapshot); cached document counts are kept while FTS5's totals stay the
+same. Cost: 1.7 s and 60 MB to build for 100k memories (once), then 1-3 ms a query."""
 
 from __future__ import annotations
 
@@ -39,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -56,6 +54,7 @@ _SELECT = (
     "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_fts_docsize d ON d.id = m.rowid"
 )
 Row = tuple[int, str, str, str, str, str, bytes, str]
+_T = TypeVar("_T")
 _REBUILD_SHARE = 0.25   # rebuild a scope when more of it than this changed since it was read
 
 
@@ -192,7 +191,6 @@ class _Scope(Postings):
         self.dead += 1
 
 
-
 class TextIndex:
     """Per-scope postings for BM25; every method runs under the store's lock."""
 
@@ -206,7 +204,8 @@ class TextIndex:
         self._usable: bool | None = None
         self._reading = False                           # inside _snapshot
         self._hits_at = (-1, -1)                        # FTS5's (rows, tokens) when _hits read
-        self._counts: dict[tuple[str, ...], int] = {}   # counted(): kept like _hits
+        self._counts: dict[tuple[str, ...], Any] = {}   # counted(): kept like _hits
+        self._seen: tuple[int, int] | None = None       # (data_version, total_changes)
 
     def invalidate(self) -> None:
         self._scopes.clear()
@@ -214,7 +213,7 @@ class TextIndex:
         self._counts.clear()
         self._marker = (-1, -1)
         self._hits_at = (-1, -1)
-        self._top = None
+        self._top = self._seen = None
 
     # ------------------------------------------------------------ ranking
 
@@ -235,10 +234,8 @@ class TextIndex:
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
-        """One read transaction around a ranking: the postings it syncs, the row total and
-        the document counts all come from the same snapshot of the file, so no write by
-        another process can fall between them (a row total older than a hit count made
-        idf's log argument negative)."""
+        """One read transaction around a ranking: its postings, row total and document counts
+        from one snapshot (a row total older than a hit count made idf's log negative)."""
         self._db.execute("BEGIN")
         self._reading = True
         try:
@@ -304,31 +301,30 @@ class TextIndex:
 
     def doc_counts(self, user: str, agent: str, token: str, terms: list[str],
                    layers: set[str], cap: int) -> dict[str, int] | None:
-        """For each term, how many of the scope's memories in ``layers`` hold it in any text
-        column, up to ``cap``: what ``search_text([term], every column, cap)`` would count,
-        from the postings in one pass; None where they cannot promise that."""
+        """For each term, how many memories in ``layers`` hold it in any text column, up to
+        ``cap`` (``search_text([term], every column, cap)``'s count), from the postings in one
+        pass (kept as ``counted`` keeps); None where they cannot."""
         if not self.usable() or self._db.in_transaction:
             return None
         with self._snapshot():
             scope = self.scope(user, agent, token)
             if scope is None:
                 return None
-            mask, out = scope.layer_mask(layers), {}
+            mask, out, kept = scope.layer_mask(layers), {}, self._counts  # kept like counted()
             for term in terms:
-                tid = scope.vocab.get(term)
-                if tid is None and not self._is_atomic(term):
-                    return None
-                out[term] = 0 if tid is None else min(scope.holding(tid, mask), cap)
+                if (key := ("df", user, agent, *sorted(layers), term)) not in kept:
+                    tid = scope.vocab.get(term)
+                    if tid is None and not self._is_atomic(term):
+                        return None
+                    kept[key] = 0 if tid is None else scope.holding(tid, mask)
+                out[term] = min(kept[key], cap)
             return out
 
     def rows(self, user: str, agent: str, token: str,
              rowids: list[int]) -> dict[int, tuple[str, str]] | None:
         """rowid -> (id, layer) for rows of the scope, as the table has them now; None where
-        this index cannot answer for every one of them (or is not built: this does not build
-        it, a dense-only reader need not pay for it)."""
-        if (user, agent) not in self._scopes:
-            return None
-        scope = self.scope(user, agent, token)
+        this index cannot answer for each (or is not built: a dense-only reader need not)."""
+        scope = self.scope(user, agent, token) if self.built(user, agent) else None
         if scope is None:
             return None
         out = {}
@@ -339,23 +335,25 @@ class TextIndex:
             out[rowid] = (scope.ids[doc], scope.layers[doc])
         return out
 
+    def built(self, user: str, agent: str) -> bool:
+        return (user, agent) in self._scopes
+
     def scope(self, user: str, agent: str, token: str) -> _Scope | None:
         """The scope's index, brought up to date; None where it cannot be trusted."""
         if not self.usable() or (self._db.in_transaction and not self._reading):
             return None  # in a transaction: FTS5 keeps its totals in memory until commit
         return self._sync(user, agent, token, self._refresh_marker())
 
-    def counted(self, key: tuple[str, ...], count: Callable[[], int]) -> int:
-        """``count()``, a number only a new, changed or removed row can change (as the scope's
-        memories in some layers), kept under ``key`` until the table changes (the marker
-        below); computed afresh while a transaction is open."""
+    def counted(self, key: tuple[str, ...], count: Callable[[], _T]) -> _T:
+        """``count()``, a value only a row's change can change (a scope's size in layers, a
+        concept's members: a tuple), kept until the table changes; afresh in a transaction."""
         if self._db.in_transaction:
             return count()
         with self._snapshot():
             self._refresh_marker()
             if key not in self._counts:
                 self._counts[key] = count()
-            return self._counts[key]
+            return self._counts[key]  # type: ignore[no-any-return]
 
     def _idf(self, colset: str, term: str, rows: int) -> float:
         hits = self._hits.get((colset, term))
@@ -385,6 +383,10 @@ class TextIndex:
         return self._usable
 
     def _refresh_marker(self) -> tuple[int, int]:
+        # nothing committed since by another connection or written by this one: it stands
+        seen = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+        if seen == self._seen:
+            return self._marker
         top = self._db.execute(
             "SELECT rowid, id FROM memories ORDER BY rowid DESC LIMIT 1").fetchone()
         top_rowid, top_id = (top[0], top[1]) if top else (0, "")
@@ -405,7 +407,7 @@ class TextIndex:
                 (old_seq, top_seq)).fetchone())):
             self._hits.clear()
             self._counts.clear()
-        self._marker = (top_rowid, top_seq)
+        self._marker, self._seen = (top_rowid, top_seq), seen
         return self._marker
 
     def _sync(self, user: str, agent: str, token: str,

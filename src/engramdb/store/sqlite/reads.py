@@ -17,6 +17,8 @@ from .recordcache import RecordCache
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..textindex import TextIndex
+
 SELECT = ", ".join(ROW_COLUMNS)
 
 
@@ -24,6 +26,7 @@ class Reads:
     _db: sqlite3.Connection
     _lock: threading.RLock
     _records: RecordCache
+    _text: TextIndex
     _cold_blobs: Callable[..., list[tuple[str, bytes]]]   # sqlite/cold.py's
 
     def _one(self, sql: str, args: Sequence[Any]) -> Record | None:
@@ -60,6 +63,15 @@ class Reads:
         """The scope's records among ``ids``, in the order the query below returns them (by
         id, 500 at a time); the ones read before and unchanged since come from the record
         cache (recordcache.py), as copies."""
+        return self._many(scope, ids, shared=False)
+
+    def read_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
+        """``get_many``'s records, not copied: the record cache's own, for a reader that
+        changes none of them (recall reads a hundred candidates a query and returns a few,
+        which it copies: recall/reading.py)."""
+        return self._many(scope, ids, shared=True)
+
+    def _many(self, scope: Scope, ids: Sequence[str], shared: bool) -> dict[str, Record]:
         out: dict[str, Record] = {}
         ids = list(dict.fromkeys(ids))
         with self._lock:
@@ -68,7 +80,7 @@ class Reads:
             for start in range(0, len(ids), 500):
                 chunk = sorted(ids[start : start + 500])
                 found = {i: rec for i in chunk
-                         if (rec := kept.get(scope.user, scope.agent, i)) is not None}
+                         if (rec := kept.get(scope.user, scope.agent, i, shared)) is not None}
                 missing = [i for i in chunk if i not in found]
                 if missing:
                     cur = self._db.cursor()
@@ -78,17 +90,24 @@ class Reads:
                         f"AND id IN ({', '.join('?' * len(missing))})",
                         (scope.user, scope.agent, *missing),
                     )
-                    found.update((r[0], kept.put(record_from_values(r))) for r in rows)
+                    found.update((r[0], kept.put(record_from_values(r), shared)) for r in rows)
                 out.update((i, found[i]) for i in chunk if i in found)
         return out
 
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
-        with self._lock:
+        """The core memories holding ``concept``, by id (up to ``limit``): kept from one read
+        to the next until a row is added or changed, as ``layer_count`` (association asks
+        for the same few people and places query after query)."""
+        def members() -> tuple[str, ...]:
             rows = self._db.execute(
                 "SELECT m.id FROM concepts c JOIN memories m ON m.rowid = c.mem_rowid "
                 "WHERE c.user = ? AND c.agent = ? AND c.concept = ? AND m.layer = ? LIMIT ?",
                 (scope.user, scope.agent, concept, Layer.CORE.value, limit)).fetchall()
-        return sorted(r[0] for r in rows)
+            return tuple(sorted(r[0] for r in rows))
+
+        with self._lock:
+            return list(self._text.counted(("concept", scope.user, scope.agent, concept,
+                                            str(limit)), members))
 
     def concept_counts(self, scope: Scope, kinds: Sequence[str],
                        limit: int) -> list[tuple[str, int, str]]:

@@ -8,6 +8,7 @@ import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...model import Layer, Scope
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 
 
+@lru_cache(maxsize=1024)
 def scope_token(scope: Scope) -> str:
     digest = hashlib.sha1(f"{scope.user}\x00{scope.agent}".encode()).hexdigest()[:20]
     return f"s{digest}"
@@ -86,6 +88,29 @@ class Search:
                 if found is not None:
                     return found
             return {t: len(self.search_text(scope, [t], every, cap, layers)) for t in terms}
+
+    def anchor_holders(self, scope: Scope, tokens: Sequence[str]) -> set[str] | None:
+        """The ids of the scope's memories whose indexed anchors (people, places, topics,
+        keywords: ``write/prepare.py`` ``index_text``) hold any of ``tokens``, from the text
+        index's postings; None where the index cannot say (not built, not exact, or inside a
+        transaction). A memory with no text row (an erased one) has no anchors either."""
+        from ..textindex import COLUMNS
+
+        anchors = COLUMNS.index("anchors") - 1   # postings number the columns after "scope"
+        with self._lock:
+            if not self._text.built(scope.user, scope.agent):
+                return None   # not built: a reader that never searched text need not pay
+            index = self._text.scope(scope.user, scope.agent, scope_token(scope))
+            if index is None:
+                return None
+            out: set[str] = set()
+            for token in dict.fromkeys(tokens):
+                tid = index.vocab.get(token)
+                if tid is not None:
+                    docs, cols, _ = index.postings(tid)
+                    docs = docs[(cols == anchors) & index.alive[docs]].tolist()
+                    out.update(map(index.ids.__getitem__, docs))
+            return out
 
     def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
         """How many of the scope's memories are in ``layers`` (``count`` with a filter on
