@@ -12,6 +12,7 @@ import numpy as np
 from ..compare import DEFAULT, Comparers
 from ..model import Layer, Record, Scope
 from ..store.protocol import IndexText, ListFilter, Store
+from .rulebook import RuleBooks
 from .strength import DecayParams
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -66,6 +67,7 @@ class Pass:
     since: datetime | None = None    # an incremental run: when the scope last slept
     decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay, unconsolidated
     compare: Comparers = DEFAULT     # the similarity the merge pass asks (compare.py)
+    rule_books: RuleBooks | None = None  # the rules review's facts kept between sleeps
 
     def core(self) -> list[Record]:
         if self._core is None:

@@ -14,12 +14,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from ..attention.rules import same_text
-from ..model import Kind, Layer, Record
-from ..store.protocol import ListFilter
+from ..model import Record
 from .passes import Change, Pass, PhaseReport
+from .rulebook import RULES, RuleFacts, facts_of
 
 UNUSED_DAYS = 90
 _EN_MARK = re.compile(r"^(?:please\s*)?(?:from now on,?\s*)?(?:you\s+)?(?:must\s+)?"
@@ -48,38 +49,44 @@ def polarity(text: str) -> tuple[str, bool] | None:
 
 
 def review_rules(run: Pass, report: PhaseReport) -> None:
-    rules = sorted((r for r in run.store.list(run.scope, ListFilter(
-        kinds=(Kind.RULE.value,), layers=(Layer.CORE,), current_only=True))),
-        key=lambda r: (r.recorded_at, r.id))
-    plan: dict[str, Change] = {}
+    rules = (run.rule_books.current(run.store, run.scope) if run.rule_books is not None
+             else sorted((facts_of(r) for r in run.store.list(run.scope, RULES)),
+                         key=lambda f: (f.recorded_at, f.id)))
+    plan: dict[str, Plan] = {}
     _duplicates(rules, plan)
     _opposites([r for r in rules if r.id not in plan], plan)
-    for rec in rules:
-        if rec.id not in plan:
-            change = _unused(rec, run.now)
-            if change is not None:
-                plan[rec.id] = change
-    run.apply(sorted(plan), lambda rec: plan[rec.id] if rec.current else None, report)
+    for facts in rules:
+        if facts.id not in plan and _unused(facts, run.now) is not None:
+            plan[facts.id] = _unused
+
+    def decide(rec: Record) -> Change | None:
+        if not rec.current:
+            return None
+        made = plan[rec.id]
+        return made(facts_of(rec), run.now, rec) if callable(made) else made
+
+    run.apply(sorted(plan), decide, report)
 
 
-def _duplicates(rules: list[Record], plan: dict[str, Change]) -> None:
-    first: dict[str, Record] = {}
+Plan = Change | Callable[..., Change | None]
+
+
+def _duplicates(rules: list[RuleFacts], plan: dict[str, Plan]) -> None:
+    first: dict[str, RuleFacts] = {}
     for rec in rules:
-        key = same_text(rec.content)
-        keeper = first.setdefault(key, rec)
+        keeper = first.setdefault(rec.key, rec)
         if keeper.id != rec.id:
             plan[rec.id] = ("rule_merged", "merge", f"duplicate rule: {keeper.id} says the same",
                             {"superseded_by": keeper.id, "invalid_at": rec.recorded_at})
             # the duplicate held as long as its keeper: it stops holding when it was written
 
 
-def _opposites(rules: list[Record], plan: dict[str, Change]) -> None:
-    newest: dict[str, tuple[Record, bool]] = {}
+def _opposites(rules: list[RuleFacts], plan: dict[str, Plan]) -> None:
+    newest: dict[str, tuple[RuleFacts, bool]] = {}
     for rec in rules:   # oldest first: a later rule about the same action replaces an earlier
-        shape = polarity(rec.content)
-        if shape is None:
+        if rec.shape is None:
             continue
-        action, forbids = shape
+        action, forbids = rec.shape
         older = newest.get(action)
         if older is not None and older[1] != forbids:
             plan[older[0].id] = ("rule_retired", "retire",
@@ -88,17 +95,17 @@ def _opposites(rules: list[Record], plan: dict[str, Change]) -> None:
         newest[action] = (rec, forbids)
 
 
-def _unused(rec: Record, now: datetime) -> Change | None:
-    last = max([rec.recorded_at, rec.updated_at if "review" not in rec.metadata
-                else rec.recorded_at, *rec.last_uses])
-    flagged = rec.metadata.get("review")
-    if now - last >= timedelta(days=UNUSED_DAYS):
-        if flagged:
+def _unused(facts: RuleFacts, now: datetime, rec: Record | None = None) -> Change | None:
+    """The flag or unflag a rule's last activity calls for, or None; ``rec``: the rule as
+    stored now, whose metadata the change keeps."""
+    if now - facts.last >= timedelta(days=UNUSED_DAYS):
+        if facts.flagged:
             return None
-        note = f"unused since {last.date().isoformat()}"
+        note = f"unused since {facts.last.date().isoformat()}"
+        meta = {} if rec is None else {**rec.metadata, "review": note}
         return ("rule_flagged_unused", "flag", f"rule {note} ({UNUSED_DAYS} days or more)",
-                {"metadata": {**rec.metadata, "review": note}})
-    if flagged:
-        meta = {k: v for k, v in rec.metadata.items() if k != "review"}
+                {"metadata": meta})
+    if facts.flagged:
+        meta = {} if rec is None else {k: v for k, v in rec.metadata.items() if k != "review"}
         return ("rule_unflagged", "unflag", "used again", {"metadata": meta})
     return None
