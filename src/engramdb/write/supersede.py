@@ -86,6 +86,7 @@ class Nearby:
 
 NEIGHBOUR_LAYERS = (Layer.CORE, Layer.ARCHIVED)  # an archived value can be woken: judge it
 CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cut to NEIGHBOURS
+FORMER_WORD_CAP = 1000  # a former value's word held by more memories is not searched for
 
 
 def neighbours(store: Store, rec: Record, vector: np.ndarray,
@@ -140,10 +141,19 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
 def _structural_candidates(store: Store, rec: Record) -> list[str]:
     """What the statement's structure points at, however far its vector is: the memories that
     say a value the statement marks as former ("..., not Everest", "from Jira to ...": found
-    by the value's words in the text index)."""
+    by the value's words in the text index). A word more than FORMER_WORD_CAP memories hold
+    is left out of that search where the store counts words (the SQLite store's
+    ``term_counts``): its ranking scored every holder, a cost that grew with the scope, and
+    among thousands of holders the ten best by BM25 are the shortest texts, not the ones the
+    value was said of."""
     found: list[str] = []
+    counts = getattr(store, "term_counts", None)
     for value in former_values(rec.content):
         words = tokenize(value, keep_stopwords=True)
+        if words and counts is not None:
+            held = counts(rec.scope, list(dict.fromkeys(words)), FORMER_WORD_CAP + 1,
+                          NEIGHBOUR_LAYERS)
+            words = [w for w in words if held.get(w, 0) <= FORMER_WORD_CAP]
         if words:
             found += [mid for mid, _ in store.search_text(rec.scope, words, {"body": 1.0},
                                                           NEIGHBOURS, NEIGHBOUR_LAYERS)]
