@@ -86,7 +86,7 @@ class Nearby:
 
 NEIGHBOUR_LAYERS = (Layer.CORE, Layer.ARCHIVED)  # an archived value can be woken: judge it
 CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cut to NEIGHBOURS
-FORMER_WORD_CAP = 1000  # a former value's word held by more memories is not searched for
+FORMER_WORD_CAP = 100  # a former value's word held by more memories is not searched for
 
 
 def neighbours(store: Store, rec: Record, vector: np.ndarray,
@@ -144,8 +144,8 @@ def _structural_candidates(store: Store, rec: Record) -> list[str]:
     by the value's words in the text index). A word more than FORMER_WORD_CAP memories hold
     is left out of that search where the store counts words (the SQLite store's
     ``term_counts``): its ranking scored every holder, a cost that grew with the scope, and
-    among thousands of holders the ten best by BM25 are the shortest texts, not the ones the
-    value was said of."""
+    among more than a hundred holders the ten best by BM25 are the shortest texts, not the
+    ones the value was said of."""
     found: list[str] = []
     counts = getattr(store, "term_counts", None)
     for value in former_values(rec.content):
