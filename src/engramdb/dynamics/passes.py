@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..compare import DEFAULT, Comparers
 from ..model import Layer, Record, Scope
 from ..store.protocol import IndexText, ListFilter, Store
-from .rulebook import RuleBooks
 from .strength import DecayParams
+
+if TYPE_CHECKING:
+    from .rulebook import RuleBooks
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 

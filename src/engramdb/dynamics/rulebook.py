@@ -12,12 +12,38 @@ current rules the store counts is not the book's (a scope dropped, a rollback)."
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..attention.rules import same_text
 from ..model import Kind, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
+
+_EN_MARK = re.compile(r"^(?:please\s*)?(?:from now on,?\s*)?(?:you\s+)?(?:must\s+)?"
+                      r"(?P<mark>always|never|do not ever|do not|don't ever|don't|make sure to)"
+                      r"\s+", re.IGNORECASE)
+_ZH_MARK = re.compile(r"^(?:请)?(?P<pre>[^，。,]{0,6}?)(?P<mark>永远不要|一定要|千万不要|千万别|"
+                      r"务必|绝对不能|必须|禁止|不要|不许|不准|别|要)")
+_FORBIDS = frozenset({"never", "do not ever", "do not", "don't ever", "don't", "永远不要",
+                      "千万不要", "千万别", "绝对不能", "禁止", "不要", "不许", "不准", "别"})
+
+
+def polarity(text: str) -> tuple[str, bool] | None:
+    """(the action a rule is about, whether it forbids it), or None for another shape:
+    "Never deploy on Fridays" -> ("deployonfridays", True), "周五一定要上线" -> ("周五上线",
+    False)."""
+    stripped = text.strip()
+    m = _EN_MARK.match(stripped)
+    if m is not None:
+        action = same_text(stripped[m.end():])
+    else:
+        m = _ZH_MARK.match(stripped)
+        if m is None:
+            return None
+        action = same_text(m["pre"] + stripped[m.end():])
+    return (action, m["mark"].lower() in _FORBIDS) if action else None
+
 
 RULES = ListFilter(kinds=(Kind.RULE.value,), layers=(Layer.CORE,), current_only=True)
 
@@ -27,14 +53,12 @@ class RuleFacts:
     id: str
     recorded_at: datetime
     key: str                         # attention/rules.py ``same_text``
-    shape: tuple[str, bool] | None   # rules_review.py ``polarity``
+    shape: tuple[str, bool] | None   # ``polarity``
     last: datetime                   # the last write or use the unused check counts
     flagged: bool                    # metadata["review"] is set
 
 
 def facts_of(rec: Record) -> RuleFacts:
-    from .rules_review import polarity
-
     flagged = "review" in rec.metadata
     last = max([rec.recorded_at, rec.recorded_at if flagged else rec.updated_at,
                 *rec.last_uses])

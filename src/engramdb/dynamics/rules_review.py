@@ -13,39 +13,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from ..attention.rules import same_text
 from ..model import Record
 from .passes import Change, Pass, PhaseReport
 from .rulebook import RULES, RuleFacts, facts_of
 
 UNUSED_DAYS = 90
-_EN_MARK = re.compile(r"^(?:please\s*)?(?:from now on,?\s*)?(?:you\s+)?(?:must\s+)?"
-                      r"(?P<mark>always|never|do not ever|do not|don't ever|don't|make sure to)"
-                      r"\s+", re.IGNORECASE)
-_ZH_MARK = re.compile(r"^(?:请)?(?P<pre>[^，。,]{0,6}?)(?P<mark>永远不要|一定要|千万不要|千万别|"
-                      r"务必|绝对不能|必须|禁止|不要|不许|不准|别|要)")
-_FORBIDS = frozenset({"never", "do not ever", "do not", "don't ever", "don't", "永远不要",
-                      "千万不要", "千万别", "绝对不能", "禁止", "不要", "不许", "不准", "别"})
-
-
-def polarity(text: str) -> tuple[str, bool] | None:
-    """(the action a rule is about, whether it forbids it), or None for another shape:
-    "Never deploy on Fridays" -> ("deployonfridays", True), "周五一定要上线" -> ("周五上线",
-    False)."""
-    stripped = text.strip()
-    m = _EN_MARK.match(stripped)
-    if m is not None:
-        action = same_text(stripped[m.end():])
-    else:
-        m = _ZH_MARK.match(stripped)
-        if m is None:
-            return None
-        action = same_text(m["pre"] + stripped[m.end():])
-    return (action, m["mark"].lower() in _FORBIDS) if action else None
 
 
 def review_rules(run: Pass, report: PhaseReport) -> None:

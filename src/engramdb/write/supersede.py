@@ -44,6 +44,8 @@ from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
+from .stance import KINDS as STANCE_KINDS
+from .stance import Stance, decoded
 from .tripledecide import former_values, split_apart, triple_decision
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
@@ -57,6 +59,7 @@ SURPRISE_GAIN = 0.6
 class Neighbour:
     record: Record
     cosine: float
+    stance: Stance | None = None   # what the store kept of its statement (write/stance.py)
 
 
 @dataclass
@@ -133,9 +136,27 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         theirs = store.vectors(rec.scope, list(records))
         scored.update({mid: compare.similar(mine, Compared(records[mid], theirs[mid]))
                        for mid in records if mid in theirs})
-    return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
+    kept = _stances(store, rec, records)
+    return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0, kept.get(mid))
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top,
                   near)
+
+
+def _stances(store: Store, rec: Record, records: dict[str, Record]) -> dict[str, Stance]:
+    """The stored stances of the neighbours whose statements the decision reads (those of
+    DECIDED_KINDS, for a record of those kinds without a URI: tripledecide.py)."""
+    if rec.kind not in STANCE_KINDS or rec.uri is not None:
+        return {}
+    wanted = [mid for mid, r in records.items() if r.kind in STANCE_KINDS and mid != rec.id]
+    read_stances = getattr(store, "stances", None)
+    if not wanted or read_stances is None:
+        return {}
+    out: dict[str, Stance] = {}
+    for mid, text in read_stances(rec.scope, wanted).items():
+        found = decoded(text, records[mid])
+        if found is not None:
+            out[mid] = found
+    return out
 
 
 def _structural_candidates(store: Store, rec: Record) -> list[str]:
