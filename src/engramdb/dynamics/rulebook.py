@@ -13,6 +13,7 @@ current rules the store counts is not the book's (a scope dropped, a rollback)."
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -78,13 +79,19 @@ class RuleBook:
 
 
 class RuleBooks:
-    """One ``RuleBook`` per scope, for one store."""
+    """One ``RuleBook`` per scope, for one store (a sleep in the background and one asked for
+    may read them at once: one at a time)."""
 
     def __init__(self) -> None:
         self._books: dict[Scope, RuleBook] = {}
+        self._lock = threading.Lock()
 
     def current(self, store: Store, scope: Scope) -> list[RuleFacts]:
         """The scope's current core rules, oldest first (by recorded_at, then id)."""
+        with self._lock:
+            return self._current(store, scope)
+
+    def _current(self, store: Store, scope: Scope) -> list[RuleFacts]:
         book = self._books.get(scope)
         if book is not None:
             newest, changed = store.changed_since(scope, book.seq)
@@ -113,6 +120,3 @@ class RuleBooks:
         made while reading is read again next time."""
         newest, _ = store.changed_since(scope, store.sleep_state(scope).event_seq)
         return RuleBook(newest, {r.id: facts_of(r) for r in store.list(scope, RULES)})
-
-    def forget(self) -> None:
-        self._books.clear()
