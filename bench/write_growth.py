@@ -14,6 +14,7 @@ Not a test: figures only (bench/results/write_growth.md).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import tempfile
 import time
@@ -38,7 +39,15 @@ def main() -> None:
 
     import jieba.posseg as pseg
 
-    counts = {"cuts": 0, "scan": 0.0}
+    counts = {"cuts": 0, "scan": 0.0, "gc": 0.0, "gc_from": 0.0}
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            counts["gc_from"] = time.process_time()
+        else:
+            counts["gc"] += time.process_time() - counts["gc_from"]
+
+    gc.callbacks.append(collected)
     cut = pseg.cut
 
     def counted_cut(*a: object, **k: object) -> object:
@@ -57,19 +66,20 @@ def main() -> None:
 
     Search.search_vector_many = timed_many  # type: ignore[method-assign]
     corpus = Corpus(args.seed)
-    print("| memories in scope | CPU ms / memory | of it, vector scans | jieba POS cuts |")
-    print("|---:|---:|---:|---:|")
+    print("| memories in scope | CPU ms / memory | of it, vector scans | of it, garbage "
+          "collection | jieba POS cuts |")
+    print("|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp, engramdb.open(
             Path(tmp) / "growth.db", embedder="hashing", clock=FrozenClock(NOW)) as mem:
         for call in range(args.size // CALL):
             drafts = [corpus.draft(call * CALL + i) for i in range(CALL)]
-            counts.update(cuts=0, scan=0.0)
+            counts.update(cuts=0, scan=0.0, gc=0.0)
             start = time.process_time()
             mem.remember_many(drafts, user="growth", agent="bench")
             cpu = time.process_time() - start
             if call % args.every == args.every - 1 or call == args.size // CALL - 1:
                 print(f"| {(call + 1) * CALL:,} | {cpu:.2f} | {counts['scan']:.2f} | "
-                      f"{counts['cuts']} |", flush=True)
+                      f"{counts['gc']:.2f} | {counts['cuts']} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def test_the_schema_is_migrated_once_and_named(pg_url):  # type: ignore[no-untyp
                     (4, "links"), (5, "working_memory"), (6, "goals"), (7, "api_keys"),
                     (9, "sleep_state"), (10, "concepts"), (11, "concepts_core_only"),
                     (12, "memories_by_id"), (13, "pending_vectors"), (14, "pii_values"),
-                    (15, "passages"), (16, "triples"), (17, "cold_tier")]
+                    (15, "passages"), (16, "triples"), (17, "cold_tier"), (18, "stances")]
     # one numbering on both backends: "schema version N" names one state
     assert [r[1] for r in rows[1:]] == [m.name for m in SQLITE_MIGRATIONS[1:]]
 

@@ -223,3 +223,23 @@ def test_numbered_notes_of_one_shape_each_stay(me):  # type: ignore[no-untyped-d
     zh = me.remember_many([engramdb.Draft(content=f"第{i}号笔记讲的是主题{i}", kind="fact")
                            for i in range(1, 6)])
     assert [r.action for r in zh] == ["add"] * 5
+
+
+@pytest.mark.sqlite_only
+def test_a_former_word_held_by_too_many_is_not_searched(mem, clock, monkeypatch):  # type: ignore[no-untyped-def]
+    from engramdb.model import Scope
+    from engramdb.write import supersede
+    from engramdb.write.prepare import build_record
+
+    me = mem.scope(user="alice", agent="noah")
+    held = [me.remember(f"Jira ticket {n} was closed on {day}", kind="event").memory.id
+            for n, day in ((1, "Monday"), (2, "Tuesday"), (3, "Friday"))]
+    draft = engramdb.Draft(content="The team switched from Jira to Linear.", kind="fact")
+    rec = build_record(draft, Scope("alice", "noah"), "probe", clock.now(), 10_000)
+    with mem.store.transaction():   # as in a write: the postings step aside, SQL counts
+        monkeypatch.setattr(supersede, "FORMER_WORD_CAP", 3)
+        assert sorted(supersede._structural_candidates(mem.store, rec)) == sorted(held)
+        monkeypatch.setattr(supersede, "FORMER_WORD_CAP", 2)
+        assert supersede._structural_candidates(mem.store, rec) == []
+    monkeypatch.setattr(supersede, "FORMER_WORD_CAP", 3)
+    assert sorted(supersede._structural_candidates(mem.store, rec)) == sorted(held)

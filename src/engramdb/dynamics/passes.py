@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from ..compare import DEFAULT, Comparers
 from ..model import Layer, Record, Scope
 from ..store.protocol import IndexText, ListFilter, Store
 from .strength import DecayParams
+
+if TYPE_CHECKING:
+    from .rulebook import RuleBooks
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 
@@ -66,6 +69,7 @@ class Pass:
     since: datetime | None = None    # an incremental run: when the scope last slept
     decayed: dict[str, Record] = field(default_factory=dict)  # archived by decay, unconsolidated
     compare: Comparers = DEFAULT     # the similarity the merge pass asks (compare.py)
+    rule_books: RuleBooks | None = None  # the rules review's facts kept between sleeps
 
     def core(self) -> list[Record]:
         if self._core is None:

@@ -13,73 +13,55 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from ..attention.rules import same_text
-from ..model import Kind, Layer, Record
-from ..store.protocol import ListFilter
+from ..model import Record
 from .passes import Change, Pass, PhaseReport
+from .rulebook import RULES, RuleFacts, facts_of
 
 UNUSED_DAYS = 90
-_EN_MARK = re.compile(r"^(?:please\s*)?(?:from now on,?\s*)?(?:you\s+)?(?:must\s+)?"
-                      r"(?P<mark>always|never|do not ever|do not|don't ever|don't|make sure to)"
-                      r"\s+", re.IGNORECASE)
-_ZH_MARK = re.compile(r"^(?:请)?(?P<pre>[^，。,]{0,6}?)(?P<mark>永远不要|一定要|千万不要|千万别|"
-                      r"务必|绝对不能|必须|禁止|不要|不许|不准|别|要)")
-_FORBIDS = frozenset({"never", "do not ever", "do not", "don't ever", "don't", "永远不要",
-                      "千万不要", "千万别", "绝对不能", "禁止", "不要", "不许", "不准", "别"})
-
-
-def polarity(text: str) -> tuple[str, bool] | None:
-    """(the action a rule is about, whether it forbids it), or None for another shape:
-    "Never deploy on Fridays" -> ("deployonfridays", True), "周五一定要上线" -> ("周五上线",
-    False)."""
-    stripped = text.strip()
-    m = _EN_MARK.match(stripped)
-    if m is not None:
-        action = same_text(stripped[m.end():])
-    else:
-        m = _ZH_MARK.match(stripped)
-        if m is None:
-            return None
-        action = same_text(m["pre"] + stripped[m.end():])
-    return (action, m["mark"].lower() in _FORBIDS) if action else None
 
 
 def review_rules(run: Pass, report: PhaseReport) -> None:
-    rules = sorted((r for r in run.store.list(run.scope, ListFilter(
-        kinds=(Kind.RULE.value,), layers=(Layer.CORE,), current_only=True))),
-        key=lambda r: (r.recorded_at, r.id))
-    plan: dict[str, Change] = {}
+    rules = (run.rule_books.current(run.store, run.scope) if run.rule_books is not None
+             else sorted((facts_of(r) for r in run.store.list(run.scope, RULES)),
+                         key=lambda f: (f.recorded_at, f.id)))
+    plan: dict[str, Plan] = {}
     _duplicates(rules, plan)
     _opposites([r for r in rules if r.id not in plan], plan)
-    for rec in rules:
-        if rec.id not in plan:
-            change = _unused(rec, run.now)
-            if change is not None:
-                plan[rec.id] = change
-    run.apply(sorted(plan), lambda rec: plan[rec.id] if rec.current else None, report)
+    for facts in rules:
+        if facts.id not in plan and _unused(facts, run.now) is not None:
+            plan[facts.id] = _unused
+
+    def decide(rec: Record) -> Change | None:
+        if not rec.current:
+            return None
+        made = plan[rec.id]
+        return made(facts_of(rec), run.now, rec) if callable(made) else made
+
+    run.apply(sorted(plan), decide, report)
 
 
-def _duplicates(rules: list[Record], plan: dict[str, Change]) -> None:
-    first: dict[str, Record] = {}
+Plan = Change | Callable[..., Change | None]
+
+
+def _duplicates(rules: list[RuleFacts], plan: dict[str, Plan]) -> None:
+    first: dict[str, RuleFacts] = {}
     for rec in rules:
-        key = same_text(rec.content)
-        keeper = first.setdefault(key, rec)
+        keeper = first.setdefault(rec.key, rec)
         if keeper.id != rec.id:
             plan[rec.id] = ("rule_merged", "merge", f"duplicate rule: {keeper.id} says the same",
                             {"superseded_by": keeper.id, "invalid_at": rec.recorded_at})
             # the duplicate held as long as its keeper: it stops holding when it was written
 
 
-def _opposites(rules: list[Record], plan: dict[str, Change]) -> None:
-    newest: dict[str, tuple[Record, bool]] = {}
+def _opposites(rules: list[RuleFacts], plan: dict[str, Plan]) -> None:
+    newest: dict[str, tuple[RuleFacts, bool]] = {}
     for rec in rules:   # oldest first: a later rule about the same action replaces an earlier
-        shape = polarity(rec.content)
-        if shape is None:
+        if rec.shape is None:
             continue
-        action, forbids = shape
+        action, forbids = rec.shape
         older = newest.get(action)
         if older is not None and older[1] != forbids:
             plan[older[0].id] = ("rule_retired", "retire",
@@ -88,17 +70,17 @@ def _opposites(rules: list[Record], plan: dict[str, Change]) -> None:
         newest[action] = (rec, forbids)
 
 
-def _unused(rec: Record, now: datetime) -> Change | None:
-    last = max([rec.recorded_at, rec.updated_at if "review" not in rec.metadata
-                else rec.recorded_at, *rec.last_uses])
-    flagged = rec.metadata.get("review")
-    if now - last >= timedelta(days=UNUSED_DAYS):
-        if flagged:
+def _unused(facts: RuleFacts, now: datetime, rec: Record | None = None) -> Change | None:
+    """The flag or unflag a rule's last activity calls for, or None; ``rec``: the rule as
+    stored now, whose metadata the change keeps."""
+    if now - facts.last >= timedelta(days=UNUSED_DAYS):
+        if facts.flagged:
             return None
-        note = f"unused since {last.date().isoformat()}"
+        note = f"unused since {facts.last.date().isoformat()}"
+        meta = {} if rec is None else {**rec.metadata, "review": note}
         return ("rule_flagged_unused", "flag", f"rule {note} ({UNUSED_DAYS} days or more)",
-                {"metadata": {**rec.metadata, "review": note}})
-    if flagged:
-        meta = {k: v for k, v in rec.metadata.items() if k != "review"}
+                {"metadata": meta})
+    if facts.flagged:
+        meta = {} if rec is None else {k: v for k, v in rec.metadata.items() if k != "review"}
         return ("rule_unflagged", "unflag", "used again", {"metadata": meta})
     return None

@@ -30,6 +30,7 @@ from .lessons import lessons_pass
 from .lifecycle import tidy_pass
 from .passes import Embed, Pass, PhaseReport
 from .resume import decayed_unconsolidated
+from .rulebook import RuleBooks
 from .strength import DecayParams
 
 PHASES = ("sync", "decay", "tidy", "lessons", "consolidate", "govern")
@@ -66,14 +67,17 @@ def run_sleep(store: Store, scope: Scope, now: datetime, params: DecayParams,
               phase: str | None = None, *, embed: Embed | None = None, polisher: Any = None,
               full: bool = False,
               near_hints: dict[str, tuple[int, list[str]]] | None = None,
-              compare: Comparers = DEFAULT) -> SleepReport:
+              compare: Comparers = DEFAULT, rule_books: RuleBooks | None = None
+              ) -> SleepReport:
     """Run every phase (``phase=None``) or one of them, and report what changed.
-    ``near_hints``: what the write guard found near each memory (merge.py ``NearHints``)."""
+    ``near_hints``: what the write guard found near each memory (merge.py ``NearHints``);
+    ``rule_books``: the rules review's facts kept between sleeps (rulebook.py)."""
     names = PHASES if phase is None else (check_phase(phase),)
     only, seq, since = (incremental.plan(store, scope, params, now, full) if phase is None
                         else (None, 0, None))
     run = Pass(store, scope, now, params, only=only, embed=embed, polisher=polisher,
-               near_hints=near_hints or {}, since=since, compare=compare)
+               near_hints=near_hints or {}, since=since, compare=compare,
+               rule_books=rule_books)
     report = SleepReport(scope.user, scope.agent, now,
                          skipped=dict(NOT_BUILT) if phase is None else {},
                          mode="phase" if phase else "incremental" if only is not None

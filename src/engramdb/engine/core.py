@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..dynamics.merge import NearHints
+    from ..dynamics.rulebook import RuleBooks
     from ..dynamics.sleep import SleepReport
     from ..dynamics.stilltrue import StillTrue, Unconfirmed
     from ..dynamics.strength import DecayParams
@@ -88,6 +89,13 @@ class Core:
         from ..dynamics.merge import NearHints
 
         return NearHints()
+
+    @built_once
+    def _rule_books(self) -> RuleBooks:
+        """The rules review's facts of each scope, kept between sleeps (dynamics/rulebook.py)."""
+        from ..dynamics.rulebook import RuleBooks
+
+        return RuleBooks()
 
     @built_once
     def _query_vectors(self) -> QueryCache:

@@ -50,7 +50,8 @@ class MaintenanceVerbs(Core):
 
         return run_sleep(self.store, scope, self._now(), self.decay_params, phase,
                          embed=self._embed, polisher=self._polisher(), full=full,
-                         near_hints=self._near.take(scope), compare=self.compare)
+                         near_hints=self._near.take(scope), compare=self.compare,
+                         rule_books=self._rule_books)
 
     def _polisher(self) -> Any:
         if not self.config.llm_url:

@@ -33,6 +33,7 @@ class IndexText:
     anchors: str
     context: str = ""
     triples: tuple[Triple, ...] = ()   # kept in the store's triple table (write/triples.py)
+    stance: str = ""                   # kept with them (write/stance.py), "" for none
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,11 @@ class Store(Protocol):
         index text written for each gave them (``IndexText.triples``), narrowed to ``ids``,
         a ``subject`` and a ``predicate`` where given; the newest memory first (ids sort by
         time), each memory's own order kept; at most ``limit``."""
+        ...
+
+    def stances(self, scope: Scope, ids: Sequence[str]) -> dict[str, str]:
+        """memory id -> the stance its last index text carried (``IndexText.stance``), for
+        those of ``ids`` that have one; written and dropped with the triples."""
         ...
 
     def get_by_uri(self, scope: Scope, uri: str) -> Record | None: ...

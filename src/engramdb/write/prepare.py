@@ -18,6 +18,7 @@ from ..text.emotion import emotion_for
 from ..text.timespan import check_precision, parse_at, start_of
 from ..uri import domain_of, validate_uri
 from .slots import slot_of
+from .stance import encoded
 from .triples import read_triples
 
 PRIORITY_BY_KIND = {
@@ -182,6 +183,7 @@ def index_text(record: Record) -> IndexText:
         anchors=f"{anchors} {token}".strip() if token else anchors,
         context=" ".join(tokenize(record.context or "")),
         triples=read_triples(record.content, record.kind),
+        stance=encoded(record),
     )
 
 

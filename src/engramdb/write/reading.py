@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from ..text.lang import language
 from ..text.tokenize import _stem, is_cjk
@@ -126,6 +127,16 @@ def _modified(words: tuple[str, ...], shared: set[str]) -> bool:
     return any(w not in shared for w in words[:first])
 
 
+class Said(Protocol):
+    """What ``apart_from`` reads of the other statement: a Reading, or the stance the store
+    kept of it (write/stance.py)."""
+
+    @property
+    def subject(self) -> Subject: ...
+    @property
+    def words(self) -> frozenset[str]: ...
+
+
 @dataclass(frozen=True)
 class Reading:
     lang: str
@@ -138,7 +149,7 @@ class Reading:
     clause: tuple[Tok, ...] = ()          # the clause that holds the most values
     start: int = 0                        # where its predicate starts
 
-    def apart_from(self, other: Reading) -> bool:
+    def apart_from(self, other: Said) -> bool:
         """Another subject: as ``Subject.differs``, except two things named where their
         statements open when one's name is said in the other statement too ("release 0.2.0" /
         "The latest release is 0.2.0")."""

@@ -44,6 +44,8 @@ from .prepare import slot_token
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
+from .stance import KINDS as STANCE_KINDS
+from .stance import Stance, decoded
 from .tripledecide import former_values, split_apart, triple_decision
 
 NEIGHBOURS = 10            # candidates read from each of vector and text search
@@ -57,6 +59,7 @@ SURPRISE_GAIN = 0.6
 class Neighbour:
     record: Record
     cosine: float
+    stance: Stance | None = None   # what the store kept of its statement (write/stance.py)
 
 
 @dataclass
@@ -86,6 +89,7 @@ class Nearby:
 
 NEIGHBOUR_LAYERS = (Layer.CORE, Layer.ARCHIVED)  # an archived value can be woken: judge it
 CANDIDATES = 2 * NEIGHBOURS  # vector candidates re-scored exactly before the cut to NEIGHBOURS
+FORMER_WORD_CAP = 100  # a former value's word held by more memories is not searched for
 
 
 def neighbours(store: Store, rec: Record, vector: np.ndarray,
@@ -132,18 +136,45 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         theirs = store.vectors(rec.scope, list(records))
         scored.update({mid: compare.similar(mine, Compared(records[mid], theirs[mid]))
                        for mid in records if mid in theirs})
-    return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0)
+    kept = _stances(store, rec, records)
+    return Nearby([Neighbour(records[mid], cos if cos == cos else 0.0, kept.get(mid))
                    for mid, cos in scored.items() if mid in records and mid != rec.id], top,
                   near)
+
+
+def _stances(store: Store, rec: Record, records: dict[str, Record]) -> dict[str, Stance]:
+    """The stored stances of the neighbours whose statements the decision reads (those of
+    DECIDED_KINDS, for a record of those kinds without a URI: tripledecide.py)."""
+    if rec.kind not in STANCE_KINDS or rec.uri is not None:
+        return {}
+    wanted = [mid for mid, r in records.items() if r.kind in STANCE_KINDS and mid != rec.id]
+    read_stances = getattr(store, "stances", None)
+    if not wanted or read_stances is None:
+        return {}
+    out: dict[str, Stance] = {}
+    for mid, text in read_stances(rec.scope, wanted).items():
+        found = decoded(text, records[mid])
+        if found is not None:
+            out[mid] = found
+    return out
 
 
 def _structural_candidates(store: Store, rec: Record) -> list[str]:
     """What the statement's structure points at, however far its vector is: the memories that
     say a value the statement marks as former ("..., not Everest", "from Jira to ...": found
-    by the value's words in the text index)."""
+    by the value's words in the text index). A word more than FORMER_WORD_CAP memories hold
+    is left out of that search where the store counts words (the SQLite store's
+    ``term_counts``): its ranking scored every holder, a cost that grew with the scope, and
+    among more than a hundred holders the ten best by BM25 are the shortest texts, not the
+    ones the value was said of."""
     found: list[str] = []
+    counts = getattr(store, "term_counts", None)
     for value in former_values(rec.content):
         words = tokenize(value, keep_stopwords=True)
+        if words and counts is not None:
+            held = counts(rec.scope, list(dict.fromkeys(words)), FORMER_WORD_CAP + 1,
+                          NEIGHBOUR_LAYERS)
+            words = [w for w in words if held.get(w, 0) <= FORMER_WORD_CAP]
         if words:
             found += [mid for mid, _ in store.search_text(rec.scope, words, {"body": 1.0},
                                                           NEIGHBOURS, NEIGHBOUR_LAYERS)]

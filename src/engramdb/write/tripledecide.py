@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from ..model import Action, Kind, Record
 from .reading import read, same_value
+from .stance import stance_of
 from .triples import TRIPLE_KINDS
 
 DECIDED_KINDS = TRIPLE_KINDS | {Kind.PROCEDURE}
@@ -31,7 +32,7 @@ OTHER_MOODS = frozenset({"plan", "past", "passing", "more", "question"})
 
 class Candidate(Protocol):
     record: Record
-    cosine: float
+    cosine: float   # and maybe its stored stance (write/stance.py), as supersede.Neighbour
 
 
 def split_apart(rec: Record, current: list[Any]
@@ -50,7 +51,7 @@ def split_apart(rec: Record, current: list[Any]
         if old.kind not in DECIDED_KINDS:
             kept.append(n)
             continue
-        theirs = read(old.content)
+        theirs = getattr(n, "stance", None) or stance_of(old.content)
         if mine.apart_from(theirs):
             others.append(n)
             apart.append({"id": old.id, "why": "subject", "old_subject":

@@ -342,4 +342,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS memories_layer_updated "
         "ON memories(user_id, agent_id, layer, updated_at)",
     )),
+    Migration(18, "stances", (
+        # each statement's stance (write/stance.py), written and dropped with its triples;
+        # a memory without one (stored before, or of another kind) is read from its text
+        """CREATE TABLE IF NOT EXISTS stances (
+            user_id text COLLATE "C" NOT NULL,
+            agent_id text COLLATE "C" NOT NULL,
+            memory_id text COLLATE "C" NOT NULL,
+            stance text NOT NULL,
+            PRIMARY KEY (user_id, agent_id, memory_id)
+        )""",
+    )),
 )

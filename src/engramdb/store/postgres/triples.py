@@ -20,7 +20,8 @@ _COLUMNS = "user_id, agent_id, memory_id, n, subject, predicate, object"
 
 
 def write(conn: Conn, scope: Scope, memory_id: str, triples: Sequence[Triple], *,
-          replace: bool) -> None:
+          replace: bool, stance: str = "") -> None:
+    """A memory's triples and its stance (write/stance.py: table stances, migration 18)."""
     if replace:
         drop(conn, scope, memory_id)
     if triples:
@@ -29,15 +30,29 @@ def write(conn: Conn, scope: Scope, memory_id: str, triples: Sequence[Triple], *
                             "ON CONFLICT DO NOTHING",
                             [(scope.user, scope.agent, memory_id, n, *t)
                              for n, t in enumerate(triples)])
+    if stance:
+        conn.execute("INSERT INTO stances (user_id, agent_id, memory_id, stance) "
+                     "VALUES (%s, %s, %s, %s) ON CONFLICT (user_id, agent_id, memory_id) "
+                     "DO UPDATE SET stance = excluded.stance",
+                     (scope.user, scope.agent, memory_id, stance))
 
 
 def drop(conn: Conn, scope: Scope, memory_id: str | None = None) -> None:
-    if memory_id is None:
-        conn.execute("DELETE FROM triples WHERE user_id = %s AND agent_id = %s",
-                     (scope.user, scope.agent))
-    else:
-        conn.execute("DELETE FROM triples WHERE user_id = %s AND agent_id = %s AND "
-                     "memory_id = %s", (scope.user, scope.agent, memory_id))
+    for table in ("triples", "stances"):
+        if memory_id is None:
+            conn.execute(f"DELETE FROM {table} WHERE user_id = %s AND agent_id = %s",
+                         (scope.user, scope.agent))
+        else:
+            conn.execute(f"DELETE FROM {table} WHERE user_id = %s AND agent_id = %s AND "
+                         "memory_id = %s", (scope.user, scope.agent, memory_id))
+
+
+def copy_stances(conn: Conn, rows: Sequence[tuple[Scope, str, str]]) -> None:
+    """The stances of new memories, through COPY (bulk_insert)."""
+    with conn.cursor().copy("COPY stances (user_id, agent_id, memory_id, stance) "
+                            "FROM STDIN") as cp:
+        for scope, memory_id, stance in rows:
+            cp.write_row((scope.user, scope.agent, memory_id, stance))
 
 
 def copy(conn: Conn, rows: Sequence[tuple[Scope, str, Sequence[Triple]]]) -> None:
@@ -86,3 +101,12 @@ class TripleTable:
             f"WHERE {' AND '.join(where)} ORDER BY t.memory_id DESC, t.n LIMIT %s",
             (*args, limit)).fetchall(), scope, write=False)
         return [(r[0], Triple(r[1], r[2], r[3])) for r in rows]
+
+    def stances(self, scope: Scope, ids: Sequence[str]) -> dict[str, str]:
+        if not ids:
+            return {}
+        rows = self._run(lambda c: c.execute(
+            "SELECT memory_id, stance FROM stances WHERE user_id = %s AND agent_id = %s AND "
+            "memory_id = ANY(%s)", (scope.user, scope.agent, list(ids))).fetchall(),
+            scope, write=False)
+        return {r[0]: r[1] for r in rows}

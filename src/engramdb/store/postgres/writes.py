@@ -53,7 +53,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable, ColdTable):
                     [*row_values(record), *values])
                 concepts.write(conn, record, replace=False)
                 if text is not None:
-                    triples.write(conn, record.scope, record.id, text.triples, replace=False)
+                    triples.write(conn, record.scope, record.id, text.triples, replace=False,
+                                  stance=text.stance)
                 self._store_memo(conn, record.scope, record.id, vector)
                 if record.layer == Layer.COLD:   # an imported cold memory (postgres/cold.py)
                     self._place(conn, record)
@@ -104,6 +105,8 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable, ColdTable):
             concepts.copy(conn, [rec for rec, _, _ in items])
             triples.copy(conn, [(rec.scope, rec.id, text.triples) for rec, text, _ in items
                                 if text is not None and text.triples])
+            triples.copy_stances(conn, [(rec.scope, rec.id, text.stance) for rec, text, _ in items
+                                        if text is not None and text.stance])
             for rec, _, vector in items:
                 self._store_memo(conn, rec.scope, rec.id, vector)
                 if rec.layer == Layer.COLD:
@@ -160,7 +163,7 @@ class Writes(Reads, LinkTable, SessionTables, SleepTables, PiiTable, ColdTable):
         concepts.write(conn, record, replace=True)
         if text is not None or clear_index:
             triples.write(conn, record.scope, record.id, text.triples if text else (),
-                          replace=True)
+                          replace=True, stance=text.stance if text else "")
         if not clear_index:
             self._store_memo(conn, record.scope, record.id, vector)
 

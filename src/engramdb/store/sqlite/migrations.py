@@ -308,4 +308,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS memories_layer_updated ON memories(user, agent, layer, "
         "updated_at)",
     )),
+    Migration(18, "stances", (
+        # each statement's stance (write/stance.py), written and dropped with its triples;
+        # a memory without one (stored before, or of another kind) is read from its text
+        """CREATE TABLE IF NOT EXISTS stances (
+            user TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            memory_id TEXT NOT NULL,
+            stance TEXT NOT NULL,
+            PRIMARY KEY (user, agent, memory_id)
+        ) WITHOUT ROWID""",
+    )),
 )

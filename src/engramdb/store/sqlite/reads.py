@@ -142,8 +142,9 @@ class Reads:
         if flt.priorities:
             clauses.append(f"priority IN ({', '.join('?' * len(flt.priorities))})")
             args.extend(flt.priorities)
-        if flt.layers:
-            clauses.append(f"layer IN ({', '.join('?' * len(flt.layers))})")
+        if flt.layers:   # with kinds, "+": the kind index, not the layer's (a scan of core)
+            clauses.append(f"{'+' if flt.kinds else ''}layer IN "
+                           f"({', '.join('?' * len(flt.layers))})")
             args.extend(layer.value for layer in flt.layers)
         if flt.uri_prefix is not None:
             clauses.append("substr(uri, 1, ?) = ?")

@@ -32,21 +32,39 @@ class TripleTable:
     _lock: threading.RLock
 
     def _write_triples(self, scope: Scope, memory_id: str, triples: Sequence[Triple],
-                       replace: bool) -> None:
+                       replace: bool, stance: str = "") -> None:
+        """A memory's triples and its stance (write/stance.py: table stances, migration 18),
+        from its index text."""
         if replace:
             self._drop_triples(scope, memory_id)
         self._db.executemany(
             "INSERT OR IGNORE INTO triples(user, agent, memory_id, n, subject, predicate, "
             "object) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(scope.user, scope.agent, memory_id, n, *t) for n, t in enumerate(triples)])
+        if stance:
+            self._db.execute("INSERT OR REPLACE INTO stances(user, agent, memory_id, stance) "
+                             "VALUES (?, ?, ?, ?)", (scope.user, scope.agent, memory_id, stance))
 
     def _drop_triples(self, scope: Scope, memory_id: str | None = None) -> None:
-        if memory_id is None:
-            self._db.execute("DELETE FROM triples WHERE user = ? AND agent = ?",
-                             (scope.user, scope.agent))
-        else:
-            self._db.execute("DELETE FROM triples WHERE user = ? AND agent = ? AND "
-                             "memory_id = ?", (scope.user, scope.agent, memory_id))
+        for table in ("triples", "stances"):
+            if memory_id is None:
+                self._db.execute(f"DELETE FROM {table} WHERE user = ? AND agent = ?",
+                                 (scope.user, scope.agent))
+            else:
+                self._db.execute(f"DELETE FROM {table} WHERE user = ? AND agent = ? AND "
+                                 "memory_id = ?", (scope.user, scope.agent, memory_id))
+
+    def stances(self, scope: Scope, ids: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        ids = list(dict.fromkeys(ids))
+        with self._lock:
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                out.update(self._db.execute(
+                    f"SELECT memory_id, stance FROM stances WHERE user = ? AND agent = ? AND "
+                    f"memory_id IN ({', '.join('?' * len(chunk))})",
+                    (scope.user, scope.agent, *chunk)).fetchall())
+        return out
 
     def triples(self, scope: Scope, *, ids: Sequence[str] | None = None,
                 subject: str | None = None, predicate: str | None = None,

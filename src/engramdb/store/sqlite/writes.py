@@ -51,7 +51,8 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable,
             self._write_index(rowid, record.scope, text, vector)
             self._place(rowid, record)
             self._write_concepts(rowid, record)
-            self._write_triples(record.scope, record.id, text.triples, replace=False)
+            self._write_triples(record.scope, record.id, text.triples, replace=False,
+                                stance=text.stance)
             self._log(record, "create", values=values, actor=actor, reason=reason)
 
     def _insert_row(self, record: Record, values: list[Any] | None = None) -> int:
@@ -76,7 +77,8 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable,
             self._place(rowid, record)
             self._write_concepts(rowid, record)
             if text is not None:
-                self._write_triples(record.scope, record.id, text.triples, replace=False)
+                self._write_triples(record.scope, record.id, text.triples, replace=False,
+                                    stance=text.stance)
             self._db.executemany(
                 "INSERT INTO events(user, agent, memory_id, op, version, at, snapshot, actor, "
                 "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -112,7 +114,8 @@ class Writes(Reads, LinkTable, SessionTables, PiiTable, TripleTable,
             self._db.execute("DELETE FROM concepts WHERE mem_rowid = ?", (rowid,))
             self._write_concepts(rowid, record)
             if text is not None:
-                self._write_triples(record.scope, record.id, text.triples, replace=True)
+                self._write_triples(record.scope, record.id, text.triples, replace=True,
+                                    stance=text.stance)
             self._log(record, op, values=values, actor=actor, reason=reason)
 
     def erase(self, record: Record, *, actor: str | None = None,

@@ -1,0 +1,60 @@
+"""What the write decision reads of a stored neighbour's statement (write/tripledecide.py
+``split_apart``): its subject, its words and its moods, kept with the memory at its own write.
+
+Reading a statement (write/reading.py ``read``: tokens, POS tags, clauses) costs ~0.3 ms. A
+write read every current neighbour of its kinds again, and the larger the scope, the more of
+them fell out of the in-process cache of readings: at 40k memories that was most of a write's
+growth past the vector scans. So the store keeps each statement's stance next to its triples
+(``IndexText.stance``, written and dropped with them, never in the memory's data or its
+snapshots), and the guard reads it with the neighbours.
+
+A stored stance names the content hash and the reading's ``VERSION``: one that does not match
+the record it comes with (text changed where the index was not rewritten, a stance from an
+older reading) is read afresh from the text."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..model import Kind, Record
+from .reading import Subject, read
+
+VERSION = 1   # bump when reading.py changes what a subject, word or mood is
+KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
+
+
+@dataclass(frozen=True)
+class Stance:
+    subject: Subject
+    words: frozenset[str]
+    moods: frozenset[str]
+
+
+def stance_of(text: str) -> Stance:
+    r = read(text)
+    return Stance(r.subject, r.words, r.moods)
+
+
+def encoded(record: Record) -> str:
+    """The stance the store keeps for ``record``: "" for a kind the decision does not read."""
+    if record.kind not in KINDS or not record.content:
+        return ""
+    s = stance_of(record.content)
+    return json.dumps([VERSION, record.content_hash, s.subject.kind, list(s.subject.words),
+                       sorted(s.subject.names), s.subject.opening, sorted(s.words),
+                       sorted(s.moods)], ensure_ascii=False, separators=(",", ":"))
+
+
+def decoded(text: str | None, record: Record) -> Stance | None:
+    """The stance kept for ``record``, or None when there is none for its text now."""
+    if not text:
+        return None
+    try:
+        version, digest, kind, words, names, opening, tokens, moods = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    if version != VERSION or digest != record.content_hash:
+        return None
+    return Stance(Subject(kind, tuple(words), frozenset(names), bool(opening)),
+                  frozenset(tokens), frozenset(moods))
