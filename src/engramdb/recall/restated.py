@@ -1,0 +1,59 @@
+"""Does a newer statement say the older's fact again with another value, in words the value
+test of recall/conflicts.py does not read? Values there are typed tokens (numbers, names,
+codes); people change what they drink, take or use in plain words ("it's rooibos every evening
+now", 换成了渴望猫粮, "put me on fexofenadine"). Here the value is what differs: the structure
+of the two statements (write/reading.py, write/align.py) decides, with no list of phrasings:
+
+- **one subject, one mood**: the write path's own reading (write/reading.py) does not set the
+  two apart (another subject: "my daughter" / "I"), and neither is in a mood the other is not
+  (a plan, a past story, a passing exception, one more item, a question);
+- **a change said**: the newer has a change word (write/align.py ``CUE``: "now", 换成) the
+  older has not, an arrow ("vpn endpoint -> vpn-ams"), or marks as former a value the older
+  holds (write/reading.py ``former``: "..., not Everest", "from Jira to ...");
+- **a new value**: the newer says content words the older does not, and the older's own words
+  go (some of its content is not in the newer) or are marked former;
+- **one frame**: they share a content word (the subject's or the predicate's: "站会" /
+  "站会改到十点一刻了", "Sam drinks Earl Grey" / "Sam has gone off Earl Grey").
+
+A negation of another thing ("小陈在招聘委员会" / "小陈不在预算委员会") says no change: its
+former value is not the older's, and a name in a negated clause that is its subject
+("小陈不在...") is no value."""
+
+from __future__ import annotations
+
+from ..write.align import CUE, NEG, VALUE, WORD, Tok, typed_tokens
+from ..write.reading import read, same_value
+from ..write.tripledecide import OTHER_MOODS
+
+ARROWS = frozenset({"->", "→", ">"})
+
+
+def restated(old: str, new: str) -> bool:
+    """Does ``new`` (said later) state ``old``'s fact with another value?"""
+    a, b = read(old), read(new)
+    if "question" in a.moods | b.moods or (a.moods ^ b.moods) & OTHER_MOODS:
+        return False
+    if b.apart_from(a):
+        return False
+    ta, tb = typed_tokens(old), typed_tokens(new)
+    mine, theirs = _content(ta), _content(tb)
+    went = {f for f in b.former if not set(f.split()) <= set(b.subject.words)
+            and (any(same_value(f, v) for v in a.values) or set(f.split()) <= mine)}
+    said = bool(_cues(tb) - _cues(ta)) or bool(went) or (_arrow(tb) and not _arrow(ta))
+    if not said or not theirs - mine:
+        return False
+    return bool(mine - theirs or went) and bool(mine & theirs)
+
+
+def _content(toks: tuple[Tok, ...]) -> set[str]:
+    return {t.norm for t in toks if t.type in (VALUE, WORD)}
+
+
+def _cues(toks: tuple[Tok, ...]) -> set[str]:
+    """Its change words, not those negated ("no longer" is a negation)."""
+    return {t.norm for i, t in enumerate(toks)
+            if t.type == CUE and not (i and toks[i - 1].type == NEG)}
+
+
+def _arrow(toks: tuple[Tok, ...]) -> bool:
+    return any(t.surface in ARROWS for t in toks)
