@@ -11,6 +11,7 @@ import pytest
 
 from engramdb.recall.restated import restated
 from engramdb.write.extract import sentences
+from engramdb.write.reading import corrects
 
 
 def told(me, clock, first: str, second: str) -> None:  # type: ignore[no-untyped-def]
@@ -84,6 +85,13 @@ def test_a_correction_in_a_longer_turn_is_kept_and_supersedes(me, clock, first, 
 
 
 def test_a_title_abbreviation_ends_no_sentence() -> None:
-    assert sentences("Finn's teacher is Ms. Alvarez. Dr. Chen took over in May.") == [
-        "Finn's teacher is Ms. Alvarez.", "Dr. Chen took over in May."]
+    assert sentences("Finn's teacher is Ms. Alvarez. Dr. Chen took over. Ask Jon. He knows.") == [
+        "Finn's teacher is Ms. Alvarez.", "Dr. Chen took over.", "Ask Jon.", "He knows."]
     assert sentences("我住在杭州。现在搬到了上海。") == ["我住在杭州", "现在搬到了上海"]
+
+
+def test_i_am_is_no_name() -> None:
+    """"I'm" is capitalised wherever it stands: no value, so no correction is read from "Hey
+    Joanna, I'm no writer" (a former value would be "I'm")."""
+    assert not corrects("Hey Joanna, I'm no writer like you, but something happened.")
+    assert corrects("Hey Joanna, it's room Kilimanjaro, not Everest.")

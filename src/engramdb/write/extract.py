@@ -52,8 +52,12 @@ from .statement import has_value, informative, is_procedure, names_time
 EXTRACTOR = "rules"
 MIN_CHARS = 4
 # a Chinese sentence keeps its end mark until marked_sentences has read it
-# (a title's short capitalised abbreviation, "Ms." "Dr." "Mrs.", ends no sentence)
-_SENTENCES = re.compile(r"(?<=[!?;])\s+|(?<!\b[A-Z][a-z]\.)(?<!\b[A-Z][a-z]{2}\.)(?<=\.)\s+"
+# (a capitalised abbreviation of two or three letters without a vowel, a title's: "Ms.", "Dr.",
+# "Mrs.", ends no sentence; an English word has a vowel: "Jon." ends one)
+_CONSONANT = "b-df-hj-np-tv-z"
+_ABBREVIATION = (rf"(?<!\b[{_CONSONANT.upper()}][{_CONSONANT}]\.)"
+                 rf"(?<!\b[{_CONSONANT.upper()}][{_CONSONANT}]{{2}}\.)")
+_SENTENCES = re.compile(rf"(?<=[!?;])\s+|{_ABBREVIATION}(?<=\.)\s+"
                         r"|(?<=[。！？；])|\n+|(?<=[!?])(?=\S)")
 _CONTRACTIONS = ((re.compile(r"\b(i|we|you|they)'(m|re)\b", re.I), r"\1 are"),
                  (re.compile(r"\b(i|we|you|they)'ve\b", re.I), r"\1 have"),
