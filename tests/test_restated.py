@@ -45,6 +45,9 @@ def test_a_value_said_in_plain_words_is_placed_first(me, clock, first, second, n
     ("The quarterly review is in room Everest.", "It's in room Kilimanjaro, not Everest."),
     ("我早餐一般吃包子配豆浆。", "最近早餐改成燕麦配酸奶了。"),
     ("站会是每天早上九点半。", "站会改到十点一刻了。"),
+    # no change word: the older's value named again beside a new one
+    ("I drive a Toyota Yaris.", "Traded the Yaris in for a Kia EV6."),
+    ("我骑捷安特上班。", "捷安特被偷，只好坐地铁上班。"),
 ])
 def test_restated(old: str, new: str) -> None:
     assert restated(old, new)
@@ -59,6 +62,8 @@ def test_restated(old: str, new: str) -> None:
     ("我们的客户有顺丰。", "盒马现在也是我们的客户。"),                       # one more item
     ("孩子晚上八点半睡觉。", "除夕那天孩子可以玩到十点再睡了。"),              # a passing exception
     ("I live in Leeds.", "I live in Leeds."),                                # nothing new
+    ("The parcel weighs 12 kg.", "The parcel limit is 9 kg."),               # only a unit again
+    ("我吃鱼。", "不过我不吃虾。"),                                # a negation of another
 ])
 def test_near_misses_are_not_restated(old: str, new: str) -> None:
     assert not restated(old, new)

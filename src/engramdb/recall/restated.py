@@ -9,7 +9,9 @@ of the two statements (write/reading.py, write/align.py) decides, with no list o
   (a plan, a past story, a passing exception, one more item, a question);
 - **a change said**: the newer has a change word (write/align.py ``CUE``: "now", 换成) the
   older has not, an arrow ("vpn endpoint -> vpn-ams"), or marks as former a value the older
-  holds (write/reading.py ``former``: "..., not Everest", "from Jira to ...");
+  holds (write/reading.py ``former``: "..., not Everest", "from Jira to ..."), or names again
+  what the older said of its subject beside a new value ("Traded the Yaris in for a Kia EV6",
+  "Loratadine stopped working so my doctor put me on fexofenadine");
 - **a new value**: the newer says content words the older does not, and the older's own words
   go (some of its content is not in the newer) or are marked former;
 - **one frame**: they share a content word (the subject's or the predicate's: "站会" /
@@ -21,11 +23,12 @@ former value is not the older's, and a name in a negated clause that is its subj
 
 from __future__ import annotations
 
-from ..write.align import CUE, NEG, VALUE, WORD, Tok, typed_tokens
-from ..write.reading import read, same_value
+from ..write.align import CUE, NEG, UNITS, VALUE, WORD, ZH_UNIT_CHARS, Tok, typed_tokens
+from ..write.reading import Reading, read, same_value
 from ..write.tripledecide import OTHER_MOODS
 
 ARROWS = frozenset({"->", "→", ">"})
+REPEATED = True   # a change said by naming the older's value again (a switch to measure it)
 
 
 def restated(old: str, new: str) -> bool:
@@ -39,10 +42,22 @@ def restated(old: str, new: str) -> bool:
     mine, theirs = _content(ta), _content(tb)
     went = {f for f in b.former if not set(f.split()) <= set(b.subject.words)
             and (any(same_value(f, v) for v in a.values) or set(f.split()) <= mine)}
-    said = bool(_cues(tb) - _cues(ta)) or bool(went) or (_arrow(tb) and not _arrow(ta))
+    said = bool(_cues(tb) - _cues(ta)) or bool(went) or (_arrow(tb) and not _arrow(ta)) \
+        or (REPEATED and bool(_repeated(a, mine, tb)))
     if not said or not theirs - mine:
         return False
     return bool(mine - theirs or went) and bool(mine & theirs)
+
+
+def _repeated(a: Reading, mine: set[str], tb: tuple[Tok, ...]) -> set[str]:
+    """The older's words past its subject (what it says of it: "loratadine", "Yaris") that
+    the newer names again, not in a negation ("不过我不吃香菜" names 吃 to deny another thing) and
+    not a unit ("82 kg" / "75 kg": the value is the number)."""
+    if any(t.type == NEG for t in tb):
+        return set()
+    heads = {t.norm for t in a.clause[:a.start]} | set(a.subject.words)
+    return {t.norm for t in tb if t.type in (VALUE, WORD) and t.norm in mine - heads
+            and t.norm not in UNITS and t.surface not in ZH_UNIT_CHARS}
 
 
 def _content(toks: tuple[Tok, ...]) -> set[str]:
