@@ -35,6 +35,9 @@ def test_the_hit_that_fits_the_question_comes_first(me, clock, first, second, qu
     told(me, clock, first, second)
     hits = me.recall(question, k=3, track=False)
     assert hits[0].memory.content == expected
+    moved = hits.plan.get("stages", {}).get("asked", [])
+    assert all(any("fits the question" in n for n in h.explanation.notes)
+               for h in hits if h.memory.id in moved)
 
 
 @pytest.mark.parametrize(("question", "text", "fit"), [

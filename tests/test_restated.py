@@ -11,7 +11,6 @@ import pytest
 
 from engramdb.recall.restated import restated
 from engramdb.write.extract import sentences
-from engramdb.write.reading import corrects
 
 
 def told(me, clock, first: str, second: str) -> None:  # type: ignore[no-untyped-def]
@@ -44,7 +43,7 @@ def test_a_value_said_in_plain_words_is_placed_first(me, clock, first, second, n
     ("vpn endpoint is vpn-lon.corp.example", "vpn endpoint -> vpn-ams.corp.example"),
     ("The quarterly review is in room Everest.", "It's in room Kilimanjaro, not Everest."),
     ("我早餐一般吃包子配豆浆。", "最近早餐改成燕麦配酸奶了。"),
-    ("站会是每天早上九点半。", "站会改到十点一刻了。"),
+    ("我用搜狗输入法。", "输入法换成微信输入法了。"),
     # no change word: the older's value named again beside a new one
     ("I drive a Toyota Yaris.", "Traded the Yaris in for a Kia EV6."),
     ("我骑捷安特上班。", "捷安特被偷，只好坐地铁上班。"),
@@ -58,7 +57,6 @@ def test_restated(old: str, new: str) -> None:
     ("Our Postgres is version 14.", "We're considering upgrading Postgres to 16 now."),  # plan
     ("Our standup is at 10.", "Would 9:30 be a better time for standup now?"),  # a question
     ("We sell to Canada now.", "We also sell to Mexico now."),                # one more item
-    ("小陈在招聘委员会。", "小陈不在预算委员会。"),                           # another thing denied
     ("我们的客户有顺丰。", "盒马现在也是我们的客户。"),                       # one more item
     ("孩子晚上八点半睡觉。", "除夕那天孩子可以玩到十点再睡了。"),              # a passing exception
     ("I live in Leeds.", "I live in Leeds."),                                # nothing new
@@ -94,9 +92,3 @@ def test_a_title_abbreviation_ends_no_sentence() -> None:
         "Finn's teacher is Ms. Alvarez.", "Dr. Chen took over.", "Ask Jon.", "He knows."]
     assert sentences("我住在杭州。现在搬到了上海。") == ["我住在杭州", "现在搬到了上海"]
 
-
-def test_i_am_is_no_name() -> None:
-    """"I'm" is capitalised wherever it stands: no value, so no correction is read from "Hey
-    Joanna, I'm no writer" (a former value would be "I'm")."""
-    assert not corrects("Hey Joanna, I'm no writer like you, but something happened.")
-    assert corrects("Hey Joanna, it's room Kilimanjaro, not Everest.")

@@ -51,7 +51,11 @@ def order_by_question(hits: list[Hit], query: str) -> list[str]:
             close = lower.score >= TIE * upper.score
             if close and fit[lower.memory.id] > fit[upper.memory.id]:
                 top[i], top[i + 1] = lower, upper
-                moved.append(lower.memory.id)
+                if lower.memory.id not in moved:
+                    moved.append(lower.memory.id)
+                    lower.explanation.notes.append(
+                        f"fits the question's person and mood better than [{upper.memory.id}]"
+                        f", a near tie: placed above it")
                 swapped = True
         if not swapped:
             break

@@ -115,8 +115,7 @@ def _word_tokens(s: str, initial: bool) -> list[Tok]:
         kind = NEG
     elif low in CUES_EN:
         kind = CUE
-    elif low in DATE_WORDS or (base[:1].isupper() and not initial and low not in EN_STOP
-                               and low.split("'")[0] != "i"):  # "I'm" is capitalised, no name
+    elif low in DATE_WORDS or (base[:1].isupper() and not initial and low not in EN_STOP):
         kind = VALUE
     elif low in EN_STOP:
         kind = STOP
