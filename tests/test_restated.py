@@ -57,6 +57,8 @@ def test_restated(old: str, new: str) -> None:
     ("Our Postgres is version 14.", "We're considering upgrading Postgres to 16 now."),  # plan
     ("Our standup is at 10.", "Would 9:30 be a better time for standup now?"),  # a question
     ("We sell to Canada now.", "We also sell to Mexico now."),                # one more item
+    ("小陈在招聘委员会。", "小陈不在预算委员会。"),                    # another thing denied
+    ("I drink coffee every morning.", "I drink green tea at work."),         # only the verb
     ("我们的客户有顺丰。", "盒马现在也是我们的客户。"),                       # one more item
     ("孩子晚上八点半睡觉。", "除夕那天孩子可以玩到十点再睡了。"),              # a passing exception
     ("I live in Leeds.", "I live in Leeds."),                                # nothing new
@@ -92,3 +94,20 @@ def test_a_title_abbreviation_ends_no_sentence() -> None:
         "Finn's teacher is Ms. Alvarez.", "Dr. Chen took over.", "Ask Jon.", "He knows."]
     assert sentences("我住在杭州。现在搬到了上海。") == ["我住在杭州", "现在搬到了上海"]
 
+
+
+@pytest.mark.parametrize(("old", "new", "chat", "said"), [
+    # between two remembered statements the older's words named again need a change word
+    ("Sam drinks Earl Grey with milk.", "Sam has gone off Earl Grey, it's rooibos now.",
+     False, True),
+    ("我用搜狗输入法。", "输入法换成微信输入法了。", False, True),
+    ("I drive a Toyota Yaris.", "Traded the Yaris in for a Kia EV6.", False, False),
+    ("我骑捷安特上班。", "捷安特被偷，只好坐地铁上班。", False, False),
+    ("I usually walk to school.", "Tomorrow I'm taking a taxi to school because of the rain.",
+     False, False),
+    ("我的体重是七十五公斤。", "希望夏天前到六十八公斤。", True, False),  # a plan
+    ("箱子重十二公斤。", "箱子限重九公斤。", True, False),                  # only the unit again
+])
+def test_between_remembered_statements_a_change_word_is_needed(old: str, new: str, chat: bool,
+                                                               said: bool) -> None:
+    assert restated(old, new, chat) is said

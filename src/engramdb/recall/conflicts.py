@@ -226,7 +226,14 @@ def conflict(old: Record, new: Record) -> bool:
     if values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
             and same_frame(a, b):
         return True
-    return RESTATED and restated(old.content, new.content)  # a value said in plain words
+    # a value said in plain words; named again only between turns of a conversation (or what
+    # was extracted from them): two remembered facts are the write path's to set apart
+    return RESTATED and restated(old.content, new.content, said_in_chat(old) or said_in_chat(new))
+
+
+def said_in_chat(rec: Record) -> bool:
+    """A turn of a conversation, or a memory extracted from turns (write/ingest.py)."""
+    return "role" in rec.metadata or "source_events" in rec.metadata
 
 
 def _for_a_while(rec: Record) -> bool:
