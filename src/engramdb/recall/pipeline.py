@@ -17,7 +17,6 @@ from ..text import is_cjk, tokenize
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
-from .asked import ASKED, order_by_question
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -123,9 +122,6 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
-        asked = order_by_question(hits, plan.query) if ASKED else []
-        if asked:  # near ties told apart by the question's person and mood
-            plan.stages["asked"] = asked
         pairs = order_conflicts(hits, plan.routing.mode, plan.query,
                                 self.conflict or conflict)
         if pairs:  # values the write path left side by side: the newer first for "now"
