@@ -11,14 +11,16 @@ of the two statements (write/reading.py, write/align.py) decides, with no list o
   beside a new value ("Traded the Yaris in for a Kia EV6", "Loratadine stopped working so my
   doctor put me on fexofenadine", 输入法换成微信输入法了; "I drink coffee" / "I drink tea"
   repeat only the verb), not in a negation ("不过我不吃香菜" names 吃 to deny another thing)
-  and not a number's unit alone ("82 kg" / "75 kg", 七十五公斤 / 六十八公斤). Between two
-  remembered statements (not said in a conversation), which the write path has already
-  judged, this comes with a change word the older has not (write/align.py ``CUE``: "now",
-  换成): "I usually take the bus to work" / "Tomorrow I'm driving to work because of the bus
-  strike" names the bus again and changes nothing. Or the newer marks as former a value the
-  older holds (write/reading.py ``former``: "..., not Everest", "from Jira to ..."; a negated
-  clause's own subject is no former value: "小陈不在预算委员会" denies nothing of 小陈), or
-  it has an arrow the older has not ("vpn endpoint -> vpn-ams");
+  and not a number's unit alone ("82 kg" / "75 kg", 七十五公斤 / 六十八公斤). In a
+  conversation (a turn, or a memory extracted from turns: what the write path never
+  supersedes) the newer may also mark as former a value the older holds (write/reading.py
+  ``former``: "..., not Everest", "from Jira to ..."; a negated clause's own subject is no
+  former value: "小陈不在预算委员会" denies nothing of 小陈) or have an arrow the older has not
+  ("vpn endpoint -> vpn-ams"). Between two remembered statements the write path has judged
+  the pair already, a former value included (write/tripledecide.py "triple_former_value"):
+  the older's words named again must come with a change word the older has not
+  (write/align.py ``CUE``: "now", 换成): "I usually take the bus to work" / "Tomorrow I'm
+  driving to work because of the bus strike" names the bus again and changes nothing;
 - **a new value**: the newer says content words the older does not, and the older's own words
   go (some of its content is not in the newer) or are marked former;
 - **one frame**: they share a content word (the subject's or the predicate's).
@@ -38,9 +40,8 @@ REPEATED = True   # a change said by naming the older's value again (a switch to
 
 def restated(old: str, new: str, chat: bool = True) -> bool:
     """Does ``new`` (said later) state ``old``'s fact with another value? ``chat``: one of
-    them was said in a conversation (a turn, or extracted from turns), where naming the
-    older's words again says a change; between two remembered statements, which the write
-    path has already judged apart, it must come with a change word the older has not."""
+    them was said in a conversation (a turn, or extracted from turns); else both were
+    remembered, and the write path has judged them already."""
     a, b = read(old), read(new)
     if "question" in a.moods | b.moods or (a.moods ^ b.moods) & OTHER_MOODS:
         return False
@@ -50,7 +51,7 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
     mine, theirs = _content(ta), _content(tb)
     went = {f for f in b.former if not set(f.split()) <= set(b.subject.words)
             and (any(same_value(f, v) for v in a.values) or set(f.split()) <= mine)}
-    said = bool(went) or (_arrow(tb) and not _arrow(ta)) \
+    said = (chat and (bool(went) or (_arrow(tb) and not _arrow(ta)))) \
         or (REPEATED and bool(_repeated(a, mine, tb)) and (chat or bool(_cues(tb) - _cues(ta))))
     if not said or not theirs - mine:
         return False
