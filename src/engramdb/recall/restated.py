@@ -7,20 +7,18 @@ of the two statements (write/reading.py, write/align.py) decides, with no list o
 - **one subject, one mood**: the write path's own reading (write/reading.py) does not set the
   two apart (another subject: "my daughter" / "I"), and neither is in a mood the other is not
   (a plan, a past story, a passing exception, one more item, a question);
-- **a change said**: the newer names again what the older said of its subject past its verb,
-  beside a new value ("Traded the Yaris in for a Kia EV6", "Loratadine stopped working so my
-  doctor put me on fexofenadine", 输入法换成微信输入法了; "I drink coffee" / "I drink tea"
-  repeat only the verb), not in a negation ("不过我不吃香菜" names 吃 to deny another thing)
-  and not a number's unit alone ("82 kg" / "75 kg", 七十五公斤 / 六十八公斤). In a
+- **a change said**: the newer names again what the older said of its subject, beside a
+  new value ("Traded the Yaris in for a Kia EV6", "Loratadine stopped working so my doctor
+  put me on fexofenadine", 输入法换成微信输入法了). Between two remembered statements (the
+  write path has judged the pair already) this must come with a change word the older has
+  not (write/align.py ``CUE``: "now", 换成): "I usually take the bus to work" / "Tomorrow I'm
+  driving to work because of the bus strike" names the bus again and changes nothing. In a
   conversation (a turn, or a memory extracted from turns: what the write path never
-  supersedes) the newer may also mark as former a value the older holds (write/reading.py
-  ``former``: "..., not Everest", "from Jira to ..."; a negated clause's own subject is no
-  former value: "小陈不在预算委员会" denies nothing of 小陈) or have an arrow the older has not
-  ("vpn endpoint -> vpn-ams"). Between two remembered statements the write path has judged
-  the pair already, a former value included (write/tripledecide.py "triple_former_value"):
-  the older's words named again must come with a change word the older has not
-  (write/align.py ``CUE``: "now", 换成): "I usually take the bus to work" / "Tomorrow I'm
-  driving to work because of the bus strike" names the bus again and changes nothing;
+  supersedes) naming the older's words again is enough, and a change is also said by
+  marking as former a value the older holds (write/reading.py ``former``: "..., not
+  Everest", "from Jira to ...") or by an arrow the older has not ("vpn endpoint ->
+  vpn-ams"); between remembered statements a former value is the write path's
+  (write/tripledecide.py "triple_former_value");
 - **a new value**: the newer says content words the older does not, and the older's own words
   go (some of its content is not in the newer) or are marked former;
 - **one frame**: they share a content word (the subject's or the predicate's).
@@ -49,8 +47,8 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
         return False
     ta, tb = typed_tokens(old), typed_tokens(new)
     mine, theirs = _content(ta), _content(tb)
-    went = {f for f in b.former if not set(f.split()) <= set(b.subject.words)
-            and (any(same_value(f, v) for v in a.values) or set(f.split()) <= mine)}
+    went = {f for f in b.former
+            if any(same_value(f, v) for v in a.values) or set(f.split()) <= mine}
     said = (chat and (bool(went) or (_arrow(tb) and not _arrow(ta)))) \
         or (REPEATED and bool(_repeated(a, mine, tb)) and (chat or bool(_cues(tb) - _cues(ta))))
     if not said or not theirs - mine:
@@ -59,30 +57,20 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
 
 
 def _repeated(a: Reading, mine: set[str], tb: tuple[Tok, ...]) -> set[str]:
-    """The older's words past its subject and its verb (what it says of its subject:
-    "loratadine", "Yaris"; "I drink coffee" / "I drink tea" repeat only the verb) that the
-    newer names again, not in a negation ("不过我不吃香菜" names 吃 to deny another thing) and
-    not a unit ("82 kg" / "75 kg": the value is the number)."""
-    if any(t.type == NEG for t in tb):
-        return set()
-    heads = {t.norm for t in a.clause[:a.start + 1]} | set(a.subject.words)  # and its verb
-    return {t.norm for i, t in enumerate(tb) if t.type in (VALUE, WORD)
-            and t.norm in mine - heads and not (i and _number(tb[i - 1]))}
+    """The older's words past its subject (what it says of it: "loratadine", "Yaris") that
+    the newer names again."""
+    heads = {t.norm for t in a.clause[:a.start]} | set(a.subject.words)
+    return {t.norm for t in tb if t.type in (VALUE, WORD) and t.norm in mine - heads}
+
+
+def _content(toks: tuple[Tok, ...]) -> set[str]:
+    return {t.norm for t in toks if t.type in (VALUE, WORD)}
 
 
 def _cues(toks: tuple[Tok, ...]) -> set[str]:
     """Its change words, not those negated ("no longer" is a negation)."""
     return {t.norm for i, t in enumerate(toks)
             if t.type == CUE and not (i and toks[i - 1].type == NEG)}
-
-
-def _number(tok: Tok) -> bool:
-    """A number, in digits or Chinese numerals: the word after it is its unit."""
-    return tok.type == VALUE and (tok.time or any(c.isdigit() for c in tok.surface))
-
-
-def _content(toks: tuple[Tok, ...]) -> set[str]:
-    return {t.norm for t in toks if t.type in (VALUE, WORD)}
 
 
 def _arrow(toks: tuple[Tok, ...]) -> bool:
