@@ -104,11 +104,11 @@ def test_a_title_abbreviation_ends_no_sentence() -> None:
     ("我骑捷安特上班。", "捷安特被偷，只好坐地铁上班。", False, False),
     ("I usually walk to school.", "Tomorrow I'm taking a taxi to school because of the rain.",
      False, False),
-    # a former value or an arrow between remembered statements is the write path's
+    # a former value between remembered statements is the write path's (triple_former_value)
     ("The quarterly review is in room Everest.", "It's in room Kilimanjaro, not Everest.",
      False, False),
     ("vpn endpoint is vpn-lon.corp.example", "vpn endpoint -> vpn-ams.corp.example", False,
-     False),
+     True),                                                               # an arrow says it
     ("我的体重是七十五公斤。", "希望夏天前到六十八公斤。", True, False),  # a plan
 ])
 def test_between_remembered_statements_a_change_word_is_needed(old: str, new: str, chat: bool,

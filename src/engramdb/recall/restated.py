@@ -9,18 +9,16 @@ of the two statements (write/reading.py, write/align.py) decides, with no list o
   (a plan, a past story, a passing exception, one more item, a question);
 - **a change said**: the newer names again what the older said of its subject, beside a
   new value ("Traded the Yaris in for a Kia EV6", "Loratadine stopped working so my doctor
-  put me on fexofenadine", 输入法换成微信输入法了). Between two remembered statements (the
-  write path has judged the pair already) this must come with a change word the older has
-  not (write/align.py ``CUE``: "now", 换成): "I usually take the bus to work" / "Tomorrow I'm
-  driving to work because of the bus strike" names the bus again and changes nothing. In a
-  conversation (a turn, or a memory extracted from turns: what the write path never
-  supersedes) naming the older's words again is enough, and a change is also said by
-  marking as former a value the older holds (write/reading.py ``former``: "..., not
-  Everest", "from Jira to ...") or by an arrow the older has not ("vpn endpoint ->
-  vpn-ams"); between remembered statements a former value is the write path's
-  (write/tripledecide.py "triple_former_value");
-- **a new value**: the newer says content words the older does not, and the older's own words
-  go (some of its content is not in the newer) or are marked former;
+  put me on fexofenadine", "it's in room Kilimanjaro, not Everest", 输入法换成微信输入法了),
+  or has an arrow the older has not ("vpn endpoint -> vpn-ams"). Between two remembered
+  statements (the write path has judged the pair already, a value marked former included:
+  write/tripledecide.py "triple_former_value") the words named again must come with a
+  change word the older has not (write/align.py ``CUE``: "now", 换成): "I usually take the
+  bus to work" / "Tomorrow I'm driving to work because of the bus strike" names the bus
+  again and changes nothing. In a conversation (a turn, or a memory extracted from turns:
+  what the write path never supersedes) the words named again are enough;
+- **a new value**: the newer says content words the older does not, and some of the older's
+  are not in the newer;
 - **one frame**: they share a content word (the subject's or the predicate's).
 
 The conflict is only read between two of the top hits of one question (recall/conflicts.py
@@ -29,7 +27,7 @@ The conflict is only read between two of the top hits of one question (recall/co
 from __future__ import annotations
 
 from ..write.align import CUE, NEG, VALUE, WORD, Tok, typed_tokens
-from ..write.reading import Reading, read, same_value
+from ..write.reading import Reading, read
 from ..write.tripledecide import OTHER_MOODS
 
 ARROWS = frozenset({"->", "→", ">"})
@@ -47,13 +45,11 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
         return False
     ta, tb = typed_tokens(old), typed_tokens(new)
     mine, theirs = _content(ta), _content(tb)
-    went = {f for f in b.former
-            if any(same_value(f, v) for v in a.values) or set(f.split()) <= mine}
-    said = (chat and (bool(went) or (_arrow(tb) and not _arrow(ta)))) \
+    said = (_arrow(tb) and not _arrow(ta)) \
         or (REPEATED and bool(_repeated(a, mine, tb)) and (chat or bool(_cues(tb) - _cues(ta))))
     if not said or not theirs - mine:
         return False
-    return bool(mine - theirs or went) and bool(mine & theirs)
+    return bool(mine - theirs) and bool(mine & theirs)
 
 
 def _repeated(a: Reading, mine: set[str], tb: tuple[Tok, ...]) -> set[str]:
