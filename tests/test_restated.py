@@ -114,3 +114,20 @@ def test_a_title_abbreviation_ends_no_sentence() -> None:
 def test_between_remembered_statements_a_change_word_is_needed(old: str, new: str, chat: bool,
                                                                said: bool) -> None:
     assert restated(old, new, chat) is said
+
+
+@pytest.mark.parametrize(("first", "second", "question", "new"), [
+    ("I take melatonin to sleep.", "Melatonin stopped helping so my doctor gave me magnesium.",
+     "What do I take to sleep?", "magnesium"),
+    ("我每天早上喝美式咖啡。", "美式咖啡太苦，后来早上都喝拿铁。", "我早上喝什么咖啡？", "拿铁"),
+])
+def test_a_change_said_in_conversation_ranks_first(me, clock, first, second, question,  # type: ignore[no-untyped-def]
+                                                   new) -> None:
+    """Turn events are never superseded: the net orders the turns and what they yielded."""
+    me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=30)}],
+              session="s1")
+    me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=2)}],
+              session="s2")
+    hits = me.recall(question, k=3, track=False)
+    assert new in hits[0].memory.content
+    assert hits.plan["stages"]["conflicts"]
