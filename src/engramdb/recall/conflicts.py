@@ -54,8 +54,10 @@ from ..write.align import (
     typed_tokens,
 )
 from ..write.extract import sentences
+from .restated import restated
 
 TOP = 4                  # hits read for conflicts
+RESTATED = True          # also recall/restated.py's test (a switch to measure what it buys)
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
 USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
 FIRST_PERSON = frozenset("i me my mine we us our ours 我 我们 咱们 咱".split())
@@ -214,14 +216,24 @@ def conflict(old: Record, new: Record) -> bool:
     if old.invalid_at is not None or new.invalid_at is not None:
         return False  # superseded: placed by the routing (recall/temporal.py)
     a, b = read(old.content), read(new.content)
-    if b.question or a.question or not values_conflict(a, b) or not says_change(a, b):
+    if b.question or a.question:
         return False
     if _for_a_while(new) and not _for_a_while(old):
         return False  # "this week", 今天: an exception for that time, not a new value
     who_a, who_b = _speaker(old), _speaker(new)
     if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
-    return not subjects_clash(a, b) and same_frame(a, b)
+    if values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
+            and same_frame(a, b):
+        return True
+    # a value said in plain words; named again only between turns of a conversation (or what
+    # was extracted from them): two remembered facts are the write path's to set apart
+    return RESTATED and restated(old.content, new.content, said_in_chat(old) or said_in_chat(new))
+
+
+def said_in_chat(rec: Record) -> bool:
+    """A turn of a conversation, or a memory extracted from turns (write/ingest.py)."""
+    return "role" in rec.metadata or "source_events" in rec.metadata
 
 
 def _for_a_while(rec: Record) -> bool:

@@ -19,7 +19,9 @@ is tried against ``PATTERNS`` (write/patterns.py, English and Chinese), first ma
 - identity: the name the user goes by ("my name is ...", "I'm Daniela", "我叫...").
 A sentence no pattern reads is kept when it is a statement, not small talk (write/statement.py):
 a fact, an event when it names a past time, a procedure when a label leads steps. Under
-``ingest``, which keeps each turn as an event, only a turn of one sentence is read this way.
+``ingest``, which keeps each turn as an event, only a turn of one sentence is read this way,
+and a sentence that corrects or changes a value in a turn of any length (write/reading.py
+``corrects``: "it's in room Kilimanjaro, not Everest", "from Jira to Linear", 是8点40，不是6点40).
 Memory commands ("remember that ...", "forget that ...", "记住...", "忘掉...") are read first
 (write/commands.py).
 bench/extraction.py measures precision and recall per type on a labelled set.
@@ -43,13 +45,20 @@ from ..text.tokenize import is_cjk
 from .commands import ASKED_IMPORTANCE, command_of, forget_draft
 from .names import anchors
 from .patterns import PATTERNS
+from .reading import corrects
 from .slots import extract_slot
 from .statement import has_value, informative, is_procedure, names_time
 
 EXTRACTOR = "rules"
 MIN_CHARS = 4
 # a Chinese sentence keeps its end mark until marked_sentences has read it
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])|\n+|(?<=[!?])(?=\S)")
+# (a capitalised abbreviation of two or three letters without a vowel, a title's: "Ms.", "Dr.",
+# "Mrs.", ends no sentence; an English word has a vowel: "Jon." ends one)
+_CONSONANT = "b-df-hj-np-tv-z"
+_ABBREVIATION = (rf"(?<!\b[{_CONSONANT.upper()}][{_CONSONANT}]\.)"
+                 rf"(?<!\b[{_CONSONANT.upper()}][{_CONSONANT}]{{2}}\.)")
+_SENTENCES = re.compile(rf"(?<=[!?;])\s+|{_ABBREVIATION}(?<=\.)\s+"
+                        r"|(?<=[。！？；])|\n+|(?<=[!?])(?=\S)")
 _CONTRACTIONS = ((re.compile(r"\b(i|we|you|they)'(m|re)\b", re.I), r"\1 are"),
                  (re.compile(r"\b(i|we|you|they)'ve\b", re.I), r"\1 have"),
                  (re.compile(r"\b(i|we|you|they)'d\b", re.I), r"\1 would"),
@@ -147,8 +156,8 @@ def extract(turns: Sequence[Turn], *, session: str | None = None,
                 sentence, statements_here = _before_question(sentence), False
                 if not sentence:
                     continue
-            else:
-                statements_here = statements
+            else:  # a correction or change ("B, not A", "from A to B") is read in any turn
+                statements_here = statements or corrects(sentence)
             draft = draft_of(sentence, turn, session, statements_here)
             if draft is not None:
                 drafts.append(draft)
