@@ -146,14 +146,15 @@ def averaged(backgrounds: Backgrounds, scope: Scope, vectors: Sequence[np.ndarra
         if bg is not None:
             views.append(standing(bg, v, asked, candidates))
             kept.append(bg)
+    # the mean of two models' standings spreads less than one model's by chance: by
+    # sqrt((1 + r) / 2), r their agreement on the scope's pairs; rescaled to one (per language,
+    # once a query)
+    spreads = {lang: mean_spread(kept, lang) for lang in {lang for _, lang, _ in candidates}}
     out = {}
     for mid, lang, _ in candidates:
         zs = [view[mid] for view in views if mid in view]
         if zs:
-            # the mean of two models' standings spreads less than one model's by chance: by
-            # sqrt((1 + r) / 2), r their agreement on the scope's pairs; rescaled to one
-            spread = mean_spread(kept, lang) if len(zs) == len(kept) else 1.0
-            out[mid] = sum(zs) / len(zs) / spread
+            out[mid] = sum(zs) / len(zs) / (spreads[lang] if len(zs) == len(kept) else 1.0)
     return out
 
 
