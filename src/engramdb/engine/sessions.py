@@ -124,7 +124,8 @@ class SessionVerbs(Core):
                                         blob_session(session, self._now()), self._now())
         mask_blobs(policy, offloaded)
         drafts = extract_drafts(self.config, turns, session, extractor, report, policy,
-                                turns_kept=keep_turns)
+                                turns_kept=keep_turns, embedder=self.embedder,
+                                embed=self._embed_many)
         with self.store.transaction():
             if offloaded:
                 self._keep_blobs(scope, offloaded)

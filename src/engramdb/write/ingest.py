@@ -18,6 +18,7 @@ from ..config import Config
 from ..errors import Invalid
 from ..model import Draft, IngestReport, Kind, Message, WriteResult
 from .extract import Turn, extract
+from .kindvote import Embed, revote
 from .llm_extract import ExtractionFailed, choose_extractor
 from .privacy import masked_turns, revealed_drafts
 
@@ -108,14 +109,17 @@ def link_to_turns(drafts: list[Draft], events: dict[int, WriteResult]) -> list[D
 
 
 def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: str,
-                   report: IngestReport, pii: str = "keep", turns_kept: bool = False
-                   ) -> list[Draft]:
+                   report: IngestReport, pii: str = "keep", turns_kept: bool = False,
+                   embedder: Any = None, embed: Embed | None = None) -> list[Draft]:
     """What the chosen extractor finds in the turns: the configured LLM ("auto" when one is
     configured, or "llm"), falling back to the rules when its answer fails (the report says
     which ran and why it fell back), or the rules. Under the PII policy "mask" (``pii``) the
     LLM is sent the turns with placeholders, and its drafts get the values back (the write
     path masks them again, keeping them with each memory: write/privacy.py). ``turns_kept``:
-    each turn is kept as an event too (write/extract.py reads less of a long turn then)."""
+    each turn is kept as an event too (write/extract.py reads less of a long turn then).
+    ``embedder``: the memory's; the kind of a draft the rules only guessed is then read from
+    the nearest labelled examples where their vote is clear (write/kindvote.py; ``embed``
+    embeds many texts, default the embedder's own call)."""
     if extractor not in ("auto", "rules", "llm"):
         raise Invalid(f"extractor must be auto, rules or llm, got {extractor!r}")
     llm = choose_extractor(config, extractor)
@@ -130,4 +134,5 @@ def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: s
             return drafts
         except ExtractionFailed as exc:
             report.fallback_reason = str(exc)
-    return extract(turns, session=session, turns_kept=turns_kept)
+    drafts = extract(turns, session=session, turns_kept=turns_kept)
+    return revote(drafts, embedder, embed) if embedder is not None else drafts

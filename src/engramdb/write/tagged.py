@@ -35,7 +35,8 @@ def extract_tagged(memory: Facade, messages: Iterable[Message | dict[str, Any]],
     report = IngestReport(session=session, turns=len(turns))
     scope = memory._scope(user, agent)
     drafts = extract_drafts(memory.config, turns, session, extractor, report,
-                            scope_policy(memory.config.pii, memory.config.pii_scopes, scope))
+                            scope_policy(memory.config.pii, memory.config.pii_scopes, scope),
+                            embedder=memory.embedder, embed=memory._embed_many)
     drafts, forgets = split_forgets(drafts)
     for draft in drafts:
         draft.metadata = {**(draft.metadata or {}), **tags}

@@ -1,0 +1,182 @@
+"""A memory's kind from the nearest labelled examples, where the rules only guessed.
+
+The typed patterns (write/patterns.py) know a few dozen ways of saying a preference, a rule, a
+lesson or a pending item; a sentence none of them reads is kept by a structural fallback
+(write/statement.py, the broad subject rules) as a fact, or as an event when it names a past
+time. People say "Window seats, if I get the choice." or "房租这个月还没交。" too: the fallback
+calls them facts. Here the kind of such a sentence is read from meaning instead, by the
+examples it is nearest to (data/kind_examples.txt: a few hundred sentences, English and
+Chinese, casual and formal, many domains, each labelled with its kind or "none", nothing worth
+keeping), and only where their vote stands clearly above the rule's guess:
+
+- each kind's score is the mean cosine of its ``NEAREST`` closest examples;
+- the vote is the kind with the best score; it replaces the rule's kind only when it leads the
+  rule's kind by more than ``needed``: the lead that wrong votes stay under ``WRONG_SHARE`` of
+  the time when each example is voted on by the others (leave one out). The margin is measured
+  on the examples with the embedder in use, not chosen by hand, so each model gets its own;
+- a clear vote for "none" drops the statement (small talk the fallback kept), unless the user
+  asked for it to be kept ("remember that ...").
+
+A sentence a typed pattern read keeps its kind: the vote only replaces a guess. An embedder
+that reads words, not meaning (``lexical_only``: the hashing embedder) gives no vote: the rules
+alone decide there. The examples are embedded once per process and embedder model id, on the
+first guess that needs them (about 500 short texts: a few seconds with the default model), not
+at every write. bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from ..model import Draft, Kind
+
+if TYPE_CHECKING:
+    import numpy as np
+
+EXAMPLES = "data/kind_examples.txt"
+NONE = "none"
+NEAREST = 5         # a kind's score: the mean cosine of its NEAREST closest examples
+WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes in 10 do
+# the rules that guess: the structural fallback (write/statement.py), a dated past sentence
+# only a broad rule matched, and the broad subject rules themselves (write/extract.py GENERIC)
+GUESSES = ("statement", "past_statement", "dated_event")
+BROAD = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user", "en:project"})
+
+Embed = Callable[[Sequence[str]], "np.ndarray"]
+
+
+def is_guess(rule: str) -> bool:
+    """True for a rule id that only guesses the kind ("en:statement", "zh:subject")."""
+    return rule in BROAD or rule.split(":", 1)[-1] in GUESSES
+
+
+@lru_cache(maxsize=1)
+def examples() -> tuple[tuple[str, str], ...]:
+    """(sentence, kind) of every example line ("kind | sentence"; "#" starts a comment)."""
+    raw = resources.files("engramdb").joinpath(EXAMPLES).read_text("utf-8")
+    out = []
+    for line in raw.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        kind, text = (part.strip() for part in line.split("|", 1))
+        out.append((text, kind))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Vote:
+    """The examples' kind for one sentence, its lead over the rule's kind and the lead a vote
+    needs to count."""
+
+    kind: str
+    lead: float
+    needed: float
+
+    @property
+    def clear(self) -> bool:
+        return self.lead > self.needed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "lead": round(self.lead, 3), "needed": round(self.needed, 3)}
+
+
+class KindBook:
+    """The examples' unit vectors, their kinds, and the lead a vote needs (leave one out)."""
+
+    def __init__(self, vectors: np.ndarray, labels: Sequence[str]) -> None:
+        import numpy as np
+
+        self.kinds = tuple(sorted(set(labels)))
+        self.vectors = np.asarray(vectors, dtype=np.float32)
+        self.labels = np.array([self.kinds.index(k) for k in labels])
+        self.needed = self._measured_lead()
+
+    def scores(self, vectors: np.ndarray, leave_out: bool = False) -> np.ndarray:
+        """(n, kinds): each kind's mean cosine over its NEAREST closest examples; with
+        ``leave_out`` the rows are the examples themselves, each not voting on itself."""
+        import numpy as np
+
+        sims = np.asarray(vectors, dtype=np.float32) @ self.vectors.T
+        if leave_out:
+            np.fill_diagonal(sims, -np.inf)
+        out = np.empty((sims.shape[0], len(self.kinds)), dtype=np.float32)
+        for j in range(len(self.kinds)):
+            own = sims[:, self.labels == j]
+            top = min(NEAREST, own.shape[1] - (1 if leave_out else 0))
+            out[:, j] = np.sort(own, axis=1)[:, -top:].mean(axis=1)
+        return out
+
+    def _measured_lead(self) -> float:
+        """The lead over the right kind that wrong leave-one-out votes stay under
+        WRONG_SHARE of the time."""
+        import numpy as np
+
+        scores = self.scores(self.vectors, leave_out=True)
+        rows = np.arange(len(scores))
+        best = scores.argmax(axis=1)
+        leads = scores[rows, best] - scores[rows, self.labels]
+        wrong = leads[best != self.labels]
+        return float(np.quantile(wrong, WRONG_SHARE)) if len(wrong) else 0.0
+
+    def votes(self, vectors: np.ndarray, guessed: Sequence[str]) -> list[Vote]:
+        """The vote for each sentence's vector, against the kind the rules ``guessed``."""
+        scores = self.scores(vectors)
+        out = []
+        for row, kind in zip(scores, guessed, strict=True):
+            best = int(row.argmax())
+            own = float(row[self.kinds.index(kind)]) if kind in self.kinds else float(row.min())
+            out.append(Vote(self.kinds[best], float(row[best]) - own, self.needed))
+        return out
+
+
+_BOOKS: dict[str, KindBook] = {}
+_LOCK = threading.Lock()
+
+
+def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
+    """The examples embedded by ``embedder`` (once per process and model id), or None for an
+    embedder without meaning (``lexical_only``). ``embed``: how to embed many texts (the
+    memory's bulk embed, on its worker processes when they pay), default the embedder's own."""
+    if getattr(embedder, "lexical_only", False):
+        return None
+    model = str(getattr(embedder, "model_id", ""))
+    with _LOCK:
+        book = _BOOKS.get(model)
+        if book is None:
+            known = examples()
+            texts = [text for text, _ in known]
+            vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
+            book = _BOOKS[model] = KindBook(vectors, [kind for _, kind in known])
+    return book
+
+
+def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None) -> list[Draft]:
+    """``drafts`` with the kind of each guessed one (metadata ``rule``: ``is_guess``) taken
+    from the examples where their vote is clear (metadata ``kind_vote`` says so and keeps the
+    rule's kind as ``guessed``); a clear "none" drops a draft the user did not ask for."""
+    guessed = [i for i, d in enumerate(drafts)
+               if is_guess(str((d.metadata or {}).get("rule", ""))) and d.kind is not None]
+    if not guessed:
+        return drafts
+    book = book_for(embedder, embed)
+    if book is None:
+        return drafts
+    texts = [drafts[i].content for i in guessed]
+    vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
+    kinds = [str(Kind(drafts[i].kind).value) for i in guessed]
+    dropped = set()
+    for i, kind, vote in zip(guessed, kinds, book.votes(vectors, kinds), strict=True):
+        if not vote.clear or vote.kind == kind:
+            continue
+        meta = drafts[i].metadata or {}
+        if vote.kind == NONE:
+            if not meta.get("asked"):
+                dropped.add(i)
+            continue
+        drafts[i].kind = Kind(vote.kind)
+        drafts[i].metadata = {**meta, "kind_vote": {**vote.to_dict(), "guessed": kind}}
+    return [d for i, d in enumerate(drafts) if i not in dropped]
