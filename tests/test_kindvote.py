@@ -1,0 +1,111 @@
+"""The kind of a sentence the rules only guessed, from the nearest labelled examples
+(write/kindvote.py), through ``ingest`` with the default embedder, English and Chinese.
+
+The examples are embedded once for the module (a few seconds with the default model)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import engramdb
+from engramdb import Kind
+from engramdb.registry import make_embedder
+from engramdb.write.kindvote import NONE, book_for, examples, is_guess
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return make_embedder("default", threads=1)
+
+
+def extracted(model: Any, text: str) -> list[Any]:
+    with engramdb.open(":memory:", embedder=model) as mem:
+        report = mem.ingest([{"role": "user", "content": text}], session="s")
+        return [r.memory for r in report.extracted if r.action.value != "reject"]
+
+
+def test_the_examples_hold_every_kind_in_both_languages() -> None:
+    by_kind: dict[str, set[bool]] = {}
+    for text, kind in examples():
+        assert kind == NONE or kind in {k.value for k in Kind}, kind
+        by_kind.setdefault(kind, set()).add(any("\u4e00" <= c <= "\u9fff" for c in text))
+    emitted = {"identity", "fact", "preference", "event", "rule", "lesson", "procedure",
+               "pending", NONE}
+    assert set(by_kind) == emitted
+    assert all(langs == {True, False} for langs in by_kind.values())
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("My mates at football call me Shorty.", Kind.IDENTITY),
+    ("Aisle seat on long flights, always better for my back.", Kind.PREFERENCE),
+    ("Cheap umbrellas break in the first storm, I've learned to buy a decent one.", Kind.LESSON),
+    ("同学们都喊我阿飞。", Kind.IDENTITY),
+    ("跑完步不拉伸，第二天腿疼得下不了楼，以后不敢省了。", Kind.LESSON),
+])
+def test_a_guessed_kind_comes_from_the_examples(model: Any, text: str, kind: Kind) -> None:
+    [memory] = extracted(model, text)
+    assert memory.kind == kind
+    assert is_guess(memory.metadata["rule"])          # no typed pattern read it
+    vote = memory.metadata["kind_vote"]
+    assert vote["kind"] == kind.value and vote["lead"] > vote["needed"] > 0
+    assert vote["guessed"] in ("fact", "event")       # what the rules alone would have kept
+
+
+@pytest.mark.parametrize("text", ["Everyone at the office knows me as Jen from accounts.",
+                                  "网上大家都叫我老猫。"])
+def test_an_unclear_vote_keeps_the_rules_kind(model: Any, text: str) -> None:
+    [memory] = extracted(model, text)
+    vote = book_for(model).votes(model.embed_batch([memory.content]), ["fact"])[0]
+    assert vote.kind != "fact" and not vote.clear       # another kind leads, but not clearly
+    assert memory.kind == Kind.FACT and "kind_vote" not in memory.metadata
+
+
+@pytest.mark.parametrize(("text", "kind"), [("I love hiking in the Alps.", Kind.PREFERENCE),
+                                            ("提醒我给妈妈打电话", Kind.PENDING)])
+def test_a_typed_pattern_is_never_voted_on(model: Any, text: str, kind: Kind) -> None:
+    [memory] = extracted(model, text)
+    assert memory.kind == kind and "kind_vote" not in memory.metadata
+
+
+@pytest.mark.parametrize("text", ["I see, that makes a lot more sense now.",
+                                  "刚刚那段解释我还是没太看懂。"])
+def test_small_talk_the_fallback_kept_is_dropped_unless_asked(model: Any, text: str) -> None:
+    assert extracted(model, text) == []
+    asked = ("Remember that " + text[0].lower() + text[1:]) if text.isascii() else "记住：" + text
+    [memory] = extracted(model, asked)
+    assert memory.metadata.get("asked") is True
+
+
+def test_the_hashing_embedder_leaves_the_kind_to_the_rules() -> None:
+    hashing = make_embedder("hashing")
+    assert book_for(hashing) is None
+    [memory] = extracted(hashing, "My mates at football call me Shorty.")
+    assert memory.kind == Kind.FACT and "kind_vote" not in memory.metadata
+
+
+class Counting:
+    """The default model, counting the texts it embeds."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.model_id, self.dimensions = inner, inner.model_id, inner.dimensions
+        self.texts = 0
+
+    def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        self.texts += len(texts)
+        return self.inner.embed_batch(texts, query=query)
+
+
+def test_the_examples_are_embedded_once_per_model_id(model: Any) -> None:
+    book = book_for(model)
+    assert book is not None and book_for(make_embedder("default", threads=1)) is book
+    counting = Counting(model)
+    with engramdb.open(":memory:", embedder=counting) as mem:
+        mem.ingest([{"role": "user", "content": "同学们都喊我阿飞。"}], session="a")
+        mem.ingest([{"role": "user", "content": "My mates at football call me Shorty."}],
+                   session="b")
+    # each ingest: the turn, the extracted memory, and the one sentence voted on; no example
+    assert counting.texts == 6
