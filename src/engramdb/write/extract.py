@@ -23,7 +23,8 @@ a fact, an event when it names a past time, a procedure when a label leads steps
 and a sentence that corrects or changes a value in a turn of any length (write/reading.py
 ``corrects``: "it's in room Kilimanjaro, not Everest", "from Jira to Linear", 是8点40，不是6点40).
 Memory commands ("remember that ...", "forget that ...", "记住...", "忘掉...") are read first
-(write/commands.py).
+(write/commands.py). Where only a fallback or a broad rule read a sentence, ``ingest`` may take
+its kind from the nearest labelled examples (write/kindvote.py: not here, this module is pure).
 bench/extraction.py measures precision and recall per type on a labelled set.
 The extracted text is the sentence as the user said it, in the user's language. A time the
 sentence names ("last month", "去年三月") is resolved against the turn's ``at``: the memory's
