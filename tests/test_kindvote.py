@@ -6,14 +6,16 @@ The examples are embedded once for the module (a few seconds with the default mo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import pytest
 
 import engramdb
-from engramdb import Kind
+from engramdb import Kind, Message
 from engramdb.registry import make_embedder
+from engramdb.write.extract import Turn, extract
 from engramdb.write.kindvote import NONE, book_for, examples, is_guess
 
 
@@ -80,11 +82,38 @@ def test_small_talk_the_fallback_kept_is_dropped_unless_asked(model: Any, text: 
     assert memory.metadata.get("asked") is True
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Sushi or ramen, ramen wins every time for me.", Kind.PREFERENCE),
+    ("The gas bill is still unpaid, it has to go out before Friday.", Kind.PENDING),
+    ("出门在外住青旅最自在。", Kind.PREFERENCE),
+    ("水电费还没缴，月底前搞定。", Kind.PENDING),
+])
+def test_a_statement_no_rule_reads_is_kept_where_the_examples_say(model: Any, text: str,
+                                                                   kind: Kind) -> None:
+    [memory] = extracted(model, text)
+    assert memory.kind == kind and memory.metadata["rule"].endswith(":unread")
+    assert memory.metadata["kind_vote"]["guessed"] == NONE
+
+
+@pytest.mark.parametrize("text", ["Ha, okay, fair enough then.", "嗯，挺好的，就这样吧。"])
+def test_small_talk_no_rule_reads_stays_out(model: Any, text: str) -> None:
+    assert extracted(model, text) == []
+
+
+def test_without_an_embedder_a_statement_no_rule_reads_is_no_draft() -> None:
+    said = [Turn(0, Message("user", "Sushi or ramen, ramen wins every time for me."),
+                 datetime(2026, 1, 5, tzinfo=UTC))]
+    assert extract(said) == []                          # the pure extractor, as before
+    [draft] = extract(said, unread=True)
+    assert draft.metadata is not None and draft.metadata["rule"] == "en:unread"
+
+
 def test_the_hashing_embedder_leaves_the_kind_to_the_rules() -> None:
     hashing = make_embedder("hashing")
     assert book_for(hashing) is None
     [memory] = extracted(hashing, "My mates at football call me Shorty.")
     assert memory.kind == Kind.FACT and "kind_vote" not in memory.metadata
+    assert extracted(hashing, "Sushi or ramen, ramen wins every time for me.") == []
 
 
 class Counting:

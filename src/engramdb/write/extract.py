@@ -138,12 +138,15 @@ def classify(sentence: str) -> tuple[Kind, str] | None:
 
 
 def extract(turns: Sequence[Turn], *, session: str | None = None,
-            turns_kept: bool = False) -> list[Draft]:
+            turns_kept: bool = False, unread: bool = False) -> list[Draft]:
     """The drafts the user turns of a conversation yield, in conversation order.
     ``turns_kept``: each turn is kept whole as an event (``ingest``), so a sentence no pattern
     reads is kept on its own only when it is the whole turn (write/statement.py): the
     sentences of a longer turn stay in its event (each kept apart, they crowded the turns
-    that answer a question: LoCoMo dev through ingest, R@10 0.765 against 0.782)."""
+    that answer a question: LoCoMo dev through ingest, R@10 0.765 against 0.782).
+    ``unread``: a statement the fallback leaves out (small talk, by its measure) is a draft
+    too, its rule "en:unread"/"zh:unread", for the labelled examples to keep or drop
+    (write/kindvote.py ``revote``, which drops every one its examples do not clearly keep)."""
     drafts: list[Draft] = []
     for turn in turns:
         if turn.message.role != "user":
@@ -159,7 +162,8 @@ def extract(turns: Sequence[Turn], *, session: str | None = None,
                     continue
             else:  # a correction or change ("B, not A", "from A to B") is read in any turn
                 statements_here = statements or corrects(sentence)
-            draft = draft_of(sentence, turn, session, statements_here)
+            draft = draft_of(sentence, turn, session, statements_here,
+                             unread and statements_here and not asked)
             if draft is not None:
                 drafts.append(draft)
     return drafts
@@ -177,7 +181,7 @@ _FILLER = re.compile(r"^(?:(?:(?:actually|well|oh|so|and|but|btw|by the way|anyw
 
 
 def draft_of(sentence: str, turn: Turn, session: str | None,
-             statements: bool = True) -> Draft | None:
+             statements: bool = True, unread: bool = False) -> Draft | None:
     sentence = _FILLER.sub("", sentence).strip() or sentence
     command = command_of(sentence)
     if command is not None:
@@ -199,6 +203,8 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
             found = (Kind.EVENT, "zh:dated_event" if is_cjk(sentence) else "en:dated_event")
         elif found is None:
             found = statement(sentence, past) if statements else None
+            if found is None and unread and not _QUESTION.search(sentence):
+                found = (Kind.FACT, "zh:unread" if is_cjk(sentence) else "en:unread")
             if found is None:
                 return None
     kind, rule = found

@@ -18,7 +18,7 @@ from ..config import Config
 from ..errors import Invalid
 from ..model import Draft, IngestReport, Kind, Message, WriteResult
 from .extract import Turn, extract
-from .kindvote import Embed, revote
+from .kindvote import Embed, revote, votes
 from .llm_extract import ExtractionFailed, choose_extractor
 from .privacy import masked_turns, revealed_drafts
 
@@ -134,5 +134,6 @@ def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: s
             return drafts
         except ExtractionFailed as exc:
             report.fallback_reason = str(exc)
-    drafts = extract(turns, session=session, turns_kept=turns_kept)
-    return revote(drafts, embedder, embed) if embedder is not None else drafts
+    voted = embedder is not None and votes(embedder)
+    drafts = extract(turns, session=session, turns_kept=turns_kept, unread=voted)
+    return revote(drafts, embedder, embed) if voted else drafts

@@ -44,14 +44,21 @@ WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes 
 # the rules that guess: the structural fallback (write/statement.py), a dated past sentence
 # only a broad rule matched, and the broad subject rules themselves (write/extract.py GENERIC)
 GUESSES = ("statement", "past_statement", "dated_event")
+UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unread``)
 BROAD = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user", "en:project"})
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 
 
 def is_guess(rule: str) -> bool:
-    """True for a rule id that only guesses the kind ("en:statement", "zh:subject")."""
-    return rule in BROAD or rule.split(":", 1)[-1] in GUESSES
+    """True for a rule id that only guesses the kind ("en:statement", "zh:subject") or
+    read nothing ("en:unread")."""
+    return rule in BROAD or rule.split(":", 1)[-1] in (*GUESSES, UNREAD)
+
+
+def votes(embedder: Any) -> bool:
+    """Whether ``embedder`` gives the examples a vote (one that reads meaning)."""
+    return not getattr(embedder, "lexical_only", False)
 
 
 @lru_cache(maxsize=1)
@@ -141,7 +148,7 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
     """The examples embedded by ``embedder`` (once per process and model id), or None for an
     embedder without meaning (``lexical_only``). ``embed``: how to embed many texts (the
     memory's bulk embed, on its worker processes when they pay), default the embedder's own."""
-    if getattr(embedder, "lexical_only", False):
+    if not votes(embedder):
         return None
     model = str(getattr(embedder, "model_id", ""))
     with _LOCK:
@@ -157,22 +164,23 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
 def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None) -> list[Draft]:
     """``drafts`` with the kind of each guessed one (metadata ``rule``: ``is_guess``) taken
     from the examples where their vote is clear (metadata ``kind_vote`` says so and keeps the
-    rule's kind as ``guessed``); a clear "none" drops a draft the user did not ask for."""
-    guessed = [i for i, d in enumerate(drafts)
-               if is_guess(str((d.metadata or {}).get("rule", ""))) and d.kind is not None]
-    if not guessed:
-        return drafts
-    book = book_for(embedder, embed)
+    rule's kind as ``guessed``); a clear "none" drops a draft the user did not ask for. A
+    draft no rule read (``UNREAD``) is kept only where the examples clearly lead "none" (its
+    guess), with their kind; without a vote (``embedder`` lexical) it is dropped."""
+    guessed = [i for i, d in enumerate(drafts) if is_guess(_rule(d)) and d.kind is not None]
+    unread = {i for i in guessed if _rule(drafts[i]).endswith(":" + UNREAD)}
+    book = book_for(embedder, embed) if guessed else None
     if book is None:
-        return drafts
+        return [d for i, d in enumerate(drafts) if i not in unread]
     texts = [drafts[i].content for i in guessed]
     vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
-    kinds = [str(Kind(drafts[i].kind).value) for i in guessed]
-    dropped = set()
+    kinds = [NONE if i in unread else str(Kind(drafts[i].kind).value) for i in guessed]
+    dropped = set(unread)
     for i, kind, vote in zip(guessed, kinds, book.votes(vectors, kinds), strict=True):
         if not vote.clear or vote.kind == kind:
             continue
         meta = drafts[i].metadata or {}
+        dropped.discard(i)
         if vote.kind == NONE:
             if not meta.get("asked"):
                 dropped.add(i)
@@ -180,3 +188,7 @@ def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None) -> li
         drafts[i].kind = Kind(vote.kind)
         drafts[i].metadata = {**meta, "kind_vote": {**vote.to_dict(), "guessed": kind}}
     return [d for i, d in enumerate(drafts) if i not in dropped]
+
+
+def _rule(draft: Draft) -> str:
+    return str((draft.metadata or {}).get("rule", ""))
