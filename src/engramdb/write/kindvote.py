@@ -15,7 +15,10 @@ keeping), and only where their vote stands clearly above the rule's guess:
   the time when each example is voted on by the others (leave one out). The margin is measured
   on the examples with the embedder in use, not chosen by hand, so each model gets its own;
 - a clear vote for "none" drops the statement (small talk the fallback kept), unless the user
-  asked for it to be kept ("remember that ...").
+  asked for it to be kept ("remember that ...");
+- a statement the fallback leaves out as small talk (rule "en:unread"/"zh:unread", made by
+  write/extract.py ``unread`` for ``ingest``) is kept only where the best kind leads "none" by
+  more than ``needed``, with that kind ("水电费还没缴，月底前搞定。": pending).
 
 A sentence a typed pattern read keeps its kind: the vote only replaces a guess. An embedder
 that reads words, not meaning (``lexical_only``: the hashing embedder) gives no vote: the rules
