@@ -40,6 +40,7 @@ def turns(*contents: str, role: str = "user", at: datetime = SAID) -> list[Turn]
     ("别忘了交房租", Kind.PENDING),
     ("下次记得带伞", Kind.LESSON),
     ("教训是先备份再升级", Kind.LESSON),
+    ("我得到的教训是先备份再升级", Kind.LESSON),   # 得到 is no "must" (zh:need_to)
 ])
 def test_sentences_are_classified(sentence, kind):  # type: ignore[no-untyped-def]
     found = classify(sentence)

@@ -34,7 +34,7 @@ PENDING: tuple[tuple[Kind, str, str], ...] = (
                                      r"交|买|打)"),
     (Kind.PENDING, "zh:todo", r"^待办(?:事项)?\s*[:：]"),
     (Kind.PENDING, "zh:need_to", r"^" + _TIME_ZH + r"我们?[^我你他她，,。]{0,4}?"
-                                 r"(?:还|也)?(?:需要|得|必须|要记得|要(?!是|么))"),
+                                 r"(?:还|也)?(?:需要|得(?!到)|必须|要记得|要(?!是|么))"),
 )
 LESSON: tuple[tuple[Kind, str, str], ...] = (
     (Kind.LESSON, "en:lesson", r"^(?:the |a |one |key |my |big )?(?:lesson(?:s)?(?: learned)?"
