@@ -123,8 +123,11 @@ class Counting:
         self.inner, self.model_id, self.dimensions = inner, inner.model_id, inner.dimensions
         self.texts = 0
 
+        self.seen: list[str] = []
+
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         self.texts += len(texts)
+        self.seen += texts
         return self.inner.embed_batch(texts, query=query)
 
 
@@ -138,3 +141,14 @@ def test_the_examples_are_embedded_once_per_model_id(model: Any) -> None:
                    session="b")
     # each ingest: the turn, the extracted memory, and the one sentence voted on; no example
     assert counting.texts == 6
+
+
+def test_under_the_mask_policy_the_vote_sees_no_value(model: Any) -> None:
+    assert book_for(model) is not None                  # the examples, embedded beforehand
+    counting = Counting(model)
+    said = "The gas bill is still unpaid, send it to jane.doe@example.com before Friday."
+    with engramdb.open(":memory:", embedder=counting, pii="mask") as mem:
+        report = mem.ingest([{"role": "user", "content": said}], session="a")
+        [result] = report.extracted
+        assert result.memory.kind == Kind.PENDING
+    assert counting.texts == 3 and not any("jane.doe" in text for text in counting.seen)

@@ -136,4 +136,4 @@ def extract_drafts(config: Config, turns: list[Turn], session: str, extractor: s
             report.fallback_reason = str(exc)
     voted = embedder is not None and votes(embedder)
     drafts = extract(turns, session=session, turns_kept=turns_kept, unread=voted)
-    return revote(drafts, embedder, embed) if voted else drafts
+    return revote(drafts, embedder, embed, mask=pii == "mask") if voted else drafts

@@ -164,18 +164,25 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
     return book
 
 
-def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None) -> list[Draft]:
+def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None,
+           mask: bool = False) -> list[Draft]:
     """``drafts`` with the kind of each guessed one (metadata ``rule``: ``is_guess``) taken
     from the examples where their vote is clear (metadata ``kind_vote`` says so and keeps the
     rule's kind as ``guessed``); a clear "none" drops a draft the user did not ask for. A
     draft no rule read (``UNREAD``) is kept only where the examples clearly lead "none" (its
-    guess), with their kind; without a vote (``embedder`` lexical) it is dropped."""
+    guess), with their kind; without a vote (``embedder`` lexical) it is dropped. ``mask``
+    (the PII policy "mask"): the embedder is given each text with its values as placeholders,
+    as the write path gives it the memory (write/privacy.py)."""
     guessed = [i for i, d in enumerate(drafts) if is_guess(_rule(d)) and d.kind is not None]
     unread = {i for i in guessed if _rule(drafts[i]).endswith(":" + UNREAD)}
     book = book_for(embedder, embed) if guessed else None
     if book is None:
         return [d for i, d in enumerate(drafts) if i not in unread]
     texts = [drafts[i].content for i in guessed]
+    if mask:
+        from .privacy import Masked, mask_text
+
+        texts = [mask_text(text, Masked()) for text in texts]
     vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
     kinds = [NONE if i in unread else str(Kind(drafts[i].kind).value) for i in guessed]
     dropped = set(unread)
