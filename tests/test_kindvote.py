@@ -1,7 +1,8 @@
 """The kind of a sentence the rules only guessed, from the nearest labelled examples
 (write/kindvote.py), through ``ingest`` with the default embedder, English and Chinese.
 
-The examples are embedded once for the module (a few seconds with the default model)."""
+The default model's vectors of the examples ship with the package (data/kind_examples.npz);
+another model's are embedded once per process."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ import pytest
 import engramdb
 from engramdb import Kind, Message
 from engramdb.registry import make_embedder
+from engramdb.write import kindvote
 from engramdb.write.extract import Turn, extract
-from engramdb.write.kindvote import NONE, book_for, examples, is_guess
+from engramdb.write.kindvote import NONE, book_for, examples, is_guess, shipped
 
 
 @pytest.fixture(scope="module")
@@ -152,3 +154,27 @@ def test_under_the_mask_policy_the_vote_sees_no_value(model: Any) -> None:
         [result] = report.extracted
         assert result.memory.kind == Kind.PENDING
     assert counting.texts == 3 and not any("jane.doe" in text for text in counting.seen)
+
+
+def test_the_default_models_example_vectors_ship_and_match_a_fresh_embedding(model: Any) -> None:
+    """tools/kind_vectors.py wrote them for these examples and this model (run it again after
+    editing data/kind_examples.txt); a few embedded again agree with them."""
+    vectors = shipped(model.model_id)
+    assert vectors is not None, "examples changed: run tools/kind_vectors.py"
+    texts = [text for text, _ in examples()]
+    assert vectors.shape == (len(texts), model.dimensions)
+    picks = [0, len(texts) // 3, len(texts) - 1, *[i for i, t in enumerate(texts) if "我" in t][:2]]
+    fresh = model.embed_batch([texts[i] for i in picks])
+    assert np.all(np.sum(fresh * vectors[picks], axis=1) > 0.999)
+    assert shipped("another-model") is None
+
+
+def test_a_model_without_shipped_vectors_embeds_the_examples_once(
+        model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kindvote, "_BOOKS", {})
+    monkeypatch.setattr(kindvote, "shipped", lambda model_id: None)
+    counting = Counting(model)
+    counting.model_id = "default, as another model"
+    book = book_for(counting)
+    assert book is not None and counting.texts == len(examples())
+    assert book_for(counting) is book and counting.texts == len(examples())

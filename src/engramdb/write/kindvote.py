@@ -23,11 +23,14 @@ keeping), and only where their vote stands clearly above the rule's guess:
 A sentence a typed pattern read keeps its kind: the vote only replaces a guess. An embedder
 that reads words, not meaning (``lexical_only``: the hashing embedder) gives no vote: the rules
 alone decide there. The examples are embedded once per process and embedder model id, on the
-first guess that needs them (about 500 short texts: a few seconds with the default model), not
-at every write. bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
+first guess that needs them, not at every write; for the default embedder they are read from
+data/kind_examples.npz (written by tools/kind_vectors.py: the model id and the examples' hash
+must match) instead of embedding 529 sentences, ~9.5 s of CPU. bench/kind_knn.py measures it;
+bench/results/kind_knn.md has the figures."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 EXAMPLES = "data/kind_examples.txt"
+SHIPPED = "data/kind_examples.npz"   # the default embedder's vectors of EXAMPLES (float16)
 NONE = "none"
 NEAREST = 5         # a kind's score: the mean cosine of its NEAREST closest examples
 WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes in 10 do
@@ -75,6 +79,31 @@ def examples() -> tuple[tuple[str, str], ...]:
         kind, text = (part.strip() for part in line.split("|", 1))
         out.append((text, kind))
     return tuple(out)
+
+
+def examples_sha() -> str:
+    """SHA-256 of the examples file: the shipped vectors are of this text."""
+    raw = resources.files("engramdb").joinpath(EXAMPLES).read_bytes()
+    return hashlib.sha256(raw).hexdigest()
+
+
+def shipped_path() -> Any:
+    return resources.files("engramdb").joinpath(SHIPPED)
+
+
+def shipped(model: str) -> np.ndarray | None:
+    """The shipped vectors of the examples for embedder ``model``: None for another model, or
+    where the examples changed since they were written (or no file ships)."""
+    import numpy as np
+
+    path = shipped_path()
+    if not path.is_file():
+        return None
+    with path.open("rb") as f, np.load(f) as kept:
+        if str(kept["model"]) != model or str(kept["sha"]) != examples_sha():
+            return None
+        vectors = kept["vectors"].astype(np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
 
 
 @dataclass(frozen=True)
@@ -159,7 +188,9 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
         if book is None:
             known = examples()
             texts = [text for text, _ in known]
-            vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
+            vectors = shipped(model)
+            if vectors is None:
+                vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
             book = _BOOKS[model] = KindBook(vectors, [kind for _, kind in known])
     return book
 
