@@ -26,7 +26,8 @@ import numpy as np
 
 from ..model import Hit, Kind
 from ..text import is_cjk
-from ..write.reading import read
+from ..write.align import COPULAS
+from ..write.reading import Reading, read
 from .background import in_model, model_half
 from .conflicts import read as statement
 from .conflicts import same_frame
@@ -56,13 +57,20 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     if not pairs:
         return []
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
+    asks = asked_of(query)
     moved: list[tuple[Hit, Hit, float]] = []
     for _ in range(len(pairs)):
         swap = None
         for x, y in pairs:
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
-            if lean >= MIN_LEAN and (_in_time(lower, upper, mode) or _apart(lower, upper)):
+            if asks is not None and _whose(asks, lower, upper):
+                swap = (lower, upper, lean)
+                break
+            if asks is not None and _whose(asks, upper, lower):
+                continue
+            if lean >= MIN_LEAN and _alike(lower, upper) \
+                    and (_in_time(lower, upper, mode) or _apart(lower, upper)):
                 swap = (lower, upper, lean)
                 break
         if swap is None:
@@ -80,6 +88,32 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     return moved
 
 
+PEOPLE = frozenset({"user", "person"})
+
+
+def asked_of(query: str) -> Reading | None:
+    """The question read as a statement (write/reading.py), when its subject is the user or
+    a person; in English what follows its first auxiliary ("Where do my parents live?" ->
+    "my parents live?"), the words before it being what is asked."""
+    if not is_cjk(query):
+        toks = query.split()
+        at = next((i for i, w in enumerate(toks) if w.lower() in COPULAS), None)
+        if at is None:
+            return None
+        query = " ".join(toks[at + 1:])
+    found = read(query)
+    return found if found.subject.kind in PEOPLE else None
+
+
+def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
+    """The question asks about ``x``'s subject and not ``y``'s, both people (the user, "my
+    parents", 我女儿, a name): "我住在哪里？" is not about "我爸妈住在绍兴"."""
+    rx, ry = read(x.memory.content), read(y.memory.content)
+    if rx.subject.kind not in PEOPLE or ry.subject.kind not in PEOPLE:
+        return False
+    return not asks.apart_from(rx) and asks.apart_from(ry)
+
+
 def _in_time(up: Hit, down: Hit, mode: str) -> bool:
     """Lifting ``up`` over ``down`` keeps time's order: the newer first, or for a question
     about the past (recall/temporal.py's routing, ``mode``) the older."""
@@ -88,10 +122,13 @@ def _in_time(up: Hit, down: Hit, mode: str) -> bool:
 
 
 def _near(x: Hit, y: Hit) -> bool:
-    """Two statements alike, that the question's words weigh alike."""
+    """Two statements that the question's words weigh alike."""
     cx, cy = x.explanation.terms.get("coverage"), y.explanation.terms.get("coverage")
-    if cx is None or cy is None or abs(cx - cy) >= TIE:
-        return False
+    return cx is not None and cy is not None and abs(cx - cy) < TIE
+
+
+def _alike(x: Hit, y: Hit) -> bool:
+    """They share a word or value besides their subjects' names."""
     return same_frame(statement(x.memory.content), statement(y.memory.content))
 
 
