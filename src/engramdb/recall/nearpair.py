@@ -1,22 +1,31 @@
-"""Two current statements among the top hits that say something alike (a near miss the write
-path kept apart: two subjects, two attributes of one subject, a fact and an exception): which
-of them is the question about? Both hold the question's words alike (their lexical coverage,
-recall/relevance.py, within TIE of each other), so fusion and re-ranking tie them and the
-order falls to strength or recency; meaning can tell them apart.
+"""Two current statements among the top hits that the question's words weigh alike (their
+lexical coverage, recall/relevance.py, within TIE of each other): near misses the write path
+kept apart (two subjects, two attributes of one subject, a fact and a plan). Fusion and
+re-ranking tie them, and the order falls to strength or recency. Which is the question about?
+Three things decide, in this order:
 
-The two statements differ in a direction: x - y, their vectors in the question's own model
-(its half of a routed vector: e5 for English, USE for Chinese). How far the question leans
-toward x along that line, q . (x - y) / |x - y| (from -1 to 1), is read there: the question's
-offset (e5 scores every memory higher for a query) and what the two share cancel out, and
-what is left is what sets them apart ("我女儿" against "我", "在哪里" against "几点"). The one
-the question leans toward by at least MIN_LEAN ranks first.
+- **subject**: the question read as a statement by the write path (write/reading.py; in
+  English what follows its first auxiliary: "Where do my parents live?" -> "my parents
+  live?"). When it is about the user or a person and so is each hit, the hit of its subject
+  ranks above the hit of another ("我住在哪里？": "我住在杭州西湖区" above "我爸妈住在绍兴");
+- **mood**: the question is in a mood (a plan, a past story, a passing exception, one more
+  item: write/reading.py ``MOODS``, the grammar the write path sets statements apart by) that
+  one hit is in and the other is not ("Which version are we considering?": the plan);
+- **meaning**: the two statements differ in a direction, x - y, their vectors in the
+  question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
+  far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
+  needs no background: the question's offset and what the two share cancel out, and what is
+  left is what sets them apart ("在哪里" against "几点"). The one the question leans toward by
+  MIN_LEAN or more ranks first, when the two share a word besides their subjects' names
+  (recall/conflicts.py ``same_frame``) and the lift keeps time's order (the newer first; for
+  a question about the past the older) or the two have two subjects: the same subject said
+  twice with two values may be one fact changed, which time orders, not meaning.
 
-A pair is read only when both are facts, preferences or identities, current, in the
-question's script, and share a word or value besides their subjects' names
-(recall/conflicts.py ``same_frame``). Only the top TOP hits are read, with one store read of
-their vectors when such a pair is there and no model call; a pair of values
-recall/conflicts.py finds conflicting is ordered by it after this (the newer first for a
-question about now). bench/results/restated.md has what it buys."""
+A pair is read only when both are facts, preferences or identities, current and in the
+question's script. Only the top TOP hits are read, with one store read of their vectors when
+such a pair is there and no model call; a pair recall/conflicts.py finds conflicting is
+ordered by it after this (the newer first for a question about now).
+bench/results/restated.md has what each part buys."""
 
 from __future__ import annotations
 
@@ -28,6 +37,7 @@ from ..model import Hit, Kind
 from ..text import is_cjk
 from ..write.align import COPULAS
 from ..write.reading import Reading, read
+from ..write.tripledecide import OTHER_MOODS
 from .background import in_model, model_half
 from .conflicts import read as statement
 from .conflicts import same_frame
@@ -51,26 +61,21 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
         return []
     top = hits[:TOP]
     asked = is_cjk(query)
-    read = [h for h in top if h.memory.kind in KINDS and h.memory.invalid_at is None
+    said = [h for h in top if h.memory.kind in KINDS and h.memory.invalid_at is None
             and is_cjk(h.memory.content) == asked]
-    pairs = [(x, y) for i, x in enumerate(read) for y in read[i + 1:] if _near(x, y)]
+    pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:] if _near(x, y)]
     if not pairs:
         return []
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
+    mood = read(query).moods & OTHER_MOODS - {"question"}
     moved: list[tuple[Hit, Hit, float]] = []
     for _ in range(len(pairs)):
         swap = None
         for x, y in pairs:
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
-            if asks is not None and _whose(asks, lower, upper):
-                swap = (lower, upper, lean)
-                break
-            if asks is not None and _whose(asks, upper, lower):
-                continue
-            if lean >= MIN_LEAN and _alike(lower, upper) \
-                    and (_in_time(lower, upper, mode) or _apart(lower, upper)):
+            if _lifts(asks, mood, lower, upper, lean, mode):
                 swap = (lower, upper, lean)
                 break
         if swap is None:
@@ -112,6 +117,24 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
     if rx.subject.kind not in PEOPLE or ry.subject.kind not in PEOPLE:
         return False
     return not asks.apart_from(rx) and asks.apart_from(ry)
+
+
+def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,
+           mode: str) -> bool:
+    """Does the question rank ``lower`` above ``upper``? Its subject first, then its mood,
+    then its lean."""
+    if asks is not None:
+        if _whose(asks, lower, upper):
+            return True
+        if _whose(asks, upper, lower):
+            return False
+    if mood:
+        mine = mood <= read(lower.memory.content).moods
+        theirs = mood <= read(upper.memory.content).moods
+        if mine != theirs:
+            return mine
+    return lean >= MIN_LEAN and _alike(lower, upper) \
+        and (_in_time(lower, upper, mode) or _apart(lower, upper))
 
 
 def _in_time(up: Hit, down: Hit, mode: str) -> bool:
