@@ -29,5 +29,38 @@ def test_each_question_ranks_its_own_fact_first(me, clock, mine, theirs, about_m
         assert hits[0].memory.content == want, question
         moved = hits.plan["stages"].get("near", [])
         if moved:  # the move is said in the plan and in the hit's notes
-            assert moved[0]["first"] == hits[0].memory.id
+            assert moved[0]["first"] == hits[0].memory.id and moved[0]["by"] == "subject"
             assert any(n.startswith("near miss") for n in hits[0].explanation.notes)
+
+
+@pytest.mark.parametrize(("fact", "plan", "asked"), [
+    ("Our Postgres is version 14.", "We're considering upgrading Postgres to 16 next quarter.",
+     "Which Postgres version are we considering?"),
+    ("我们的数据库是 MySQL 5.7。", "我们考虑明年把数据库升级到 MySQL 8。",
+     "我们打算用哪个版本的数据库？"),
+])
+@pytest.mark.parametrize("fact_first", [True, False])
+def test_a_question_in_a_mood_ranks_the_statement_in_it_first(me, clock, fact, plan,  # type: ignore[no-untyped-def]
+                                                             asked, fact_first) -> None:
+    first, second = (fact, plan) if fact_first else (plan, fact)
+    me.remember(first, kind="fact", at=clock.now() - timedelta(days=3))
+    me.remember(second, kind="fact", at=clock.now() - timedelta(days=1))
+    hits = me.recall(asked, k=3, track=False)
+    assert hits[0].memory.content == plan
+    assert hits.plan["stages"]["near"][0]["by"] == "mood"
+
+
+@pytest.mark.parametrize(("older", "newer", "about_older", "about_newer"), [
+    ("我常去的健身房早上六点开门。", "我常去的健身房在滨江路上。",
+     "健身房几点开门？", "健身房在哪里？"),
+    ("The API gateway runs on port 8443.", "The API gateway is owned by the platform team.",
+     "Which port does the API gateway run on?", "Who owns the API gateway?"),
+])
+def test_two_attributes_of_one_subject_each_first_for_its_question(me, clock, older, newer,  # type: ignore[no-untyped-def]
+                                                                  about_older,
+                                                                  about_newer) -> None:
+    me.remember(older, kind="fact", at=clock.now() - timedelta(days=3))
+    me.remember(newer, kind="fact", at=clock.now() - timedelta(days=1))
+    assert me.recall(about_older, k=3, track=False)[0].memory.content == older
+    assert me.recall(about_newer, k=3, track=False)[0].memory.content == newer
+

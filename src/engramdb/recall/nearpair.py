@@ -52,11 +52,11 @@ Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
 
 def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None,
-               vectors: Vectors) -> list[tuple[Hit, Hit, float]]:
+               vectors: Vectors) -> list[tuple[Hit, Hit, str]]:
     """Move, within the top TOP hits, the one of each near pair the question ``query``
     (embedded as ``vector``) leans toward just above the other; ``vectors`` reads stored
-    vectors by id. Returns (moved up, moved down, lean) for each move; both hits say so in
-    their notes and ``near_lean`` term."""
+    vectors by id. Returns (moved up, moved down, why: "subject", "mood" or "meaning") for
+    each move; both hits say so in their notes, the one moved up with its ``near_lean``."""
     if vector is None or len(hits) < 2:
         return []
     top = hits[:TOP]
@@ -69,25 +69,27 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
     mood = read(query).moods & OTHER_MOODS - {"question"}
-    moved: list[tuple[Hit, Hit, float]] = []
+    moved: list[tuple[Hit, Hit, str]] = []
     for _ in range(len(pairs)):
         swap = None
         for x, y in pairs:
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
-            if _lifts(asks, mood, lower, upper, lean, mode):
-                swap = (lower, upper, lean)
+            why = _lifts(asks, mood, lower, upper, lean, mode)
+            if why:
+                swap = (lower, upper, why)
                 break
         if swap is None:
             break
-        lower, upper, lean = swap
+        lower, upper, _ = swap
         top.insert(top.index(upper), top.pop(top.index(lower)))
         moved.append(swap)
     hits[:TOP] = top
-    for up, down, lean in moved:
+    for up, down, why in moved:
+        lean = leans.get((up.memory.id, down.memory.id), 0.0)
         up.explanation.terms["near_lean"] = round(lean, 4)
         up.explanation.notes.append(f"{NOTE}: the question is about it rather than "
-                                    f"[{down.memory.id}] (lean {lean:.2f} toward it)")
+                                    f"[{down.memory.id}] (its {why}; lean {lean:.2f})")
         down.explanation.notes.append(f"{NOTE}: [{up.memory.id}] says something alike that "
                                       "the question is about")
     return moved
@@ -120,21 +122,22 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
 
 
 def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,
-           mode: str) -> bool:
-    """Does the question rank ``lower`` above ``upper``? Its subject first, then its mood,
-    then its lean."""
+           mode: str) -> str:
+    """Why the question ranks ``lower`` above ``upper`` ("" when it does not): its subject
+    first, then its mood, then its lean."""
     if asks is not None:
         if _whose(asks, lower, upper):
-            return True
+            return "subject"
         if _whose(asks, upper, lower):
-            return False
+            return ""
     if mood:
         mine = mood <= read(lower.memory.content).moods
         theirs = mood <= read(upper.memory.content).moods
         if mine != theirs:
-            return mine
-    return lean >= MIN_LEAN and _alike(lower, upper) \
+            return "mood" if mine else ""
+    lifted = lean >= MIN_LEAN and _alike(lower, upper) \
         and (_in_time(lower, upper, mode) or _apart(lower, upper))
+    return "meaning" if lifted else ""
 
 
 def _in_time(up: Hit, down: Hit, mode: str) -> bool:

@@ -127,8 +127,8 @@ class Recaller:
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
                           lambda ids: self.store.vectors(scope, ids))
         if near:  # near misses kept apart on write: the one the question is about first
-            plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id,
-                                    "lean": round(lean, 4)} for a, b, lean in near]
+            plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
+                                   for a, b, why in near]
         pairs = order_conflicts(hits, plan.routing.mode, plan.query,
                                 self.conflict or conflict)
         if pairs:  # values the write path left side by side: the newer first for "now"
