@@ -46,6 +46,7 @@ TOP = 4                  # hits read for near pairs
 TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
 MIN_LEAN = 0.05          # the question's lean toward one of the two that decides
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
+PEOPLE = frozenset({"user", "person"})   # subjects the subject rule compares
 NOTE = "near miss"
 
 Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
@@ -93,9 +94,6 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
         down.explanation.notes.append(f"{NOTE}: [{up.memory.id}] says something alike that "
                                       "the question is about")
     return moved
-
-
-PEOPLE = frozenset({"user", "person"})
 
 
 def asked_of(query: str) -> Reading | None:
@@ -160,8 +158,9 @@ def _alike(x: Hit, y: Hit) -> bool:
 
 def _apart(x: Hit, y: Hit) -> bool:
     """Two facts for the write path's reading (write/reading.py): two subjects ("我" /
-    "我女儿"), or two moods (a fact and a plan, a past story, a passing exception, one more
-    item). Else the two may be one fact said again with another value, which time orders."""
+    "我女儿", "the prod database" / "the reporting database"). Else the two may be one fact
+    said again with another value, which time orders (two moods are not enough: "这周" in a
+    chatty update reads as a passing exception)."""
     rx, ry = read(x.memory.content), read(y.memory.content)
     return rx.apart_from(ry) or ry.apart_from(rx)
 
