@@ -28,6 +28,7 @@ from .explain import below_floor, outside_note, why_empty
 from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
 from .mixedrank import mixed_rank, others_of
+from .nearpair import order_near
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
@@ -123,6 +124,11 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
+        near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
+                          lambda ids: self.store.vectors(scope, ids))
+        if near:  # near misses kept apart on write: the one the question is about first
+            plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
+                                   for a, b, why in near]
         pairs = order_conflicts(hits, plan.routing.mode, plan.query,
                                 self.conflict or conflict)
         if pairs:  # values the write path left side by side: the newer first for "now"

@@ -1,0 +1,184 @@
+"""Two current statements among the top hits that the question's words weigh alike (their
+lexical coverage, recall/relevance.py, within TIE of each other): near misses the write path
+kept apart (two subjects, two attributes of one subject, a fact and a plan). Fusion and
+re-ranking tie them, and the order falls to strength or recency. Which is the question about?
+Three things decide, in this order:
+
+- **subject**: the question read as a statement by the write path (write/reading.py; in
+  English what follows its first auxiliary: "Where do my parents live?" -> "my parents
+  live?"). When it is about the user or a person and so is each hit, the hit of its subject
+  ranks above the hit of another ("我住在哪里？": "我住在杭州西湖区" above "我爸妈住在绍兴");
+- **mood**: the question is in a mood (a plan, a past story, a passing exception, one more
+  item: write/reading.py ``MOODS``, the grammar the write path sets statements apart by) that
+  one hit is in and the other is not ("Which version are we considering?": the plan);
+- **meaning**: the two statements differ in a direction, x - y, their vectors in the
+  question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
+  far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
+  needs no background: the question's offset and what the two share cancel out, and what is
+  left is what sets them apart ("在哪里" against "几点"). The one the question leans toward by
+  MIN_LEAN or more ranks first, when the two share a word besides their subjects' names
+  (recall/conflicts.py ``same_frame``) and the lift keeps time's order (the newer first; for
+  a question about the past the older) or the two have two subjects: the same subject said
+  twice with two values may be one fact changed, which time orders, not meaning.
+
+A pair is read only when both are facts, preferences or identities, current and in the
+question's script. Only the top TOP hits are read, with one store read of their vectors when
+such a pair is there and no model call; a pair recall/conflicts.py finds conflicting is
+ordered by it after this (the newer first for a question about now).
+bench/results/restated.md has what each part buys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..model import Hit, Kind
+from ..text import is_cjk
+from ..write.align import COPULAS
+from ..write.reading import Reading, read
+from ..write.tripledecide import OTHER_MOODS
+from .background import in_model, model_half
+from .conflicts import read as statement
+from .conflicts import same_frame
+
+TOP = 4                  # hits read for near pairs
+TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
+MIN_LEAN = 0.05          # the question's lean toward one of the two that decides
+KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
+PEOPLE = frozenset({"user", "person"})   # subjects the subject rule compares
+NOTE = "near miss"
+
+Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
+
+
+def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None,
+               vectors: Vectors) -> list[tuple[Hit, Hit, str]]:
+    """Move, within the top TOP hits, the one of each near pair the question ``query``
+    (embedded as ``vector``) leans toward just above the other; ``vectors`` reads stored
+    vectors by id. Returns (moved up, moved down, why: "subject", "mood" or "meaning") for
+    each move; both hits say so in their notes, the one moved up with its ``near_lean``."""
+    if vector is None or len(hits) < 2:
+        return []
+    top = hits[:TOP]
+    asked = is_cjk(query)
+    said = [h for h in top if h.memory.kind in KINDS and h.memory.invalid_at is None
+            and is_cjk(h.memory.content) == asked]
+    pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:] if _near(x, y)]
+    if not pairs:
+        return []
+    leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
+    asks = asked_of(query)
+    mood = read(query).moods & OTHER_MOODS - {"question"}
+    moved: list[tuple[Hit, Hit, str]] = []
+    for _ in range(len(pairs)):
+        swap = None
+        for x, y in pairs:
+            upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
+            lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
+            why = _lifts(asks, mood, lower, upper, lean, mode)
+            if why:
+                swap = (lower, upper, why)
+                break
+        if swap is None:
+            break
+        lower, upper, _ = swap
+        top.insert(top.index(upper), top.pop(top.index(lower)))
+        moved.append(swap)
+    hits[:TOP] = top
+    for up, down, why in moved:
+        lean = leans.get((up.memory.id, down.memory.id), 0.0)
+        up.explanation.terms["near_lean"] = round(lean, 4)
+        up.explanation.notes.append(f"{NOTE}: the question is about it rather than "
+                                    f"[{down.memory.id}] (its {why}; lean {lean:.2f})")
+        down.explanation.notes.append(f"{NOTE}: [{up.memory.id}] says something alike that "
+                                      "the question is about")
+    return moved
+
+
+def asked_of(query: str) -> Reading | None:
+    """The question read as a statement (write/reading.py), when its subject is the user or
+    a person; in English what follows its first auxiliary ("Where do my parents live?" ->
+    "my parents live?"), the words before it being what is asked."""
+    if not is_cjk(query):
+        toks = query.split()
+        at = next((i for i, w in enumerate(toks) if w.lower() in COPULAS), None)
+        if at is None:
+            return None
+        query = " ".join(toks[at + 1:])
+    found = read(query)
+    return found if found.subject.kind in PEOPLE else None
+
+
+def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
+    """The question asks about ``x``'s subject and not ``y``'s, both people (the user, "my
+    parents", 我女儿, a name): "我住在哪里？" is not about "我爸妈住在绍兴"."""
+    rx, ry = read(x.memory.content), read(y.memory.content)
+    if rx.subject.kind not in PEOPLE or ry.subject.kind not in PEOPLE:
+        return False
+    return not asks.apart_from(rx) and asks.apart_from(ry)
+
+
+def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,
+           mode: str) -> str:
+    """Why the question ranks ``lower`` above ``upper`` ("" when it does not): its subject
+    first, then its mood, then its lean."""
+    if asks is not None:
+        if _whose(asks, lower, upper):
+            return "subject"
+        if _whose(asks, upper, lower):
+            return ""
+    if mood:
+        mine = mood <= read(lower.memory.content).moods
+        theirs = mood <= read(upper.memory.content).moods
+        if mine != theirs:
+            return "mood" if mine else ""
+    lifted = lean >= MIN_LEAN and _alike(lower, upper) \
+        and (_in_time(lower, upper, mode) or _apart(lower, upper))
+    return "meaning" if lifted else ""
+
+
+def _in_time(up: Hit, down: Hit, mode: str) -> bool:
+    """Lifting ``up`` over ``down`` keeps time's order: the newer first, or for a question
+    about the past (recall/temporal.py's routing, ``mode``) the older."""
+    newer = (up.memory.at, up.memory.id) > (down.memory.at, down.memory.id)
+    return newer != (mode == "past")
+
+
+def _near(x: Hit, y: Hit) -> bool:
+    """Two statements that the question's words weigh alike."""
+    cx, cy = x.explanation.terms.get("coverage"), y.explanation.terms.get("coverage")
+    return cx is not None and cy is not None and abs(cx - cy) < TIE
+
+
+def _alike(x: Hit, y: Hit) -> bool:
+    """They share a word or value besides their subjects' names."""
+    return same_frame(statement(x.memory.content), statement(y.memory.content))
+
+
+def _apart(x: Hit, y: Hit) -> bool:
+    """Two facts for the write path's reading (write/reading.py): two subjects ("我" /
+    "我女儿", "the prod database" / "the reporting database"). Else the two may be one fact
+    said again with another value, which time orders (two moods are not enough: "这周" in a
+    chatty update reads as a passing exception)."""
+    rx, ry = read(x.memory.content), read(y.memory.content)
+    return rx.apart_from(ry) or ry.apart_from(rx)
+
+
+def _leans(query: np.ndarray, found: dict[str, np.ndarray]) -> dict[tuple[str, str], float]:
+    """For each two memories x, y: how far the question leans toward x along the line from y
+    to x in the question's own model, q . (x - y) / |x - y|, from -1 to 1."""
+    dims = model_half(query)
+    if not len(dims) or len(found) < 2:
+        return {}
+    ids = list(found)
+    rows = in_model(np.array([found[m] for m in ids]), dims)
+    q = query[dims].astype(np.float32)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
+    out = {}
+    for i, x in enumerate(ids):
+        for j, y in enumerate(ids):
+            gap = float(np.linalg.norm(rows[i] - rows[j]))
+            if i != j and gap > 1e-6:
+                out[(x, y)] = float(q @ (rows[i] - rows[j])) / gap
+    return out

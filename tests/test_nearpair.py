@@ -1,0 +1,66 @@
+"""Two current facts alike, of two subjects (recall/nearpair.py): a question about one ranks
+its own fact first, whichever was said last. Real SQLite files, the hashing embedder, a
+frozen clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+
+@pytest.mark.parametrize(("mine", "theirs", "about_me", "about_them"), [
+    ("I work at Siemens.", "My wife works at Roche.",
+     "Where do I work?", "Where does my wife work?"),
+    ("I live in Hangzhou.", "My parents live in Shaoxing.",
+     "Where do I live?", "Where do my parents live?"),
+    ("我对青霉素过敏。", "我女儿对芒果过敏。", "我对什么过敏？", "我女儿对什么过敏？"),
+    ("我住在杭州西湖区。", "我爸妈住在绍兴。", "我住在哪里？", "我爸妈住在哪里？"),
+])
+@pytest.mark.parametrize("mine_first", [True, False])
+def test_each_question_ranks_its_own_fact_first(me, clock, mine, theirs, about_me,  # type: ignore[no-untyped-def]
+                                                about_them, mine_first) -> None:
+    first, second = (mine, theirs) if mine_first else (theirs, mine)
+    a = me.remember(first, kind="fact", at=clock.now() - timedelta(days=3))
+    b = me.remember(second, kind="fact", at=clock.now() - timedelta(days=1))
+    assert me.get(a.memory.id).current and me.get(b.memory.id).current
+    for question, want in ((about_me, mine), (about_them, theirs)):
+        hits = me.recall(question, k=3, track=False)
+        assert hits[0].memory.content == want, question
+        moved = hits.plan["stages"].get("near", [])
+        if moved:  # the move is said in the plan and in the hit's notes
+            assert moved[0]["first"] == hits[0].memory.id and moved[0]["by"] == "subject"
+            assert any(n.startswith("near miss") for n in hits[0].explanation.notes)
+
+
+@pytest.mark.parametrize(("fact", "plan", "asked"), [
+    ("Our Postgres is version 14.", "We're considering upgrading Postgres to 16 next quarter.",
+     "Which Postgres version are we considering?"),
+    ("我们的数据库是 MySQL 5.7。", "我们考虑明年把数据库升级到 MySQL 8。",
+     "我们打算用哪个版本的数据库？"),
+])
+@pytest.mark.parametrize("fact_first", [True, False])
+def test_a_question_in_a_mood_ranks_the_statement_in_it_first(me, clock, fact, plan,  # type: ignore[no-untyped-def]
+                                                             asked, fact_first) -> None:
+    first, second = (fact, plan) if fact_first else (plan, fact)
+    me.remember(first, kind="fact", at=clock.now() - timedelta(days=3))
+    me.remember(second, kind="fact", at=clock.now() - timedelta(days=1))
+    hits = me.recall(asked, k=3, track=False)
+    assert hits[0].memory.content == plan
+    assert hits.plan["stages"]["near"][0]["by"] == "mood"
+
+
+@pytest.mark.parametrize(("older", "newer", "about_older", "about_newer"), [
+    ("我常去的健身房早上六点开门。", "我常去的健身房在滨江路上。",
+     "健身房几点开门？", "健身房在哪里？"),
+    ("The API gateway runs on port 8443.", "The API gateway is owned by the platform team.",
+     "Which port does the API gateway run on?", "Who owns the API gateway?"),
+])
+def test_two_attributes_of_one_subject_each_first_for_its_question(me, clock, older, newer,  # type: ignore[no-untyped-def]
+                                                                  about_older,
+                                                                  about_newer) -> None:
+    me.remember(older, kind="fact", at=clock.now() - timedelta(days=3))
+    me.remember(newer, kind="fact", at=clock.now() - timedelta(days=1))
+    assert me.recall(about_older, k=3, track=False)[0].memory.content == older
+    assert me.recall(about_newer, k=3, track=False)[0].memory.content == newer
+
