@@ -18,8 +18,10 @@ Three things decide, in this order:
   left is what sets them apart ("在哪里" against "几点"). The one the question leans toward by
   MIN_LEAN or more ranks first, when the two share a word besides their subjects' names
   (recall/conflicts.py ``same_frame``) and the lift keeps time's order (the newer first; for
-  a question about the past the older) or the two have two subjects: the same subject said
-  twice with two values may be one fact changed, which time orders, not meaning.
+  a question about the past the older): two values said of one thing may be one fact
+  changed, which time orders, not meaning. (Letting meaning overrule time where the write
+  path reads two subjects bought one held-out near miss and cost one held-out update chain:
+  dropped.)
 
 A pair is read only when both are facts, preferences or identities, current and in the
 question's script. Only the top TOP hits are read, with one store read of their vectors when
@@ -134,7 +136,7 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if mine != theirs:
             return "mood" if mine else ""
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
-        and (_in_time(lower, upper, mode) or _apart(lower, upper))
+        and _in_time(lower, upper, mode)
     return "meaning" if lifted else ""
 
 
@@ -154,15 +156,6 @@ def _near(x: Hit, y: Hit) -> bool:
 def _alike(x: Hit, y: Hit) -> bool:
     """They share a word or value besides their subjects' names."""
     return same_frame(statement(x.memory.content), statement(y.memory.content))
-
-
-def _apart(x: Hit, y: Hit) -> bool:
-    """Two facts for the write path's reading (write/reading.py): two subjects ("我" /
-    "我女儿", "the prod database" / "the reporting database"). Else the two may be one fact
-    said again with another value, which time orders (two moods are not enough: "这周" in a
-    chatty update reads as a passing exception)."""
-    rx, ry = read(x.memory.content), read(y.memory.content)
-    return rx.apart_from(ry) or ry.apart_from(rx)
 
 
 def _leans(query: np.ndarray, found: dict[str, np.ndarray]) -> dict[tuple[str, str], float]:
