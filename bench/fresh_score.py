@@ -9,6 +9,7 @@ wordings, domains and names, so they serve as a held-out check on the developmen
     python bench/fresh_score.py --embedder hashing
     python bench/fresh_score.py --only updates --only wake --verbose
     python bench/fresh_score.py --dir bench/fresh2   # the second set (bench/fresh2/README.md)
+    python bench/fresh_score.py --dir bench/fresh3   # the third (bench/fresh3/README.md)
 
 This script imports that score.py by path, replaces its `load` so it reads bench/fresh/<name>.json,
 limits its file list to the five files written here, and runs its `main` (which takes
