@@ -28,12 +28,13 @@ under MIN_BACKGROUND memories keeps its hits, as it has no background to judge t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import Invalid
-from ..model import Hit, Layer, Scope
+from ..model import Hit, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, tokenize
 from ..text.tokenize import latin_tokens
@@ -55,6 +56,9 @@ class QueryTerms:
 
     idf: dict[str, float] = field(default_factory=dict)
     scope_size: int = 0   # the memories searched (their count is the background's size)
+    # memory id -> (the terms its text and anchors hold, those its context holds), read from
+    # the tokens its write stored (``hold``); a memory not here is tokenized by ``lexical``
+    held: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
 
     @property
     def total(self) -> float:
@@ -106,13 +110,46 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
     if terms.total <= 0:
         return woken
     rec = hit.memory
-    # terms in no CJK script are never among a Chinese run's words: those are not segmented
-    words = tokenize if any(is_cjk(t) for t in terms.idf) else latin_tokens
-    body = set(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
-    context = set(words(rec.context or ""))
+    held = terms.held.get(rec.id)
+    if held is not None:
+        body, context = held
+    else:
+        words = _words(terms)
+        body = frozenset(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
+        context = frozenset(words(rec.context or ""))
     got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
               for t, idf in terms.idf.items())
     return max(got / terms.total, woken)
+
+
+def _words(terms: QueryTerms) -> Callable[[str], Sequence[str]]:
+    """How ``lexical`` reads a text: terms in no CJK script are never among a Chinese run's
+    words, so those are not segmented where no term is in one."""
+    return tokenize if any(is_cjk(t) for t in terms.idf) else latin_tokens
+
+
+def hold(store: Store, scope: Scope, records: Iterable[Record], terms: QueryTerms) -> None:
+    """Keep in ``terms.held`` which query terms each record holds, read from the tokens its
+    write stored in the text index (``indexed_terms``: its body, anchors and context columns
+    are ``tokenize`` of its content, of its anchors and of its context), where the store
+    offers it: ``lexical`` then tokenizes no text. The same sets as ``lexical`` reads: a term
+    is among a text's pieces' tokens whatever the pieces are joined with, and the anchors
+    column also holds keywords, a slot word and stop words, so a term found only there is
+    checked against the record's people, places and topics."""
+    find = getattr(store, "indexed_terms", None)
+    if find is None or not terms.idf:
+        return
+    records = {r.id: r for r in records if r.id not in terms.held}
+    found = find(scope, list(records), list(terms.idf)) if records else None
+    if not found:
+        return
+    words = _words(terms)
+    for mid, (body, anchors, context) in found.items():
+        if anchors - body:
+            rec = records[mid]
+            named = set(words(" ".join([*rec.people, *rec.places, *rec.topics])))
+            body = body | (anchors & named)
+        terms.held[mid] = (frozenset(body), frozenset(context))
 
 
 def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:

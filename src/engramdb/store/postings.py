@@ -64,3 +64,23 @@ class Postings:
             cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
             counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
         return docs, cols, counts
+
+    def held(self, docs: dict[int, str], terms: list[str],
+             size: int) -> dict[str, tuple[set[str], set[str], set[str]]]:
+        """For each document of ``docs`` (document -> memory id; ``size``: the documents'
+        count), the ``terms`` its three columns hold, as the tokens stored at its write."""
+        out: dict[str, tuple[set[str], set[str], set[str]]] = {
+            mid: (set(), set(), set()) for mid in docs.values()}
+        if not docs:
+            return out
+        among = np.zeros(size + 1, dtype=bool)
+        among[list(docs)] = True
+        for term in dict.fromkeys(terms):
+            tid = self.vocab.get(term)
+            if tid is None:
+                continue
+            found, cols, _ = self.postings(tid)
+            keep = among[found]
+            for doc, col in zip(found[keep].tolist(), cols[keep].tolist(), strict=True):
+                out[docs[doc]][col].add(term)
+        return out

@@ -72,6 +72,7 @@ class _Scope(Postings):
     ids: list[str] = field(default_factory=list)
     rowids: list[int] = field(default_factory=list)
     position: dict[int, int] = field(default_factory=dict)   # rowid -> live document
+    where: dict[str, int] = field(default_factory=dict)      # memory id -> live document
     digest: list[int] = field(default_factory=list)
     length: np.ndarray = field(default_factory=lambda: np.zeros(0))   # tokens, all columns
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
@@ -154,7 +155,7 @@ class _Scope(Postings):
         self.rowids.append(rowid)
         self.digest.append(digest)
         self.layers.append(layer)
-        self.position[rowid] = doc
+        self.position[rowid] = self.where[memory_id] = doc
         return doc
 
     def code(self, layer: str) -> int:
@@ -188,6 +189,8 @@ class _Scope(Postings):
     def _kill(self, doc: int) -> None:
         self.alive[doc] = False
         del self.position[self.rowids[doc]]
+        if self.where.get(self.ids[doc]) == doc:
+            del self.where[self.ids[doc]]
         self.dead += 1
 
 

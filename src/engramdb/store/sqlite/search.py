@@ -129,6 +129,22 @@ class Search:
                     out.update(map(index.ids.__getitem__, docs))
             return out
 
+    def indexed_terms(self, scope: Scope, ids: Sequence[str], terms: Sequence[str],
+                      ) -> dict[str, tuple[set[str], set[str], set[str]]] | None:
+        """For each of ``ids`` the text index holds, the ``terms`` among the tokens its write
+        stored in each text column (body, anchors, context: ``write/prepare.py``
+        ``index_text``), from the postings; None where the index cannot say (not built, not
+        exact, or inside a transaction). An id it does not hold is left out."""
+        with self._lock:
+            if not self._text.built(scope.user, scope.agent):
+                return None
+            index = self._text.scope(scope.user, scope.agent, scope_token(scope))
+            if index is None:
+                return None
+            where = index.where
+            docs = {where[i]: i for i in ids if i in where}
+            return index.held(docs, list(terms), index.size)
+
     def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
         """How many of the scope's memories are in ``layers`` (``count`` with a filter on
         layers alone), kept from one read to the next until a row is added or changed."""
