@@ -59,10 +59,16 @@ class QueryTerms:
     # memory id -> (the terms its text and anchors hold, those its context holds), read from
     # the tokens its write stored (``hold``); a memory not here is tokenized by ``lexical``
     held: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    _total: tuple[dict[str, float], float] | None = field(default=None, repr=False,
+                                                         compare=False)
 
     @property
     def total(self) -> float:
-        return sum(self.idf.values())
+        """The sum of the IDFs, summed once per ``idf`` dict (``query_terms`` fills it and
+        nothing changes it after; ``lexical`` asks for the sum for every hit)."""
+        if self._total is None or self._total[0] is not self.idf:
+            self._total = (self.idf, sum(self.idf.values()))
+        return self._total[1]
 
 
 def query_terms(store: Store, scope: Scope, tokens: list[str],

@@ -205,13 +205,11 @@ class TextIndex:
         scope = self.scope(user, agent, token) if self.built(user, agent) else None
         if scope is None:
             return None
-        out = {}
-        for rowid in rowids:
-            doc = scope.position.get(rowid)
-            if doc is None:
-                return None
-            out[rowid] = (scope.ids[doc], scope.layers[doc])
-        return out
+        position, ids, layers = scope.position, scope.ids, scope.layers
+        docs = [position.get(rowid) for rowid in rowids]
+        if None in docs:
+            return None
+        return {rowid: (ids[doc], layers[doc]) for rowid, doc in zip(rowids, docs, strict=True)}
 
     def built(self, user: str, agent: str) -> bool:
         return (user, agent) in self._scopes
