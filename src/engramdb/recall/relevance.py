@@ -56,9 +56,9 @@ class QueryTerms:
 
     idf: dict[str, float] = field(default_factory=dict)
     scope_size: int = 0   # the memories searched (their count is the background's size)
-    # memory id -> (the terms its text and anchors hold, those its context holds), read from
-    # the tokens its write stored (``hold``); a memory not here is tokenized by ``lexical``
-    held: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
+    # memory id -> the IDF-weighted sum of the terms it holds, read from the tokens its write
+    # stored (``hold``); a memory not here is tokenized by ``lexical``
+    held: dict[str, float] = field(default_factory=dict)
     _total: tuple[dict[str, float], float] | None = field(default=None, repr=False,
                                                          compare=False)
 
@@ -116,15 +116,13 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
     if terms.total <= 0:
         return woken
     rec = hit.memory
-    held = terms.held.get(rec.id)
-    if held is not None:
-        body, context = held
-    else:
+    got = terms.held.get(rec.id)
+    if got is None:
         words = _words(terms)
-        body = frozenset(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
-        context = frozenset(words(rec.context or ""))
-    got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
-              for t, idf in terms.idf.items())
+        body = set(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
+        context = set(words(rec.context or ""))
+        got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
+                  for t, idf in terms.idf.items())
     return max(got / terms.total, woken)
 
 
@@ -135,27 +133,34 @@ def _words(terms: QueryTerms) -> Callable[[str], Sequence[str]]:
 
 
 def hold(store: Store, scope: Scope, records: Iterable[Record], terms: QueryTerms) -> None:
-    """Keep in ``terms.held`` which query terms each record holds, read from the tokens its
-    write stored in the text index (``indexed_terms``: its body, anchors and context columns
-    are ``tokenize`` of its content, of its anchors and of its context), where the store
-    offers it: ``lexical`` then tokenizes no text. The same sets as ``lexical`` reads: a term
-    is among a text's pieces' tokens whatever the pieces are joined with, and the anchors
-    column also holds keywords, a slot word and stop words, so a term found only there is
-    checked against the record's people, places and topics."""
+    """Keep in ``terms.held`` each record's IDF-weighted sum of the query terms it holds
+    (``lexical``'s), read from the tokens its write stored in the text index
+    (``indexed_terms``: its body, anchors and context columns are ``tokenize`` of its
+    content, of its anchors and of its context), where the store offers it: ``lexical`` then
+    tokenizes no text. The same terms as ``lexical`` reads: a term is among a text's pieces'
+    tokens whatever the pieces are joined with, and the anchors column also holds keywords,
+    a slot word and stop words, so a term found only there is checked against the record's
+    people, places and topics. The same sum: the same products added by ``sum`` in the same
+    order."""
     find = getattr(store, "indexed_terms", None)
     if find is None or not terms.idf:
         return
     records = {r.id: r for r in records if r.id not in terms.held}
     found = find(scope, list(records), list(terms.idf)) if records else None
-    if not found:
+    if not found or not found[0]:
         return
-    words = _words(terms)
-    for mid, (body, anchors, context) in found.items():
-        if anchors - body:
-            rec = records[mid]
-            named = set(words(" ".join([*rec.people, *rec.places, *rec.topics])))
-            body = body | (anchors & named)
-        terms.held[mid] = (frozenset(body), frozenset(context))
+    ids, bits = found
+    body = (bits & 1) != 0
+    words, names, listed = _words(terms), {}, list(terms.idf)
+    for i, j in zip(*np.nonzero((bits & 2 != 0) & ~body), strict=True):  # anchors alone
+        if j not in names:
+            rec = records[ids[j]]
+            names[j] = set(words(" ".join([*rec.people, *rec.places, *rec.topics])))
+        body[i, j] = listed[i] in names[j]
+    weights = np.where(body, 1.0, np.where(bits & 4 != 0, CONTEXT_WEIGHT, 0.0)).T.tolist()
+    idfs = list(terms.idf.values())
+    for mid, row in zip(ids, weights, strict=True):
+        terms.held[mid] = sum(idf * w for idf, w in zip(idfs, row, strict=True))
 
 
 def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:

@@ -65,22 +65,19 @@ class Postings:
             counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
         return docs, cols, counts
 
-    def held(self, docs: dict[int, str], terms: list[str],
-             size: int) -> dict[str, tuple[set[str], set[str], set[str]]]:
-        """For each document of ``docs`` (document -> memory id; ``size``: the documents'
-        count), the ``terms`` its three columns hold, as the tokens stored at its write."""
-        out: dict[str, tuple[set[str], set[str], set[str]]] = {
-            mid: (set(), set(), set()) for mid in docs.values()}
-        if not docs:
-            return out
-        among = np.zeros(size + 1, dtype=bool)
-        among[list(docs)] = True
-        for term in dict.fromkeys(terms):
+    def columns_of(self, docs: list[int], terms: list[str], size: int) -> np.ndarray:
+        """Which columns of each of ``docs`` hold each of ``terms`` (``size``: the documents'
+        count), as the tokens stored at its write: row per term, column per document, bit
+        ``1 << column`` set where that column holds the term."""
+        at = np.full(size + 1, -1, dtype=np.int64)
+        at[docs] = np.arange(len(docs))
+        out = np.zeros((len(terms), len(docs)), dtype=np.int64)
+        for i, term in enumerate(terms):
             tid = self.vocab.get(term)
             if tid is None:
                 continue
             found, cols, _ = self.postings(tid)
-            keep = among[found]
-            for doc, col in zip(found[keep].tolist(), cols[keep].tolist(), strict=True):
-                out[docs[doc]][col].add(term)
+            where = at[found]
+            keep = where >= 0
+            np.add.at(out[i], where[keep], np.left_shift(1, cols[keep].astype(np.int64)))
         return out

@@ -130,11 +130,12 @@ class Search:
             return out
 
     def indexed_terms(self, scope: Scope, ids: Sequence[str], terms: Sequence[str],
-                      ) -> dict[str, tuple[set[str], set[str], set[str]]] | None:
-        """For each of ``ids`` the text index holds, the ``terms`` among the tokens its write
-        stored in each text column (body, anchors, context: ``write/prepare.py``
-        ``index_text``), from the postings; None where the index cannot say (not built, not
-        exact, or inside a transaction). An id it does not hold is left out."""
+                      ) -> tuple[list[str], np.ndarray] | None:
+        """Which ``terms`` each of ``ids`` holds among the tokens its write stored in each
+        text column (body, anchors, context: ``write/prepare.py`` ``index_text``), from the
+        postings: the ids the text index holds, and per term and id the bits ``1 << column``
+        (``Postings.columns_of``); None where the index cannot say (not built, not exact, or
+        inside a transaction)."""
         with self._lock:
             if not self._text.built(scope.user, scope.agent):
                 return None
@@ -142,8 +143,8 @@ class Search:
             if index is None:
                 return None
             where = index.where
-            docs = {where[i]: i for i in ids if i in where}
-            return index.held(docs, list(terms), index.size)
+            known = [i for i in ids if i in where]
+            return known, index.columns_of([where[i] for i in known], list(terms), index.size)
 
     def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
         """How many of the scope's memories are in ``layers`` (``count`` with a filter on
