@@ -211,6 +211,15 @@ class TextIndex:
             return None
         return {rowid: (ids[doc], layers[doc]) for rowid, doc in zip(rowids, docs, strict=True)}
 
+    def rowids_of(self, user: str, agent: str, token: str, ids: list[str]) -> list[int]:
+        """The rowids of those of ``ids`` the scope's index holds (none where it is not built
+        or cannot be trusted)."""
+        scope = self.scope(user, agent, token) if self.built(user, agent) else None
+        if scope is None:
+            return []
+        where, rowids = scope.where, scope.rowids
+        return [rowids[where[i]] for i in ids if i in where]
+
     def built(self, user: str, agent: str) -> bool:
         return (user, agent) in self._scopes
 
