@@ -70,6 +70,7 @@ class TextIndex:
         self._seen: tuple[int, int] | None = None       # (data_version, total_changes)
         self._begun = False                             # the snapshot's BEGIN ran
         self._totals_kept: tuple[tuple[int, int] | None, tuple[int, int]] = (None, (0, 0))
+        self._prior: tuple[Any, tuple[str, ...], np.ndarray, np.ndarray] | None = None
 
     def invalidate(self) -> None:
         self._scopes.clear()
@@ -79,6 +80,7 @@ class TextIndex:
         self._hits_at = (-1, -1)
         self._top = self._seen = None
         self._totals_kept = (None, (0, 0))
+        self._prior = None
 
     # ------------------------------------------------------------ ranking
 
@@ -139,8 +141,16 @@ class TextIndex:
         for c in columns:
             weight_of[COLUMNS.index(c) - 1] = float(weights[c])
         in_set = weight_of != 0.0
+        # a ranking whose terms begin with the last one's (expansion: the question's words and
+        # more) starts from its scores: each document's score is its terms' contributions
+        # added in order, and a term a document lacks adds 0.0, so the sums are the same
+        key = (id(scope), colset, tuple(weight_of.tolist()), frozenset(layers), self._seen)
+        prior = self._prior
+        if prior is None or self._seen is None or prior[0] != key \
+                or tuple(terms[: len(prior[1])]) != prior[1]:
+            prior = None
         parts: list[tuple[str, np.ndarray, np.ndarray]] = []
-        for term in terms:
+        for term in terms[len(prior[1]) if prior else 0 :]:
             tid = scope.vocab.get(term)
             if tid is None:
                 if not self._is_atomic(term):
@@ -150,23 +160,30 @@ class TextIndex:
             keep = in_set[cols] & scope.alive[docs] & allowed[scope.layer_code[docs]]
             if keep.any():
                 parts.append((term, docs[keep], counts[keep] * weight_of[cols[keep]]))
-        if not parts:
+        if not parts and prior is None:
             return []
-        matched, where = np.unique(np.concatenate([d for _, d, _ in parts]),
-                                   return_inverse=True)
+        found = np.concatenate([d for _, d, _ in parts]) if parts else np.zeros(0, np.int32)
+        if prior is None:
+            matched, where = np.unique(found, return_inverse=True)
+            score = np.zeros(len(matched))
+        else:   # the same union and positions as np.unique's
+            matched = np.union1d(prior[2], found)
+            where = np.searchsorted(matched, found)
+            score = np.zeros(len(matched))
+            score[np.searchsorted(matched, prior[2])] = prior[3]
         rows, total = self._totals()
         if (rows, total) != self._hits_at:   # counts cached under other totals: read again
             self._hits.clear()
             self._hits_at = (rows, total)
         avgdl = float(total) / float(rows)
         norm = K1 * ((1 - B) + (B * scope.length[matched]) / avgdl)
-        score = np.zeros(len(matched))
         start = 0
         for term, docs, values in parts:
             freq = np.bincount(where[start : start + len(docs)], weights=values,
                                minlength=len(matched))
             start += len(docs)
             score += self._idf(colset, term, rows) * ((freq * (K1 + 1.0)) / (freq + norm))
+        self._prior = (key, tuple(terms), matched, score)
         if len(matched) > want:
             cut = np.partition(score, len(score) - want)[len(score) - want]
             chosen = np.flatnonzero(score >= cut)

@@ -9,6 +9,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ...model import Layer, Scope
@@ -220,8 +221,9 @@ class Search:
             if len(good) > limit:   # the rows that can be among the best once scored exactly
                 edge = scan.scores[good[limit - 1]] - MARGIN
                 good = [i for i in good if scan.scores[i] >= edge]
-            kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
-                          key=lambda item: (-item[1], item[0]))  # ties: by id, as text
+            # best first, ties by id as text: sorted by id, then a stable sort by score
+            kept = sorted(sorted((layer_of[r][0], s) for r, s in scan.exact(good)),
+                          key=itemgetter(1), reverse=True)
             return kept[:limit]
 
     def _kept(self, scope: Scope, rowids: list[int], found: list[int], negated: list[float],
@@ -232,7 +234,7 @@ class Search:
         layer_of = self._layers(scope, [rowids[i] for i in found])
         kept = [(i, neg) for i, neg in zip(found, negated, strict=True)
                 if (row := layer_of.get(rowids[i])) is not None and row[1] in allowed]
-        kept.sort(key=lambda pair: pair[1])
+        kept.sort(key=itemgetter(1))
         return [i for i, _ in kept], layer_of
 
     def search_vector_many(
