@@ -30,7 +30,7 @@ from engramdb.testing import FrozenClock  # noqa: E402
 
 STAGES = ("run_legs", "cross_leg", "rrf_scores", "expand_query", "rrf", "wake",
           "best_candidates", "rerank", "mixed_rank", "mmr", "order_conflicts", "window_first",
-          "plan_query")
+          "plan_query", "hold")
 METHODS = ("_terms", "_relevance", "_associate")
 
 

@@ -71,6 +71,10 @@ def assert_same(store: SQLiteStore, scope: Scope) -> int:
                     terms = [t for t in dict.fromkeys(tokens) if t]
                     answered += store._search_text_in_memory(
                         scope, terms, fields, limit, layers) is not None
+                    if limit == 50:   # more words after the same ones (the expansion leg's
+                        more = [*tokens, "review", "sushi", "北京"]   # ranking starts from
+                        assert store.search_text(scope, more, fields, limit, layers) == \
+                            reference(store, scope, more, fields, limit, layers)   # the last)
     vector = HashingEmbedder().embed_batch(["Berlin budget 王伟"], query=True)[0]
     for layers in LAYERS:
         fast = store.search_vector(scope, vector, 20, layers)

@@ -33,7 +33,7 @@ from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .rank import allowed, best_candidates, past_first
 from .reading import handed
-from .relevance import QueryTerms, apply_floor, query_terms, score_hits
+from .relevance import QueryTerms, apply_floor, hold, query_terms, score_hits
 from .rerank import RERANK_DEPTH, rerank
 from .temporal import window_first
 from .wake import wake
@@ -113,6 +113,7 @@ class Recaller:
                                 max(k, RERANK_DEPTH), now, fused, seen, hits, left_out)
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         terms = self._terms(scope, plan)
+        hold(self.store, scope, [h.memory for h in hits[:RERANK_DEPTH]], terms)
         hits = rerank(hits, plan, terms)
         if plan.crosslingual is not None:
             hits = mixed_rank(hits, plan, terms, others_of(plan, self.languages.of(scope)))
@@ -205,6 +206,7 @@ class Recaller:
         if self.meaning and plan.crosslingual is not None:  # hits in the other language
             meant = across(self.store, self.backgrounds, scope, plan.query, self._vectors(plan),
                            self.languages.of(scope).ids, top)
+        hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant)
         return apply_floor(top, floor, judged)
 

@@ -37,7 +37,8 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     ceiling = ((1.0 + max(preset.anchor_boost, 0.0)) * (1.0 + max(preset.recency_weight, 0.0))
                * (1.0 + 1e-9))
     ceiling *= SLOT_BOOST if plan.asked is not None else 1.0
-    order = sorted(fused, key=lambda mid: (-fused[mid], mid))
+    # best fused first, by id among equals: ids sorted, then a stable sort by score
+    order = sorted(sorted(fused), key=fused.__getitem__, reverse=True)
     wanted = frozenset(plan.tokens)
     held = holders(store, scope, plan, wanted) if preset.anchor_boost > 0 else set()
     window = plan.applied_window
@@ -49,7 +50,8 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
         batch = order[done : done + step]
         done, step, more = done + len(batch), more, more * 2
         records = read_many(store, scope, batch)
-        hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted)
+        hits += [blend(records[m], fused[m], seen[m], plan, preset, now, params, wanted,
+                       held is None or m in held)
                  for m in batch
                  if m in records and allowed(records[m], plan, now, left_out)]
         scores = sorted((h.score for h in [*pool, *hits]
@@ -106,19 +108,21 @@ def allowed(record: Record, plan: QueryPlan, now: datetime,
 
 def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPlan,
           preset: Preset, now: datetime, params: DecayParams,
-          wanted: frozenset[str] | None = None) -> Hit:
+          wanted: frozenset[str] | None = None, anchored: bool = True) -> Hit:
+    """``anchored``: False for a memory whose indexed anchors hold no word of the query
+    (``holders``), which no anchor cue can name."""
     strength = weight(record, now, params)
     factor = 1.0 - preset.strength_weight + preset.strength_weight * strength
     terms = {"rrf": fused, "strength_factor": factor}
     notes = []
-    cues = anchor_cues(record, plan, wanted) if preset.anchor_boost else []
+    cues = anchor_cues(record, plan, wanted) if preset.anchor_boost and anchored else []
     if cues:
         terms["anchor_factor"] = 1.0 + preset.anchor_boost
         notes.append(f"query names its anchor(s): {', '.join(cues)}")
     if preset.recency_weight:
         age_days = max(0.0, (now - record.at).total_seconds()) / 86400.0
         terms["recency_factor"] = 1.0 + preset.recency_weight * 2.0 ** (-age_days / 30.0)
-    slot = slot_factor(record, plan.asked)
+    slot = slot_factor(record, plan.asked) if plan.asked is not None else 1.0
     if slot != 1.0:
         terms["slot_factor"] = slot
         notes.append(f"fills the slot the question asks about "

@@ -28,12 +28,13 @@ under MIN_BACKGROUND memories keeps its hits, as it has no background to judge t
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import Invalid
-from ..model import Hit, Layer, Scope
+from ..model import Hit, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, tokenize
 from ..text.tokenize import latin_tokens
@@ -55,10 +56,19 @@ class QueryTerms:
 
     idf: dict[str, float] = field(default_factory=dict)
     scope_size: int = 0   # the memories searched (their count is the background's size)
+    # memory id -> the IDF-weighted sum of the terms it holds, read from the tokens its write
+    # stored (``hold``); a memory not here is tokenized by ``lexical``
+    held: dict[str, float] = field(default_factory=dict)
+    _total: tuple[dict[str, float], float] | None = field(default=None, repr=False,
+                                                         compare=False)
 
     @property
     def total(self) -> float:
-        return sum(self.idf.values())
+        """The sum of the IDFs, summed once per ``idf`` dict (``query_terms`` fills it and
+        nothing changes it after; ``lexical`` asks for the sum for every hit)."""
+        if self._total is None or self._total[0] is not self.idf:
+            self._total = (self.idf, sum(self.idf.values()))
+        return self._total[1]
 
 
 def query_terms(store: Store, scope: Scope, tokens: list[str],
@@ -106,13 +116,51 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
     if terms.total <= 0:
         return woken
     rec = hit.memory
-    # terms in no CJK script are never among a Chinese run's words: those are not segmented
-    words = tokenize if any(is_cjk(t) for t in terms.idf) else latin_tokens
-    body = set(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
-    context = set(words(rec.context or ""))
-    got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
-              for t, idf in terms.idf.items())
+    got = terms.held.get(rec.id)
+    if got is None:
+        words = _words(terms)
+        body = set(words(" ".join([rec.content, *rec.people, *rec.places, *rec.topics])))
+        context = set(words(rec.context or ""))
+        got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
+                  for t, idf in terms.idf.items())
     return max(got / terms.total, woken)
+
+
+def _words(terms: QueryTerms) -> Callable[[str], Sequence[str]]:
+    """How ``lexical`` reads a text: terms in no CJK script are never among a Chinese run's
+    words, so those are not segmented where no term is in one."""
+    return tokenize if any(is_cjk(t) for t in terms.idf) else latin_tokens
+
+
+def hold(store: Store, scope: Scope, records: Iterable[Record], terms: QueryTerms) -> None:
+    """Keep in ``terms.held`` each record's IDF-weighted sum of the query terms it holds
+    (``lexical``'s), read from the tokens its write stored in the text index
+    (``indexed_terms``: its body, anchors and context columns are ``tokenize`` of its
+    content, of its anchors and of its context), where the store offers it: ``lexical`` then
+    tokenizes no text. The same terms as ``lexical`` reads: a term is among a text's pieces'
+    tokens whatever the pieces are joined with, and the anchors column also holds keywords,
+    a slot word and stop words, so a term found only there is checked against the record's
+    people, places and topics. The same sum: the same products added by ``sum`` in the same
+    order."""
+    find = getattr(store, "indexed_terms", None)
+    if find is None or not terms.idf:
+        return
+    records = {r.id: r for r in records if r.id not in terms.held}
+    found = find(scope, list(records), list(terms.idf)) if records else None
+    if not found or not found[0]:
+        return
+    ids, bits = found
+    body = (bits & 1) != 0
+    words, names, listed = _words(terms), {}, list(terms.idf)
+    for i, j in zip(*np.nonzero((bits & 2 != 0) & ~body), strict=True):  # anchors alone
+        if j not in names:
+            rec = records[ids[j]]
+            names[j] = set(words(" ".join([*rec.people, *rec.places, *rec.topics])))
+        body[i, j] = listed[i] in names[j]
+    weights = np.where(body, 1.0, np.where(bits & 4 != 0, CONTEXT_WEIGHT, 0.0)).T.tolist()
+    idfs = list(terms.idf.values())
+    for mid, row in zip(ids, weights, strict=True):
+        terms.held[mid] = sum(idf * w for idf, w in zip(idfs, row, strict=True))
 
 
 def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:

@@ -64,3 +64,20 @@ class Postings:
             cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
             counts = np.concatenate([counts, more[:, 2].astype(np.int32)])
         return docs, cols, counts
+
+    def columns_of(self, docs: list[int], terms: list[str], size: int) -> np.ndarray:
+        """Which columns of each of ``docs`` hold each of ``terms`` (``size``: the documents'
+        count), as the tokens stored at its write: row per term, column per document, bit
+        ``1 << column`` set where that column holds the term."""
+        at = np.full(size + 1, -1, dtype=np.int64)
+        at[docs] = np.arange(len(docs))
+        out = np.zeros((len(terms), len(docs)), dtype=np.int64)
+        for i, term in enumerate(terms):
+            tid = self.vocab.get(term)
+            if tid is None:
+                continue
+            found, cols, _ = self.postings(tid)
+            where = at[found]
+            keep = where >= 0
+            np.add.at(out[i], where[keep], np.left_shift(1, cols[keep].astype(np.int64)))
+        return out

@@ -32,163 +32,25 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
 
-from .fts5records import sizes as _sizes
 from .fts5records import varints
-from .postings import Postings
 from .protocol import SCOPE_EVENT
+from .textscope import COLUMNS, TextScope, plain_token
 
 K1 = 1.2   # FTS5's bm25() constants (fts5_aux.c)
 B = 0.75
-COLUMNS = ("scope", "body", "anchors", "context")   # the FTS5 table's columns, in order
 TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'"
 _SELECT = (
     "SELECT m.rowid, m.id, f.scope, f.body, f.anchors, f.context, d.sz, m.layer FROM memories m "
     "JOIN memories_fts f ON f.rowid = m.rowid JOIN memories_fts_docsize d ON d.id = m.rowid"
 )
-Row = tuple[int, str, str, str, str, str, bytes, str]
 _T = TypeVar("_T")
 _REBUILD_SHARE = 0.25   # rebuild a scope when more of it than this changed since it was read
-
-
-def _plain(token: str) -> bool:
-    """A token FTS5 keeps as it is: ASCII letters and digits, lower case."""
-    return token.isascii() and token.isalnum() and (token.islower() or token.isdigit())
-
-
-@dataclass
-class _Scope(Postings):
-    token: str = ""
-    seen_rowid: int = 0
-    seen_seq: int = 0
-    valid: bool = True
-    ids: list[str] = field(default_factory=list)
-    rowids: list[int] = field(default_factory=list)
-    position: dict[int, int] = field(default_factory=dict)   # rowid -> live document
-    digest: list[int] = field(default_factory=list)
-    length: np.ndarray = field(default_factory=lambda: np.zeros(0))   # tokens, all columns
-    alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
-    dead: int = 0
-    layers: list[str] = field(default_factory=list)                   # per document
-    layer_code: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
-    codes: dict[str, int] = field(default_factory=dict)               # layer -> code
-
-    @property
-    def size(self) -> int:
-        return len(self.ids)
-
-    def load(self, rows: Iterable[Row]) -> None:
-        """Index the documents of a fresh scope in bulk, straight into the sorted arrays."""
-        vocab = self.vocab
-        setdefault = vocab.setdefault
-        terms: list[int] = []
-        cells: list[int] = []   # document * 3 + column, per token
-        lengths: list[float] = []
-        for rowid, memory_id, _, body, anchors, context, sz, layer in rows:
-            doc = self._append(rowid, memory_id, hash(((body, anchors, context), sz)), layer)
-            sizes = _sizes(sz)
-            lengths.append(float(sum(sizes)))
-            if not self._sizes_ok(sizes):
-                continue
-            for col, text in enumerate((body, anchors, context)):
-                tokens = text.split() if text else []
-                if len(tokens) != sizes[col + 1]:  # FTS5 split this text otherwise
-                    self.valid = False
-                terms.extend([setdefault(t, len(vocab)) for t in tokens])
-                cells.extend([doc * 3 + col] * len(tokens))
-        self.length = np.array(lengths, dtype=np.float64)
-        self.alive = np.ones(len(lengths), dtype=bool)
-        self.layer_code = np.array([self.code(layer) for layer in self.layers], dtype=np.int16)
-        if not all(_plain(t) or t.lower() == t for t in vocab):
-            self.valid = False
-        self.sort_in(terms, cells, self.size)
-
-    def add(self, row: Row) -> None:
-        """Index one document (a changed one replaces its earlier version)."""
-        rowid, memory_id, _, body, anchors, context, sz, layer = row
-        texts = (body, anchors, context)
-        digest = hash((texts, sz))
-        old = self.position.get(rowid)
-        if old is not None:
-            if self.digest[old] == digest:
-                self.layers[old] = layer
-                self.layer_code[old] = self.code(layer)
-                return
-            self._kill(old)
-        doc = self._append(rowid, memory_id, digest, layer)
-        sizes = _sizes(sz)
-        if doc >= len(self.length):
-            grow = max(64, len(self.length))
-            self.length = np.concatenate([self.length, np.zeros(grow)])
-            self.alive = np.concatenate([self.alive, np.zeros(grow, dtype=bool)])
-            self.layer_code = np.concatenate([self.layer_code, np.zeros(grow, dtype=np.int16)])
-        self.length[doc] = float(sum(sizes))
-        self.alive[doc] = True
-        self.layer_code[doc] = self.code(layer)
-        if not self._sizes_ok(sizes):
-            return
-        vocab = self.vocab
-        for col, text in enumerate(texts):
-            tokens = text.split() if text else []
-            if len(tokens) != sizes[col + 1]:
-                self.valid = False
-            for term, count in Counter(tokens).items():
-                tid = vocab.get(term)
-                if tid is None:
-                    tid = vocab[term] = len(vocab)
-                    if not _plain(term) and term.lower() != term:
-                        self.valid = False
-                self.pending.setdefault(tid, []).append((doc, col, count))
-                self.pending_size += 1
-
-    def _append(self, rowid: int, memory_id: str, digest: int, layer: str) -> int:
-        doc = self.size
-        self.ids.append(memory_id)
-        self.rowids.append(rowid)
-        self.digest.append(digest)
-        self.layers.append(layer)
-        self.position[rowid] = doc
-        return doc
-
-    def code(self, layer: str) -> int:
-        return self.codes.setdefault(layer, len(self.codes))
-
-    def layer_mask(self, layers: Iterable[str]) -> np.ndarray:
-        """code -> is the layer among ``layers`` (index it with ``layer_code``)."""
-        mask = np.zeros(len(self.codes) + 1, dtype=bool)
-        mask[[self.codes[lay] for lay in layers if lay in self.codes]] = True
-        return mask
-
-    def holding(self, tid: int, layers: np.ndarray) -> int:
-        """How many live documents in the layers of mask ``layers`` hold term ``tid``."""
-        docs = self.postings(tid)[0]
-        docs = docs[self.alive[docs] & layers[self.layer_code[docs]]]
-        steps = np.diff(docs)
-        if len(docs) < 2 or (steps >= 0).all():   # in document order (as built): count runs
-            return int(np.count_nonzero(steps)) + 1 if len(docs) else 0
-        return len(np.unique(docs))
-
-    def _sizes_ok(self, sizes: list[int]) -> bool:
-        if len(sizes) != len(COLUMNS) or sizes[0] != 1:  # one token in "scope"
-            self.valid = False
-        return self.valid
-
-    def drop(self, rowid: int) -> None:
-        doc = self.position.get(rowid)
-        if doc is not None:
-            self._kill(doc)
-
-    def _kill(self, doc: int) -> None:
-        self.alive[doc] = False
-        del self.position[self.rowids[doc]]
-        self.dead += 1
 
 
 class TextIndex:
@@ -196,7 +58,7 @@ class TextIndex:
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._scopes: dict[tuple[str, str], _Scope] = {}
+        self._scopes: dict[tuple[str, str], TextScope] = {}
         self._hits: dict[tuple[str, str], int] = {}   # (columns, term) -> rows holding it
         self._marker = (-1, -1)                         # (max rowid, max event seq) of _hits
         self._top: tuple[int, str] | None = None        # the table's last row when last seen
@@ -206,6 +68,9 @@ class TextIndex:
         self._hits_at = (-1, -1)                        # FTS5's (rows, tokens) when _hits read
         self._counts: dict[tuple[str, ...], Any] = {}   # counted(): kept like _hits
         self._seen: tuple[int, int] | None = None       # (data_version, total_changes)
+        self._begun = False                             # the snapshot's BEGIN ran
+        self._totals_kept: tuple[tuple[int, int] | None, tuple[int, int]] = (None, (0, 0))
+        self._prior: tuple[Any, tuple[str, ...], np.ndarray, np.ndarray] | None = None
 
     def invalidate(self) -> None:
         self._scopes.clear()
@@ -214,6 +79,8 @@ class TextIndex:
         self._marker = (-1, -1)
         self._hits_at = (-1, -1)
         self._top = self._seen = None
+        self._totals_kept = (None, (0, 0))
+        self._prior = None
 
     # ------------------------------------------------------------ ranking
 
@@ -235,18 +102,31 @@ class TextIndex:
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
         """One read transaction around a ranking: its postings, row total and document counts
-        from one snapshot (a row total older than a hit count made idf's log negative)."""
-        self._db.execute("BEGIN")
-        self._reading = True
+        from one snapshot (a row total older than a hit count made idf's log negative). It
+        begins with the first statement that reads a table (``_read``): none where all it
+        needs is kept and nothing changed (``PRAGMA data_version``), as between most recalls."""
+        self._reading, self._begun = True, False
         try:
             yield
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._begun:
+                self._db.execute("ROLLBACK")
             raise
         else:
-            self._db.execute("COMMIT")   # read only: ends the snapshot
+            if self._begun:
+                self._db.execute("COMMIT")   # read only: ends the snapshot
         finally:
-            self._reading = False
+            self._reading = self._begun = False
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """``execute``, the snapshot's read transaction begun first where one is open."""
+        self._begin()
+        return self._db.execute(sql, args)
+
+    def _begin(self) -> None:
+        if self._reading and not self._begun:
+            self._db.execute("BEGIN")
+            self._begun = True
 
     def _ranked(
         self, user: str, agent: str, token: str, terms: list[str], weights: dict[str, float],
@@ -261,8 +141,16 @@ class TextIndex:
         for c in columns:
             weight_of[COLUMNS.index(c) - 1] = float(weights[c])
         in_set = weight_of != 0.0
+        # a ranking whose terms begin with the last one's (expansion: the question's words and
+        # more) starts from its scores: each document's score is its terms' contributions
+        # added in order, and a term a document lacks adds 0.0, so the sums are the same
+        key = (id(scope), colset, tuple(weight_of.tolist()), frozenset(layers), self._seen)
+        prior = self._prior
+        if prior is None or self._seen is None or prior[0] != key \
+                or tuple(terms[: len(prior[1])]) != prior[1]:
+            prior = None
         parts: list[tuple[str, np.ndarray, np.ndarray]] = []
-        for term in terms:
+        for term in terms[len(prior[1]) if prior else 0 :]:
             tid = scope.vocab.get(term)
             if tid is None:
                 if not self._is_atomic(term):
@@ -272,23 +160,30 @@ class TextIndex:
             keep = in_set[cols] & scope.alive[docs] & allowed[scope.layer_code[docs]]
             if keep.any():
                 parts.append((term, docs[keep], counts[keep] * weight_of[cols[keep]]))
-        if not parts:
+        if not parts and prior is None:
             return []
-        matched, where = np.unique(np.concatenate([d for _, d, _ in parts]),
-                                   return_inverse=True)
+        found = np.concatenate([d for _, d, _ in parts]) if parts else np.zeros(0, np.int32)
+        if prior is None:
+            matched, where = np.unique(found, return_inverse=True)
+            score = np.zeros(len(matched))
+        else:   # the same union and positions as np.unique's
+            matched = np.union1d(prior[2], found)
+            where = np.searchsorted(matched, found)
+            score = np.zeros(len(matched))
+            score[np.searchsorted(matched, prior[2])] = prior[3]
         rows, total = self._totals()
         if (rows, total) != self._hits_at:   # counts cached under other totals: read again
             self._hits.clear()
             self._hits_at = (rows, total)
         avgdl = float(total) / float(rows)
         norm = K1 * ((1 - B) + (B * scope.length[matched]) / avgdl)
-        score = np.zeros(len(matched))
         start = 0
         for term, docs, values in parts:
             freq = np.bincount(where[start : start + len(docs)], weights=values,
                                minlength=len(matched))
             start += len(docs)
             score += self._idf(colset, term, rows) * ((freq * (K1 + 1.0)) / (freq + norm))
+        self._prior = (key, tuple(terms), matched, score)
         if len(matched) > want:
             cut = np.partition(score, len(score) - want)[len(score) - want]
             chosen = np.flatnonzero(score >= cut)
@@ -327,18 +222,25 @@ class TextIndex:
         scope = self.scope(user, agent, token) if self.built(user, agent) else None
         if scope is None:
             return None
-        out = {}
-        for rowid in rowids:
-            doc = scope.position.get(rowid)
-            if doc is None:
-                return None
-            out[rowid] = (scope.ids[doc], scope.layers[doc])
-        return out
+        position, ids, layers = scope.position, scope.ids, scope.layers
+        docs = [position.get(rowid) for rowid in rowids]
+        if None in docs:
+            return None
+        return {rowid: (ids[doc], layers[doc]) for rowid, doc in zip(rowids, docs, strict=True)}
+
+    def rowids_of(self, user: str, agent: str, token: str, ids: list[str]) -> list[int]:
+        """The rowids of those of ``ids`` the scope's index holds (none where it is not built
+        or cannot be trusted)."""
+        scope = self.scope(user, agent, token) if self.built(user, agent) else None
+        if scope is None:
+            return []
+        where, rowids = scope.where, scope.rowids
+        return [rowids[where[i]] for i in ids if i in where]
 
     def built(self, user: str, agent: str) -> bool:
         return (user, agent) in self._scopes
 
-    def scope(self, user: str, agent: str, token: str) -> _Scope | None:
+    def scope(self, user: str, agent: str, token: str) -> TextScope | None:
         """The scope's index, brought up to date; None where it cannot be trusted."""
         if not self.usable() or (self._db.in_transaction and not self._reading):
             return None  # in a transaction: FTS5 keeps its totals in memory until commit
@@ -352,13 +254,14 @@ class TextIndex:
         with self._snapshot():
             self._refresh_marker()
             if key not in self._counts:
+                self._begin()
                 self._counts[key] = count()
             return self._counts[key]  # type: ignore[no-any-return]
 
     def _idf(self, colset: str, term: str, rows: int) -> float:
         hits = self._hits.get((colset, term))
         if hits is None:
-            hits = self._db.execute(
+            hits = self._read(
                 "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
                 (f'{{{colset}}} : "{term}"',),
             ).fetchone()[0]
@@ -367,16 +270,20 @@ class TextIndex:
         return idf if idf > 0.0 else 1e-6
 
     def _totals(self) -> tuple[int, int]:
-        """FTS5's row count and total token count (all columns), from its averages record."""
-        blob = self._db.execute("SELECT block FROM memories_fts_data WHERE id = 1").fetchone()
+        """FTS5's row count and total token count (all columns), from its averages record;
+        kept while nothing changed since it was read (``_refresh_marker``'s look)."""
+        if self._seen is not None and self._totals_kept[0] == self._seen:
+            return self._totals_kept[1]
+        blob = self._read("SELECT block FROM memories_fts_data WHERE id = 1").fetchone()
         values = varints(blob[0]) if blob else [0]
-        return values[0], sum(values[1 : 1 + len(COLUMNS)])
+        self._totals_kept = (self._seen, (values[0], sum(values[1 : 1 + len(COLUMNS)])))
+        return self._totals_kept[1]
 
     # ------------------------------------------------------------ following the table
 
     def usable(self) -> bool:
         if self._usable is None:
-            row = self._db.execute(
+            row = self._read(
                 "SELECT sql FROM sqlite_master WHERE name = 'memories_fts'").fetchone()
             sql = " ".join((row[0] if row else "").split())
             self._usable = sql.endswith(f"USING fts5({', '.join(COLUMNS)}, {TOKENIZER})")
@@ -387,22 +294,22 @@ class TextIndex:
         seen = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
         if seen == self._seen:
             return self._marker
-        top = self._db.execute(
+        top = self._read(
             "SELECT rowid, id FROM memories ORDER BY rowid DESC LIMIT 1").fetchone()
         top_rowid, top_id = (top[0], top[1]) if top else (0, "")
-        top_seq = self._db.execute("SELECT max(seq) FROM events").fetchone()[0] or 0
+        top_seq = self._read("SELECT max(seq) FROM events").fetchone()[0] or 0
         if self._top is not None and self._top != (top_rowid, top_id):
             # the row we last saw on top must still be there: if it went (a scope dropped,
             # elsewhere), rowids can be handed out again and nothing seen can be trusted
             old_rowid, old_id = self._top
-            still = self._db.execute(
+            still = self._read(
                 "SELECT id FROM memories WHERE rowid = ?", (old_rowid,)).fetchone()
             if top_rowid < old_rowid or still is None or still[0] != old_id:
                 self.invalidate()
         self._top = (top_rowid, top_id)
         old_rowid, old_seq = self._marker
         if top_rowid != old_rowid or top_seq < old_seq or (top_seq > old_seq and (
-            old_seq < 0 or self._db.execute(
+            old_seq < 0 or self._read(
                 "SELECT 1 FROM events WHERE seq > ? AND seq <= ? AND op != 'use' LIMIT 1",
                 (old_seq, top_seq)).fetchone())):
             self._hits.clear()
@@ -411,7 +318,7 @@ class TextIndex:
         return self._marker
 
     def _sync(self, user: str, agent: str, token: str,
-              marker: tuple[int, int]) -> _Scope | None:
+              marker: tuple[int, int]) -> TextScope | None:
         top_rowid, top_seq = marker
         scope = self._scopes.get((user, agent))
         if scope is not None and (top_rowid < scope.seen_rowid or top_seq < scope.seen_seq):
@@ -423,7 +330,7 @@ class TextIndex:
                 if top_rowid - scope.seen_rowid > _REBUILD_SHARE * max(scope.size, 4000):
                     scope = self._build(user, agent, token, marker)
                 else:
-                    rows = self._db.execute(
+                    rows = self._read(
                         f"{_SELECT} WHERE m.rowid > ? AND m.rowid <= ?",
                         (scope.seen_rowid, top_rowid))
                     for row in rows:
@@ -438,17 +345,17 @@ class TextIndex:
             scope.compact()
         return scope if scope.valid else None
 
-    def _build(self, user: str, agent: str, token: str, marker: tuple[int, int]) -> _Scope:
-        scope = self._scopes[(user, agent)] = _Scope(token=token)
-        scope.load(self._db.execute(
+    def _build(self, user: str, agent: str, token: str, marker: tuple[int, int]) -> TextScope:
+        scope = self._scopes[(user, agent)] = TextScope(token=token)
+        scope.load(self._read(
             f"{_SELECT} WHERE memories_fts MATCH ?", (f'scope : "{token}"',)))
         scope.seen_rowid, scope.seen_seq = marker
         return scope
 
-    def _apply_events(self, scope: _Scope, user: str, agent: str, top_seq: int) -> bool:
+    def _apply_events(self, scope: TextScope, user: str, agent: str, top_seq: int) -> bool:
         """Re-read the memories changed since the scope was read; False when an event about
         the whole scope (it was dropped) asks for a rebuild instead."""
-        changed = [r[0] for r in self._db.execute(
+        changed = [r[0] for r in self._read(
             "SELECT DISTINCT memory_id FROM events WHERE seq > ? AND seq <= ? AND op != 'use' "
             "AND user = ? AND agent = ?", (scope.seen_seq, top_seq, user, agent))]
         if SCOPE_EVENT in changed:
@@ -456,10 +363,10 @@ class TextIndex:
         for start in range(0, len(changed), 500):
             chunk = changed[start : start + 500]
             marks = ", ".join("?" * len(chunk))
-            rowids = [r[0] for r in self._db.execute(
+            rowids = [r[0] for r in self._read(
                 f"SELECT rowid FROM memories WHERE id IN ({marks})", chunk)]
             found = set()
-            for row in self._db.execute(f"{_SELECT} WHERE m.id IN ({marks})", chunk):
+            for row in self._read(f"{_SELECT} WHERE m.id IN ({marks})", chunk):
                 if row[2] == scope.token:
                     found.add(row[0])
                     scope.add(row)
@@ -471,7 +378,7 @@ class TextIndex:
     def _is_atomic(self, term: str) -> bool:
         """Does FTS5 read ``term`` as exactly one token, itself? (Terms absent from a scope
         match nothing there only if so.)"""
-        if _plain(term):
+        if plain_token(term):
             return True
         known = self._atomic.get(term)
         if known is None:

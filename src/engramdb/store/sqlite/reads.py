@@ -13,6 +13,7 @@ from ...model import Layer, Record, Scope
 from ..common import ROW_COLUMNS, from_ts, record_from_row, record_from_values, ts
 from ..protocol import Event, ListFilter
 from .recordcache import RecordCache
+from .search import scope_token
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,16 +84,31 @@ class Reads:
                          if (rec := kept.get(scope.user, scope.agent, i, shared)) is not None}
                 missing = [i for i in chunk if i not in found]
                 if missing:
-                    cur = self._db.cursor()
-                    cur.row_factory = None  # plain tuples, decoded by position
-                    rows = cur.execute(  # "+": look ids up by key, never scan the scope
-                        f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
-                        f"AND id IN ({', '.join('?' * len(missing))})",
-                        (scope.user, scope.agent, *missing),
-                    )
-                    found.update((r[0], kept.put(record_from_values(r), shared)) for r in rows)
+                    found.update((r[0], kept.put(record_from_values(r), shared))
+                                 for r in self._rows(scope, missing))
                 out.update((i, found[i]) for i in chunk if i in found)
         return out
+
+    def _rows(self, scope: Scope, ids: list[str]) -> list[tuple[Any, ...]]:
+        """The scope's rows among ``ids`` as plain tuples in ``ROW_COLUMNS`` order: by rowid
+        where the text index knows the ids' rowids (one look-up each, not two), the rest by
+        id; a row read by rowid counts only if it is still the id asked for."""
+        cur = self._db.cursor()
+        cur.row_factory = None  # plain tuples, decoded by position
+        rowids = self._text.rowids_of(scope.user, scope.agent, scope_token(scope), ids)
+        rows: list[tuple[Any, ...]] = []
+        if rowids:
+            wanted = set(ids)
+            rows = [r for r in cur.execute(
+                f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
+                f"AND rowid IN ({', '.join('?' * len(rowids))})",
+                (scope.user, scope.agent, *rowids)) if r[0] in wanted]
+            ids = [i for i in ids if i not in {r[0] for r in rows}]
+        if ids:
+            rows += cur.execute(  # "+": look ids up by key, never scan the scope
+                f"SELECT {SELECT} FROM memories WHERE +user = ? AND +agent = ? "
+                f"AND id IN ({', '.join('?' * len(ids))})", (scope.user, scope.agent, *ids))
+        return rows
 
     def concept_members(self, scope: Scope, concept: str, limit: int) -> list[str]:
         """The core memories holding ``concept``, by id (up to ``limit``): kept from one read

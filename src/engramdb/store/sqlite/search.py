@@ -9,6 +9,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ...model import Layer, Scope
@@ -129,6 +130,23 @@ class Search:
                     out.update(map(index.ids.__getitem__, docs))
             return out
 
+    def indexed_terms(self, scope: Scope, ids: Sequence[str], terms: Sequence[str],
+                      ) -> tuple[list[str], np.ndarray] | None:
+        """Which ``terms`` each of ``ids`` holds among the tokens its write stored in each
+        text column (body, anchors, context: ``write/prepare.py`` ``index_text``), from the
+        postings: the ids the text index holds, and per term and id the bits ``1 << column``
+        (``Postings.columns_of``); None where the index cannot say (not built, not exact, or
+        inside a transaction)."""
+        with self._lock:
+            if not self._text.built(scope.user, scope.agent):
+                return None
+            index = self._text.scope(scope.user, scope.agent, scope_token(scope))
+            if index is None:
+                return None
+            where = index.where
+            known = [i for i in ids if i in where]
+            return known, index.columns_of([where[i] for i in known], list(terms), index.size)
+
     def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
         """How many of the scope's memories are in ``layers`` (``count`` with a filter on
         layers alone), kept from one read to the next until a row is added or changed."""
@@ -203,8 +221,9 @@ class Search:
             if len(good) > limit:   # the rows that can be among the best once scored exactly
                 edge = scan.scores[good[limit - 1]] - MARGIN
                 good = [i for i in good if scan.scores[i] >= edge]
-            kept = sorted(((layer_of[r][0], s) for r, s in scan.exact(good)),
-                          key=lambda item: (-item[1], item[0]))  # ties: by id, as text
+            # best first, ties by id as text: sorted by id, then a stable sort by score
+            kept = sorted(sorted((layer_of[r][0], s) for r, s in scan.exact(good)),
+                          key=itemgetter(1), reverse=True)
             return kept[:limit]
 
     def _kept(self, scope: Scope, rowids: list[int], found: list[int], negated: list[float],
@@ -215,7 +234,7 @@ class Search:
         layer_of = self._layers(scope, [rowids[i] for i in found])
         kept = [(i, neg) for i, neg in zip(found, negated, strict=True)
                 if (row := layer_of.get(rowids[i])) is not None and row[1] in allowed]
-        kept.sort(key=lambda pair: pair[1])
+        kept.sort(key=itemgetter(1))
         return [i for i, _ in kept], layer_of
 
     def search_vector_many(
