@@ -18,6 +18,15 @@ from engramdb.recall.conflicts import (
 )
 
 
+@pytest.fixture
+def net_only(monkeypatch):  # type: ignore[no-untyped-def]
+    """The write path's "changed_value" rule off (write/supersede.py ``CHANGED``): it now
+    supersedes these pairs at write; the net is what is tested here, for the pairs the write
+    path leaves side by side (said in other words, or in a conversation)."""
+    import engramdb.write.supersede as supersede
+    monkeypatch.setattr(supersede, "CHANGED", False)
+
+
 def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: ignore[no-untyped-def]
     """``first``, then ``second`` ``days`` later; both stay current (the write path keeps
     both: what recall has to order)."""
@@ -36,8 +45,8 @@ def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: i
     ("华信那边的对接人是孙磊。", "更正一下，华信的对接人现在是孙蕾。",
      "华信的对接人是谁？", "华信以前的对接人是谁？", "孙蕾。", "孙磊。"),
 ])
-def test_newer_value_first_for_now_older_first_for_before(me, clock, first, second, now,  # type: ignore[no-untyped-def]
-                                                          before, new, old) -> None:
+def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, first, second,  # type: ignore[no-untyped-def]
+                                                          now, before, new, old) -> None:
     told(me, clock, first, second)
     hits = me.recall(now, k=3, track=False)
     assert [h.memory.content for h in hits[:2]] == [second, first]
@@ -75,7 +84,7 @@ def test_near_misses_keep_their_order(me, clock, first, second, question, expect
     assert not any("earlier value" in h.why for h in hits)
 
 
-def test_a_question_that_names_a_time_is_left_to_the_window(me, clock) -> None:  # type: ignore[no-untyped-def]
+def test_a_question_that_names_a_time_is_left_to_the_window(me, clock, net_only) -> None:  # type: ignore[no-untyped-def]
     told(me, clock, "The car is insured with Admiral.", "We insure the car with Direct Line now.")
     hits = me.recall("Who insured the car in 2025?", k=3, track=False)
     assert "conflicts" not in hits.plan.get("stages", {})

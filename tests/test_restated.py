@@ -13,6 +13,15 @@ from engramdb.recall.restated import restated
 from engramdb.write.extract import sentences
 
 
+@pytest.fixture
+def net_only(monkeypatch):  # type: ignore[no-untyped-def]
+    """The write path's "changed_value" rule off (write/supersede.py ``CHANGED``): it now
+    supersedes these pairs at write; the net is what is tested here, for the pairs the write
+    path leaves side by side (said in other words, or in a conversation)."""
+    import engramdb.write.supersede as supersede
+    monkeypatch.setattr(supersede, "CHANGED", False)
+
+
 def told(me, clock, first: str, second: str) -> None:  # type: ignore[no-untyped-def]
     a = me.remember(first, at=clock.now() - timedelta(days=11))
     b = me.remember(second, at=clock.now() - timedelta(days=1))
@@ -26,8 +35,8 @@ def told(me, clock, first: str, second: str) -> None:  # type: ignore[no-untyped
     ("我用搜狗输入法。", "输入法换成微信输入法了，广告少。",
      "我用什么输入法？", "我以前用什么输入法？"),
 ])
-def test_a_value_said_in_plain_words_is_placed_first(me, clock, first, second, now,  # type: ignore[no-untyped-def]
-                                                     before) -> None:
+def test_a_value_said_in_plain_words_is_placed_first(me, clock, net_only, first, second,  # type: ignore[no-untyped-def]
+                                                     now, before) -> None:
     told(me, clock, first, second)
     hits = me.recall(now, k=3, track=False)
     assert [h.memory.content for h in hits[:2]] == [second, first]

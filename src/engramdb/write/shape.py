@@ -108,14 +108,14 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     replaces = [r for r, k in zip(al.regions, kinds, strict=True) if k == "replace"]
     inserts = [r for r, k in zip(al.regions, kinds, strict=True) if k == "insert"]
     if negated:
-        if replaces or _time_added(al):   # "no longer ... after 6pm": not at all times
+        if replaces or time_added(al):   # "no longer ... after 6pm": not at all times
             return None
         return Verdict(Action.SUPERSEDE, "shape_negation", negated)
     if len(replaces) > 1 or (replaces and kind == Kind.PROCEDURE):
         if kind == Kind.PROCEDURE and al.ratio >= PROCEDURE_MIN_RATIO:
             return Verdict(Action.SUPERSEDE, "shape_procedure_revised", al.regions)
         return None
-    if replaces and _time_added(al):
+    if replaces and time_added(al):
         return None
     if replaces:
         return _replacement(al, replaces[0])
@@ -138,7 +138,7 @@ _EN_TIMES = frozenset({
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d", re.IGNORECASE)
 
 
-def _time_added(al: Alignment) -> bool:
+def time_added(al: Alignment) -> bool:
     """Does the new text put a time on its change that the old text had none of ("我现在早上
     更喜欢喝咖啡" / "我喜欢吃火锅", "Greta now reads comics on Sundays" / "Greta reads
     novels")? The new fact holds at that time only: the old one is not replaced."""

@@ -16,7 +16,10 @@ later, that the function says it conflicts with. Then the shape rules (write/sha
 the triple rule (write/tripledecide.py: "triple_former_value"), then
 "ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
-near it names that thing -> SUPERSEDE of the closest one.
+near it names that thing -> SUPERSEDE of the closest one. Then "changed_value"
+(``_changed_value``): the recall-time net's judgement (recall/conflicts.py ``conflict``) says
+the new fact, preference or identity states a new value of the current one nearest it ->
+SUPERSEDE.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
 different slot -> NOOP. Otherwise "new_memory" -> ADD, with the surprise in the evidence.
@@ -37,11 +40,14 @@ import numpy as np
 
 from ..compare import DEFAULT, Compared, Comparers
 from ..model import Action, Kind, Layer, Record, Scope
+from ..recall.conflicts import conflict, subjects_clash
+from ..recall.conflicts import read as statement
 from ..store.protocol import Store
 from ..text import normalize, tokenize
+from .align import align
 from .ended import ended, holds
 from .prepare import slot_token
-from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision
+from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision, time_added
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
 from .stance import KINDS as STANCE_KINDS
@@ -264,6 +270,10 @@ def _judge(rec: Record, nearby: Nearby, shape_judge: ShapeJudge | None,
     gone = _ended(rec, live)  # "我和周凯分手了" ends what "我男朋友叫周凯" said: its own check
     if gone is not None:
         return gone
+    if CHANGED and rec.uri is None:
+        changed = _changed_value(rec, live, same_slot)
+        if changed is not None:
+            return changed
     if rec.kind != Kind.EVENT and rec.uri is None:
         dup = _near_duplicate(rec, slot, live)  # "... too" is the same memory said again
         if dup is not None:
@@ -292,6 +302,36 @@ def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
 
 
 STATING = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})  # what a conflict compares
+CHANGED = True     # "changed_value" (a switch to measure what it buys)
+CHANGED_NEAREST = 1  # the current statements nearest the new one that it is judged against
+
+
+def _changed_value(rec: Record, live: list[Neighbour],
+                   current: list[Neighbour]) -> Judgement | None:
+    """"changed_value": the recall-time net's judgement (recall/conflicts.py ``conflict``:
+    values of one kind with a change said, or recall/restated.py: a value said again in plain
+    words with a change word) finds that ``rec`` states a new value of one of the
+    CHANGED_NEAREST current statements nearest to it (``live``, a memory set apart included),
+    said before it: the nearest such one is superseded, unless either reading of the two
+    subjects sets them apart: the write path's (``current`` holds those it did not set apart:
+    another subject or mood, another slot) or the net's (recall/conflicts.py
+    ``subjects_clash``: 我们家的宽带 / 公司的宽带, "My manager Rosalind ..." / "I report up to
+    Tomasz ..."), which recall/restated.py does not ask; and unless the new one puts a time
+    on its change that the old had none of (write/shape.py ``time_added``: "Greta now reads
+    comics on Sundays" / "Greta reads novels": it holds at that time only)."""
+    if rec.kind not in STATING:
+        return None
+    near = sorted((n for n in live if n.record.kind in STATING),
+                  key=lambda n: (-n.cosine, n.record.id))[:CHANGED_NEAREST]
+    judged = {id(n) for n in current}
+    for n in near:
+        old = n.record
+        if id(n) in judged and conflict(old, rec) \
+                and not subjects_clash(statement(old.content), statement(rec.content)) \
+                and not time_added(align(old.content, rec.content)):
+            return Judgement(Action.SUPERSEDE, "changed_value", old,
+                             {"old_id": old.id, "cosine": round(n.cosine, 4)})
+    return None
 
 
 def _conflicting(rec: Record, current: list[Neighbour], compare: Comparers) -> Judgement | None:

@@ -1,0 +1,63 @@
+"""A changed value said naturally supersedes at write ("changed_value", write/supersede.py: the
+recall-time net's judgement asked of the nearest current statement); a near miss (another
+subject, another attribute, a plan, one occasion) stays current. Real SQLite files, the
+hashing embedder, a frozen clock."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+import engramdb
+from engramdb.testing import FrozenClock
+
+
+def _remember(path, *texts: str):  # type: ignore[no-untyped-def]
+    clock = FrozenClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    with engramdb.open(str(path), embedder="hashing", clock=clock) as mem:
+        me = mem.scope(user="u", agent="a")
+        results = []
+        for text in texts:
+            results.append(me.remember(text, kind="fact"))
+            clock.advance(days=9)
+        return results, [r.content for r in me.list(include_superseded=False)]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The office wifi password is Falcon22.",
+     "The office wifi password changed, it's Heron58 now."),
+    ("Grandpa's check-ups are at St Mary's hospital.",
+     "Grandpa's check-ups switched to Riverside Clinic."),
+    ("我们家的宽带是电信的。", "宽带换成联通的了。"),
+    ("我们家的燃气是港华的。", "燃气现在换成新奥的了。"),
+])
+def test_a_changed_value_supersedes_at_write(tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    (a, b), live = _remember(tmp_path / "m.db", old, new)
+    assert (b.action.value, b.rule) == ("supersede", "changed_value")
+    assert b.evidence["old_id"] == a.memory.id
+    assert live == [new]
+
+
+def test_a_chain_of_three_values_ends_at_the_third(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    texts = ("我们家的宽带是电信的。", "宽带换成联通的了。", "宽带现在又换成移动的了。")
+    (_, _, c), live = _remember(tmp_path / "m.db", *texts)
+    assert c.action.value == "supersede"
+    assert live == [texts[2]]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("My sister lives in Porto.", "I live in Lisbon now."),                      # subject
+    ("我们家的宽带是电信的。", "公司的宽带换成联通的了。"),                            # possessor
+    ("我的健身教练是小刘。", "我老婆的健身教练现在换成老周了。"),
+    ("Our team wiki lives on Confluence.", "Our design docs moved to Figma now."),  # attribute
+    ("Our team wiki lives on Confluence.", "We might move the wiki to Notion next year."),  # plan
+    ("我住在杭州。", "我打算明年搬到苏州。"),
+    ("Choir practice is on Thursdays at the church hall.",                      # one occasion
+     "This Thursday choir practice moved to the school gym since the hall is booked."),
+    ("羽毛球课一般在周四晚上。", "下周四教练有事，那节课挪到周五晚上。"),
+])
+def test_a_near_miss_stays_current(tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    (_, b), live = _remember(tmp_path / "m.db", old, new)
+    assert b.rule != "changed_value"
+    assert sorted(live) == sorted([old, new])
