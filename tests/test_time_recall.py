@@ -184,6 +184,15 @@ def test_past_questions_put_former_values_first(mem, li):  # type: ignore[no-unt
     assert tools.plan["routing"]["mode"] == "current"  # "use to" without "did": not the past
 
 
+def test_the_old_one_is_the_past_and_an_age_is_not() -> None:
+    from engramdb.recall.temporal import route
+    for query in ("What was my old work number?", "When did the old passport expire?",
+                  "旧护照什么时候到期？"):
+        assert route(query, None).mode == "past", query
+    for query in ("How old is my daughter?", "他依旧住在北京吗？"):
+        assert route(query, None).mode == "current", query
+
+
 def test_a_window_finds_the_fact_that_held_then(mem, li):  # type: ignore[no-untyped-def]
     hits = mem.recall("where did Li live in 2024", k=5, track=False, user="en")
     # Lisbon held 2024-01-10..2025-02-01 and Berlin from 2025-02-01: only Lisbon meets 2024,
