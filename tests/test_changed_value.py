@@ -56,6 +56,9 @@ def test_a_chain_of_three_values_ends_at_the_third(tmp_path) -> None:  # type: i
     ("Choir practice is on Thursdays at the church hall.",                      # one occasion
      "This Thursday choir practice moved to the school gym since the hall is booked."),
     ("羽毛球课一般在周四晚上。", "下周四教练有事，那节课挪到周五晚上。"),
+    ("We're redoing the bathroom; the plumber is Omar from Keystone Plumbing.",  # value kinds:
+     "The bathroom budget is 12,500 euros including the new tiles."),            # names / a sum
+    ("我们在装修阳台，施工队是老周带的。", "阳台的预算是两万三千块，包括新的推拉门。"),
 ])
 def test_a_near_miss_stays_current(tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
     (_, b), live = _remember(tmp_path / "m.db", old, new)

@@ -44,9 +44,10 @@ from ..recall.conflicts import conflict, said_in_chat, subjects_clash
 from ..recall.conflicts import read as statement
 from ..store.protocol import Store
 from ..text import normalize, tokenize
-from .align import align
+from .align import DATE_WORDS, align, typed_tokens
 from .ended import ended, holds
 from .prepare import slot_token
+from .reading import read as reading
 from .shape import SHAPE_KINDS, SHAPE_MIN_COSINE, shape_decision, time_added
 from .shape import Judge as ShapeJudge
 from .slots import Slot, slot_of
@@ -321,7 +322,10 @@ def _changed_value(rec: Record, live: list[Neighbour],
     comics on Sundays" / "Greta reads novels": it holds at that time only). Only between
     remembered statements: what was extracted from a conversation is judged by the net's
     looser test for chat (a value named again is enough), left to recall (on LoCoMo through
-    ingest it moved all@5 by -0.001)."""
+    ingest it moved all@5 by -0.001). And unless both state values and none of one kind
+    (``value_kinds``): "The kitchen budget is 38,000 dollars including the new counters." says
+    nothing new of "We're renovating the kitchen; the contractor is Nadia from Bellwood
+    Builds.", whose values are names."""
     if rec.kind not in STATING or said_in_chat(rec):
         return None
     near = sorted((n for n in live if n.record.kind in STATING),
@@ -331,10 +335,34 @@ def _changed_value(rec: Record, live: list[Neighbour],
         old = n.record
         if id(n) in judged and not said_in_chat(old) and conflict(old, rec) \
                 and not subjects_clash(statement(old.content), statement(rec.content)) \
-                and not time_added(align(old.content, rec.content)):
+                and not time_added(align(old.content, rec.content)) \
+                and not _other_kinds(old.content, rec.content):
             return Judgement(Action.SUPERSEDE, "changed_value", old,
                              {"old_id": old.id, "cosine": round(n.cosine, 4)})
     return None
+
+
+def _other_kinds(old: str, new: str) -> bool:
+    """Both state values, and no value of one is of a kind the other states."""
+    a, b = value_kinds(old), value_kinds(new)
+    return bool(a) and bool(b) and not a & b
+
+
+def value_kinds(text: str) -> frozenset[str]:
+    """The kinds of the values ``text`` states (write/reading.py): "quantity" for one with a
+    digit (or a Chinese numeral) or a date word, "name" for any other (老周 is a name: jieba's
+    time tag reads its 周 as "week"). A value changes into one of its kind:
+    a price into a price, a contractor into a contractor."""
+    out = set()
+    for value in reading(text).values:
+        toks = typed_tokens(value)
+        out.add("quantity" if any(t.norm in DATE_WORDS or any(c.isdigit() or c in ZH_NUMERALS
+                                                               for c in t.surface)
+                                  for t in toks) else "name")
+    return frozenset(out)
+
+
+ZH_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两半")  # a Chinese number, spelled out
 
 
 def _conflicting(rec: Record, current: list[Neighbour], compare: Comparers) -> Judgement | None:
