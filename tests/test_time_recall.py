@@ -189,7 +189,7 @@ def test_the_old_one_is_the_past_and_an_age_is_not() -> None:
     for query in ("What was my old work number?", "When did the old passport expire?",
                   "旧护照什么时候到期？"):
         assert route(query, None).mode == "past", query
-    for query in ("How old is my daughter?", "他依旧住在北京吗？"):
+    for query in ("How old is my daughter?", "他依旧住在北京吗？", "她在旧金山哪家公司上班？"):
         assert route(query, None).mode == "current", query
 
 

@@ -34,8 +34,9 @@ _PAST = re.compile(
     r"\bdid\b[^?.!]*\buse\s+to\b"
     r"|\b(?:before|used\s+to|previous(?:ly)?|formerly|former|earlier|originally|"
     r"no\s+longer|anymore|in\s+the\s+past)\b|以前|之前|原来|原先|曾经|过去|从前|先前"
-    # "my old number", 旧护照: the former one ("How old ..." is an age; 依旧/仍旧 is "still")
-    r"|\b(?:my|our|your|his|her|their|the)\s+old\b|(?<![依仍])旧",
+    # "my old number", 旧护照: the former one ("How old ..." is an age; 依旧/仍旧 is "still";
+    # 旧金山 is San Francisco)
+    r"|\b(?:my|our|your|his|her|their|the)\s+old\b|(?<![依仍])旧(?!金山)",
     re.IGNORECASE)
 _NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+present|today)\b"
                   r"|现在|目前|如今|当前|最近", re.IGNORECASE)
