@@ -28,6 +28,7 @@ import argparse
 import dataclasses
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,15 +58,22 @@ def build(out: Path, model: bool) -> None:
         drafts = [corpus.draft(n) for n in range(SCALE_SIZE)]
         for start in range(0, len(drafts), 1000):
             mem.remember_many(drafts[start : start + 1000], user="scale", agent="bench")
+    for _, mem, store in behaviour_stores(out, model):
+        mem.remember_many([Draft(content=m["text"], kind=m["kind"])
+                           for m in store["memories"]], user=store["id"], agent="bench")
+    print(f"built in {out}")
+
+
+def behaviour_stores(folder: Path, model: bool) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """(embedder, its open memory, store) for each behaviour store compared: every store with
+    the hashing embedder, MODEL_STORES with the default one too (``model``)."""
     for embedder in ("hashing", "default") if model else ("hashing",):
-        with engramdb.open(str(out / f"behaviours-{embedder}.db"), embedder=embedder,
+        with engramdb.open(str(folder / f"behaviours-{embedder}.db"), embedder=embedder,
                            clock=FrozenClock(NOW)) as mem:
             for store in stores():
                 if embedder == "default" and store["id"] not in MODEL_STORES:
                     continue
-                mem.remember_many([Draft(content=m["text"], kind=m["kind"])
-                                   for m in store["memories"]], user=store["id"], agent="bench")
-    print(f"built in {out}")
+                yield embedder, mem, store
 
 
 def exact(hits: engramdb.Hits) -> dict[str, Any]:
@@ -84,20 +92,15 @@ def dump(db: Path, out: Path, model: bool) -> None:
             recalls.append({"store": "scale", "q": q, "k": k,
                             "hits": exact(mem.recall(q, k=k, track=False, user="scale",
                                                      agent="bench"))})
-    for embedder in ("hashing", "default") if model else ("hashing",):
-        with engramdb.open(str(db / f"behaviours-{embedder}.db"), embedder=embedder,
-                           clock=FrozenClock(NOW)) as mem:
-            for store in stores():
-                if embedder == "default" and store["id"] not in MODEL_STORES:
-                    continue
-                questions = [c["q"] for c in store["on_topic"] + store["off_topic"]]
-                if embedder == "default":
-                    questions = questions[:MODEL_QUERIES]
-                for i, q in enumerate(questions):
-                    k = (3, 5, 10)[i % 3]
-                    hits = mem.recall(q, k=k, track=False, user=store["id"], agent="bench")
-                    recalls.append({"store": f"{store['id']}/{embedder}", "q": q, "k": k,
-                                    "hits": exact(hits)})
+    for embedder, mem, store in behaviour_stores(db, model):
+        questions = [c["q"] for c in store["on_topic"] + store["off_topic"]]
+        if embedder == "default":
+            questions = questions[:MODEL_QUERIES]
+        for i, q in enumerate(questions):
+            k = (3, 5, 10)[i % 3]
+            hits = mem.recall(q, k=k, track=False, user=store["id"], agent="bench")
+            recalls.append({"store": f"{store['id']}/{embedder}", "q": q, "k": k,
+                            "hits": exact(hits)})
     out.write_text(json.dumps(recalls, ensure_ascii=False, sort_keys=True), encoding="utf-8")
     print(f"{len(recalls)} recalls written to {out}")
 
