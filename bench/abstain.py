@@ -79,7 +79,7 @@ def ask_scope(mem: Any, user: str, text: str, half: str, *, gold: list[str] | No
             "hits": [(h.memory.id, round(h.score, 4), h.explanation.terms.get("lexical", 0.0),
                       h.explanation.terms.get("topicality", 0.0),
                       h.explanation.terms.get("dense_gap", 0.0),
-                      cross_standing(h)) for h in hits]}
+                      cross_standing(h), meant(h)) for h in hits]}
 
 
 def ask(retriever: EngramRetriever, conv: Any, text: str, half: str, *,
@@ -92,7 +92,14 @@ def ask(retriever: EngramRetriever, conv: Any, text: str, half: str, *,
                       h.explanation.terms.get("lexical", 0.0),
                       h.explanation.terms.get("topicality", 0.0),
                       h.explanation.terms.get("dense_gap", 0.0),
-                      cross_standing(h)) for h in hits]}
+                      cross_standing(h), meant(h)) for h in hits]}
+
+
+def meant(hit: Any) -> dict[str, float]:
+    """The hit's meaning terms (recall/relevance.py): its standing against the question bank
+    above chance, and against the scope where it is in the other language."""
+    return {k: hit.explanation.terms[k] for k in ("standing", "across")
+            if k in hit.explanation.terms}
 
 
 def cross_standing(hit: Any) -> float:

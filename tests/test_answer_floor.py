@@ -1,6 +1,7 @@
 """Where an LLM reads the hits (context(), the agent's recall tool, MCP recall, the mem0 and
 LangGraph facades), recall drops those under ``Config.answer_floor`` and says nothing is
-relevant; the library's own recall keeps ``Config.relevance_floor`` (0: every hit). The scope
+relevant; the library's own recall keeps ``Config.relevance_floor`` (0.25 too by default; 0
+keeps every hit). The scope
 holds enough memories for relevance to be judged (recall/relevance.py, MIN_BACKGROUND); the
 hashing embedder gives word evidence only, which is what these questions differ by."""
 
@@ -31,12 +32,22 @@ def mem(tmp_path, clock):  # type: ignore[no-untyped-def]
         yield m
 
 
-def test_the_library_keeps_every_hit_and_the_doors_floor_them(mem):  # type: ignore[no-untyped-def]
-    assert mem.config.relevance_floor == 0 and mem.config.answer_floor == 0.25
+def test_the_library_and_the_doors_floor_by_default(mem):  # type: ignore[no-untyped-def]
+    assert mem.config.relevance_floor == 0.25 and mem.config.answer_floor == 0.25
     for question in OFF:
-        assert mem.recall(question, user="alice")                         # the library: all
-        floored = mem.recall(question, user="alice", relevance_floor=mem.config.answer_floor)
+        floored = mem.recall(question, user="alice")
         assert floored.abstained and "nothing in memory is about this" in floored.note
+        assert mem.recall(question, user="alice", relevance_floor=0)       # 0: every hit
+    assert not mem.recall(ON[0], user="alice").abstained
+
+
+def test_a_library_floor_of_0_keeps_the_doors_floor(tmp_path, clock):  # type: ignore[no-untyped-def]
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
+                       relevance_floor=0) as m:
+        m.remember_many([Draft(f) for f in FACTS + BACKGROUND], user="alice")
+        for question in OFF:
+            assert m.recall(question, user="alice")
+            assert "## Memories" not in m.context(question, user="alice").text
 
 
 def test_context_shows_no_memory_for_an_off_topic_question(mem):  # type: ignore[no-untyped-def]

@@ -157,10 +157,10 @@ def test_under_the_mask_policy_the_vote_sees_no_value(model: Any) -> None:
 
 
 def test_the_default_models_example_vectors_ship_and_match_a_fresh_embedding(model: Any) -> None:
-    """tools/kind_vectors.py wrote them for these examples and this model (run it again after
+    """tools/shipped_vectors.py wrote them for these examples and this model (run it again after
     editing data/kind_examples.txt); a few embedded again agree with them."""
     vectors = shipped(model.model_id)
-    assert vectors is not None, "examples changed: run tools/kind_vectors.py"
+    assert vectors is not None, "examples changed: run tools/shipped_vectors.py"
     texts = [text for text, _ in examples()]
     assert vectors.shape == (len(texts), model.dimensions)
     picks = [0, len(texts) // 3, len(texts) - 1, *[i for i, t in enumerate(texts) if "我" in t][:2]]

@@ -162,15 +162,14 @@ def test_a_quick_start_runs_and_prints_what_the_readme_says(door: str, demo: Pat
 
 # The demo's questions (examples/sample_conversation.json) and a word each right answer holds:
 # the first hit is a right one and scores above every wrong one in the top 3 (issue 27). The
-# three marked xfail are not answered yet; strict, so that fixing one shows here.
+# two marked xfail are not answered yet; strict, so that fixing one shows here.
 NOT_YET = pytest.mark.xfail(strict=True, reason="not answered yet (see the session note)")
 DEMO_ANSWERS = [
     # "living" stems to "live": "Maya lives in Berlin" holds every word asked
     pytest.param("What does Maya do for a living?", "data engineer", marks=NOT_YET),
     # "Python 和 Rust" is not close enough to "programming languages" in either model
     pytest.param("Which programming languages does her new job use?", "Python", marks=NOT_YET),
-    # first, but no word asked and the meaning does not stand out: every hit scores 0
-    pytest.param("What food should I avoid recommending to her?", "egetarian", marks=NOT_YET),
+    ("What food should I avoid recommending to her?", "egetarian"),
     ("Who did she go hiking with?", "Ana"),
     ("她在学什么语言？", "德语"),
     ("Maya 周末喜欢吃什么？", "火锅"),

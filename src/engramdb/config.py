@@ -187,7 +187,8 @@ class Config:
     coming_up_days: float = 7.0        # context's "Coming up": pending items due and events
     # dated within this many days, and the active goal's topics (attention/prefetch.py); 0: off
     profile_budget: int = 2000         # MEMORY.md tokens; boot warns from 80% of it; 0: no warning
-    relevance_floor: float = 0.0       # recall drops hits less relevant (0..1; 0 keeps all)
+    relevance_floor: float = 0.25      # recall drops hits less relevant (0..1; 0 keeps all);
+    # in a scope of 20 memories or more (bench/results/abstain.md: what it costs and buys)
     answer_floor: float = 0.25         # the same where an LLM reads the hits: MCP recall,
     # context(), the agent's recall tool, the mem0 and LangGraph facades; on LoCoMo it abstains
     # on 3 of 4 off-topic questions for R@10 -0.000 (bench/results/abstain.md)

@@ -106,6 +106,7 @@ class Core:
     @built_once
     def _recaller(self) -> Recaller:
         from ..recall.pipeline import Recaller
+        from ..recall.questionbank import bank_for
 
         params, embed_query = self.decay_params, self._embed_query
         embedder = self.embedder
@@ -115,7 +116,7 @@ class Core:
                         aligned=getattr(embedder, "embed_aligned", None),
                         main=getattr(embedder, "embed_main", None),
                         meaning=not getattr(embedder, "lexical_only", False),
-                        conflict=self.compare.conflicts)
+                        conflict=self.compare.conflicts, bank=lambda: bank_for(embedder))
 
     @built_once
     def _unconfirmed(self) -> Unconfirmed:

@@ -14,6 +14,7 @@ from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
+from ..text.lang import EN, ZH
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
@@ -31,6 +32,7 @@ from .mixedrank import mixed_rank, others_of
 from .nearpair import order_near
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
+from .questionbank import QuestionBank
 from .rank import allowed, best_candidates, past_first
 from .reading import handed
 from .relevance import QueryTerms, apply_floor, hold, query_terms, score_hits
@@ -60,7 +62,8 @@ class Recaller:
                  params: DecayParams = DEFAULT_PARAMS, relevance_floor: float | None = None,
                  preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
                  aligned: Aligned | None = None, main: Aligned | None = None,
-                 meaning: bool = True, conflict: ConflictFn | None = None) -> None:
+                 meaning: bool = True, conflict: ConflictFn | None = None,
+                 bank: Callable[[], QuestionBank | None] | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -74,6 +77,7 @@ class Recaller:
         self.meaning = meaning  # its similarity is evidence of meaning (not hashed words)
         self.conflict = conflict  # does a newer hit state another value (compare.py)
         self.backgrounds = Backgrounds(store)  # each scope's background in meaning (waking)
+        self.bank = bank  # typical questions, to read a hit's standing by (questionbank.py)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -207,8 +211,20 @@ class Recaller:
             meant = across(self.store, self.backgrounds, scope, plan.query, self._vectors(plan),
                            self.languages.of(scope).ids, top)
         hold(self.store, scope, [h.memory for h in top], terms)
-        judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant)
+        judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
+                            self._standings(scope, plan, top))
         return apply_floor(top, floor, judged)
+
+    def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit]) -> dict[str, float]:
+        """Each hit's standing against the question bank (recall/questionbank.py), for the
+        hits in the question's own language: the bank is of that language, and a memory in
+        the other language is judged against the scope instead (recall/across.py)."""
+        book = self.bank() if self.meaning and self.bank is not None else None
+        if book is None or not hits:
+            return {}
+        other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
+        ids = [h.memory.id for h in hits if h.memory.id not in other]
+        return book.standings(plan.query, self._vector(plan), self.store.vectors(scope, ids))
 
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:

@@ -8,11 +8,15 @@ whether the best of them is on topic. The signals that do (bench/results/abstain
   document frequency in the text index). A speaker's name in every turn weighs less, a word
   no memory holds weighs most: an off-topic question covers little of its own weight.
   Document frequencies are counted up to DF_CAP: every common word weighs the same.
-- meaning: the dense gap, the hit's similarity minus the scope's background for this query
-  (the mean over the dense leg's candidates; it separates little for English with e5), or,
-  for a memory in the other language than the question's, which holds none of its words, its
-  standing above chance against the scope's kept background (recall/across.py): 0 to 1.
-  An embedder whose similarity is hashed words (``lexical_only``) gives no meaning.
+- meaning: for a memory in the question's language, its standing against the question bank
+  (recall/questionbank.py: its similarity to this question against its similarities to
+  typical questions of that language, in the same model) above what the best of the scope's
+  n memories reaches by chance; without a bank, the dense gap, the hit's similarity minus
+  the scope's background for this query (the mean over the dense leg's candidates, which
+  mixes the scope's languages and separates little for English with e5). For a memory in the
+  other language than the question's, which holds none of its words, the higher of the gap
+  and its standing above chance against the scope's kept background (recall/across.py):
+  0 to 1. An embedder whose similarity is hashed words (``lexical_only``) gives no meaning.
 
 topicality (of the query) = max(clip((best lexical - LEX0) / LEX_SPAN), best meaning)
 match (of a hit)          = max(its lexical, its meaning)
@@ -38,6 +42,7 @@ from ..model import Hit, Layer, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, tokenize
 from ..text.tokenize import latin_tokens
+from .background import chance
 
 DF_CAP = 64            # a term in this many memories or more counts as common (its IDF is
 #                        that of DF_CAP: exact IDF for common words cost on-topic recall)
@@ -48,6 +53,8 @@ GAP0, GAP_SPAN = 0.06, 0.12   # dense gap 0.06 -> 0, 0.18 -> 1
 ACROSS_SPAN = 1.0      # a memory in the other language: its standing above chance 0 -> 0,
 #                        1 -> 1 (recall/across.py; it wakes from an archive at 0.5)
 MIN_BACKGROUND = 20           # memories (dense candidates) needed to tell a background
+STAND_SPAN = 1.0              # a standing against the question bank, above chance: 0 -> 0,
+#                              1 -> 1 (recall/questionbank.py)
 
 
 @dataclass
@@ -172,11 +179,13 @@ def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:
     return float(scores.mean()), float(max(scores.std(), 1e-6))
 
 
-def meaning(gap: float, above_chance: float | None) -> float:
-    """How far the hit stands above the scope's background by meaning, 0 to 1: the dense
-    leg's gap, or for a memory in the other language than the question's its standing above
-    chance (recall/across.py), the only evidence such a memory has."""
-    dense = clip((gap - GAP0) / GAP_SPAN)
+def meaning(gap: float, above_chance: float | None, stood: float | None = None) -> float:
+    """How far the hit stands out by meaning, 0 to 1: its standing above chance against the
+    question bank (recall/questionbank.py: the same memory against typical questions in the
+    question's language) where it has one, else the dense leg's gap over the scope's
+    background for this query; for a memory in the other language than the question's, the
+    higher of that and its standing above chance against the scope (recall/across.py)."""
+    dense = clip((gap - GAP0) / GAP_SPAN) if stood is None else clip(stood / STAND_SPAN)
     return dense if above_chance is None else max(dense, clip(above_chance / ACROSS_SPAN))
 
 
@@ -185,19 +194,27 @@ def clip(x: float) -> float:
 
 
 def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]],
-               across: dict[str, float] | None = None) -> bool:
+               across: dict[str, float] | None = None,
+               standings: dict[str, float] | None = None) -> bool:
     """Set each hit's ``score`` to its relevance; the blend stays in ``explanation.final``.
     True when the scope is big enough to have a background to judge by (MIN_BACKGROUND
     memories)."""
     bg = background(dense)
     sims = dict(dense)
     across = across or {}
+    standings = standings or {}
+    base = chance(max(terms.scope_size, 1))
     signals = []
     for hit in hits:
         leg = hit.explanation.legs.get("dense")
         cos = leg.score if leg else sims.get(hit.memory.id)
         gap = cos - bg[0] if cos is not None and bg is not None else 0.0
-        signals.append((lexical(hit, terms), gap, meaning(gap, across.get(hit.memory.id))))
+        stood = standings.get(hit.memory.id)
+        if stood is not None:
+            stood -= base
+            hit.explanation.terms["standing"] = round(stood, 4)
+        signals.append((lexical(hit, terms), gap,
+                        meaning(gap, across.get(hit.memory.id), stood)))
     best_lex = max((lx for lx, _, _ in signals), default=0.0)
     best_meaning = max((m for _, _, m in signals), default=0.0)
     topical = max(clip((best_lex - LEX0) / LEX_SPAN), best_meaning)

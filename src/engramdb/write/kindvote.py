@@ -24,13 +24,12 @@ A sentence a typed pattern read keeps its kind: the vote only replaces a guess. 
 that reads words, not meaning (``lexical_only``: the hashing embedder) gives no vote: the rules
 alone decide there. The examples are embedded once per process and embedder model id, on the
 first guess that needs them, not at every write; for the default embedder they are read from
-data/kind_examples.npz (written by tools/kind_vectors.py: the model id and the examples' hash
-must match) instead of embedding 529 sentences, ~9.5 s of CPU. bench/kind_knn.py measures it;
-bench/results/kind_knn.md has the figures."""
+data/kind_examples.npz (written by tools/shipped_vectors.py, embed/shipped.py: the model id and
+the examples' hash must match) instead of embedding 529 sentences, ~9.5 s of CPU.
+bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from ..embed.shipped import load
 from ..model import Draft, Kind
 
 if TYPE_CHECKING:
@@ -81,29 +81,10 @@ def examples() -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def examples_sha() -> str:
-    """SHA-256 of the examples file: the shipped vectors are of this text."""
-    raw = resources.files("engramdb").joinpath(EXAMPLES).read_bytes()
-    return hashlib.sha256(raw).hexdigest()
-
-
-def shipped_path() -> Any:
-    return resources.files("engramdb").joinpath(SHIPPED)
-
-
 def shipped(model: str) -> np.ndarray | None:
     """The shipped vectors of the examples for embedder ``model``: None for another model, or
     where the examples changed since they were written (or no file ships)."""
-    import numpy as np
-
-    path = shipped_path()
-    if not path.is_file():
-        return None
-    with path.open("rb") as f, np.load(f) as kept:
-        if str(kept["model"]) != model or str(kept["sha"]) != examples_sha():
-            return None
-        vectors = kept["vectors"].astype(np.float32)
-    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    return load(SHIPPED, EXAMPLES, model)
 
 
 @dataclass(frozen=True)

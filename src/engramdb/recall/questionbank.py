@@ -1,0 +1,104 @@
+"""How far a memory stands out for one question against how typical questions meet it.
+
+A model's cosine between a question and a memory says little on its own: e5 scores every pair
+of texts 0.7 to 0.9, USE a Chinese question against an English memory lower than against a
+Chinese one, and some memories (short, generic ones) resemble every question. So a hit's
+cosine is read against the same memory's cosines to a bank of typical questions in the
+question's own language (data/question_bank.txt: 200 English and 200 Chinese questions that
+people ask an assistant with a memory, about their lives, other people, facts of the world and
+how to do things, in many domains; written by someone who had read neither the code nor the
+evaluation data), embedded by the same model as the question:
+
+    standing = (cos(question, memory) - mean over the bank) / spread over the bank
+
+The model's scale, the language pair's offset and the memory's own pull on every question
+cancel out, per memory and per language, so one number means the same in any scope. A question
+about something no memory holds stands among its best memories where the best of that many
+typical questions would: recall/relevance.py subtracts that chance level (background.chance).
+
+The bank is embedded once per process and embedder model (for the default embedder its vectors
+ship as data/question_bank.npz: tools/shipped_vectors.py), and a recall costs one product of
+its hits' vectors with the bank's rows of its language (bench/results/abstain.md)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..embed.shipped import data_path, load
+from ..text import is_cjk
+from ..text.lang import EN, ZH
+
+if TYPE_CHECKING:
+    import numpy as np
+
+TEXTS = "data/question_bank.txt"
+SHIPPED = "data/question_bank.npz"  # the default embedder's query vectors of TEXTS (float16)
+
+EmbedQueries = Callable[[Sequence[str]], "np.ndarray"]
+
+
+@lru_cache(maxsize=1)
+def questions() -> tuple[tuple[str, str], ...]:
+    """(language, question) of every line ("en<TAB>question"; "#" starts a comment)."""
+    out = []
+    for line in data_path(TEXTS).read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            lang, text = line.split("\t", 1)
+            out.append((lang.strip(), text.strip()))
+    return tuple(out)
+
+
+class QuestionBank:
+    """The bank's unit query vectors, per language."""
+
+    def __init__(self, vectors: np.ndarray, languages: Sequence[str]) -> None:
+        import numpy as np
+
+        vectors = np.asarray(vectors, dtype=np.float32)
+        vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+        picked = np.array(languages)
+        self.rows = {lang: np.ascontiguousarray(vectors[picked == lang]) for lang in (EN, ZH)}
+
+    def standings(self, query: str, vector: np.ndarray,
+                  memories: dict[str, np.ndarray]) -> dict[str, float]:
+        """Each memory's standing for the question ``query`` (its vector ``vector``, as the
+        dense leg embedded it): its cosine less its mean cosine to the bank's questions of the
+        query's language, over their spread."""
+        import numpy as np
+
+        if not memories:
+            return {}
+        ids = list(memories)
+        rows = np.stack([memories[i] for i in ids]).astype(np.float32, copy=False)
+        bank = self.rows[ZH if is_cjk(query) else EN]
+        cos = rows @ np.asarray(vector, dtype=np.float32)
+        typical = rows @ bank.T
+        spread = np.maximum(typical.std(axis=1), 1e-6)
+        return dict(zip(ids, ((cos - typical.mean(axis=1)) / spread).tolist(), strict=True))
+
+
+_BANKS: dict[str, QuestionBank] = {}
+_LOCK = threading.Lock()
+
+
+def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank | None:
+    """The bank embedded by ``embedder`` as queries (once per process and model id), or None
+    for an embedder without meaning (``lexical_only``). ``embed``: how to embed many queries,
+    default the embedder's own ``embed_batch(texts, query=True)``."""
+    if getattr(embedder, "lexical_only", False):
+        return None
+    model = str(getattr(embedder, "model_id", ""))
+    with _LOCK:
+        bank = _BANKS.get(model)
+        if bank is None:
+            known = questions()
+            vectors = load(SHIPPED, TEXTS, model)
+            if vectors is None:
+                texts = [text for _, text in known]
+                vectors = embed(texts) if embed is not None else \
+                    embedder.embed_batch(texts, query=True)
+            bank = _BANKS[model] = QuestionBank(vectors, [lang for lang, _ in known])
+    return bank

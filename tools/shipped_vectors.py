@@ -1,0 +1,39 @@
+"""Write the default embedder's vectors of the package's example texts, so that a process using
+it reads them instead of embedding them on first use (embed/shipped.py):
+
+- src/engramdb/data/kind_examples.npz: the kind examples (write/kindvote.py; 529 sentences,
+  about 9.5 s of CPU on a process's first ``ingest``);
+- src/engramdb/data/question_bank.npz: the question bank, embedded as queries
+  (recall/questionbank.py; 400 questions, on a process's first recall).
+
+    OMP_NUM_THREADS=1 PYTHONPATH=src python tools/shipped_vectors.py
+
+Each file holds the vectors as float16, the embedder's model id and the SHA-256 of the text
+file: another model, or a text edited since, and the vectors are computed again at run time.
+Run it again after editing either text file (tests say so)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engramdb.embed.shipped import save
+from engramdb.recall import questionbank
+from engramdb.registry import make_embedder
+from engramdb.write import kindvote
+
+
+def main() -> None:
+    embedder = make_embedder("default", threads=1)
+    kinds = [text for text, _ in kindvote.examples()]
+    bank = [text for _, text in questionbank.questions()]
+    for name, source, vectors in (
+            (kindvote.SHIPPED, kindvote.EXAMPLES, embedder.embed_batch(kinds)),
+            (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
+        values = np.asarray(vectors, dtype=np.float32)
+        path = save(name, source, embedder.model_id, values)
+        print(f"{path}: {len(values)} x {values.shape[1]} dims, {embedder.model_id} "
+              f"({path.stat().st_size:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
