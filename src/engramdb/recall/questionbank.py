@@ -60,7 +60,14 @@ class QuestionBank:
         vectors = np.asarray(vectors, dtype=np.float32)
         vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
         picked = np.array(languages)
-        self.rows = {lang: np.ascontiguousarray(vectors[picked == lang]) for lang in (EN, ZH)}
+        self.rows: dict[str, np.ndarray] = {}
+        self.dims: dict[str, slice] = {}  # the positions a language's questions fill (a routed
+        for lang in (EN, ZH):             # embedder fills one model's half): the rest is 0
+            rows = vectors[picked == lang]
+            used = np.flatnonzero(np.any(rows != 0, axis=0))
+            span = slice(int(used[0]), int(used[-1]) + 1) if len(used) else slice(0, 0)
+            self.dims[lang] = span
+            self.rows[lang] = np.ascontiguousarray(rows[:, span])
 
     def standings(self, query: str, vector: np.ndarray,
                   memories: dict[str, np.ndarray]) -> dict[str, float]:
@@ -72,9 +79,10 @@ class QuestionBank:
         if not memories:
             return {}
         ids = list(memories)
-        rows = np.stack([memories[i] for i in ids]).astype(np.float32, copy=False)
-        bank = self.rows[ZH if is_cjk(query) else EN]
-        cos = rows @ np.asarray(vector, dtype=np.float32)
+        lang = ZH if is_cjk(query) else EN
+        span, bank = self.dims[lang], self.rows[lang]
+        rows = np.stack([memories[i][span] for i in ids]).astype(np.float32, copy=False)
+        cos = rows @ np.asarray(vector[span], dtype=np.float32)
         typical = rows @ bank.T
         spread = np.maximum(typical.std(axis=1), 1e-6)
         return dict(zip(ids, ((cos - typical.mean(axis=1)) / spread).tolist(), strict=True))
