@@ -4,7 +4,9 @@ the event log) and the fixed-width UTC timestamp text that SQLite stores and sna
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import operator
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -149,6 +151,50 @@ def copied(rec: Record) -> Record:
     meta = rec.metadata
     flat = all(not isinstance(v, dict | list) for v in meta.values())
     out.metadata = dict(meta) if flat else copy.deepcopy(meta)
+    return out
+
+
+# A record packed: its fields in the class's order, each list as a tuple, each enum as its
+# value, flat metadata as a tuple of its items. A tuple of strings, numbers, times and tuples
+# of them, which the garbage collector stops tracking; a Record is eight tracked objects (itself,
+# its __dict__, its six lists), walked at every full collection while a cache keeps it.
+_FIELDS = tuple(f.name for f in dataclasses.fields(Record))
+_values_of = operator.attrgetter(*_FIELDS)
+_LIST_AT = tuple(_FIELDS.index(name) for name in _LISTS)
+_ENUM_AT = tuple(_FIELDS.index(name) for name in ("kind", "priority", "lifecycle", "layer"))
+_META_AT = _FIELDS.index("metadata")
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def packed(rec: Record) -> tuple[Any, ...]:
+    """``rec`` as plain values, sharing nothing mutable with it (``unpacked`` makes it again):
+    the form the SQLite store's record cache keeps."""
+    values = list(_values_of(rec))
+    for i in _LIST_AT:
+        values[i] = tuple(values[i])
+    for i in _ENUM_AT:
+        values[i] = values[i]._value_
+    meta = values[_META_AT]
+    flat = all(type(v) in _ATOMS for v in meta.values())
+    values[_META_AT] = tuple(meta.items()) if flat else copy.deepcopy(meta)
+    return tuple(values)
+
+
+def unpacked(values: tuple[Any, ...], shared: bool = False) -> Record:
+    """The record ``packed`` made ``values`` of, with its own lists and metadata (``shared``:
+    metadata that is not flat is the packed one, for a reader that changes nothing)."""
+    out = object.__new__(Record)
+    fields = dict(zip(_FIELDS, values, strict=True))
+    fields["kind"] = _KINDS[fields["kind"]]
+    fields["priority"] = _PRIORITIES[fields["priority"]]
+    fields["lifecycle"] = _LIFECYCLES[fields["lifecycle"]]
+    fields["layer"] = _LAYERS[fields["layer"]]
+    for name in _LISTS:
+        fields[name] = list(fields[name])
+    meta = fields["metadata"]
+    fields["metadata"] = (dict(meta) if type(meta) is tuple
+                          else meta if shared else copy.deepcopy(meta))
+    out.__dict__ = fields
     return out
 
 
