@@ -154,43 +154,44 @@ def copied(rec: Record) -> Record:
     return out
 
 
-# A record packed: its fields in the class's order, each list as a tuple, each enum as its
-# value, flat metadata as a tuple of its items. A tuple of strings, numbers, times and tuples
-# of them, which the garbage collector stops tracking; a Record is eight tracked objects (itself,
-# its __dict__, its six lists), walked at every full collection while a cache keeps it.
+# A record packed: its fields by name, in the class's order, each list as a tuple, each enum as
+# its value, flat metadata as a tuple of its items. Plain values (strings, numbers, times and
+# tuples of them), which the garbage collector stops tracking at its next full collection; a
+# Record is eight tracked objects (itself, its __dict__, its six lists), walked at every full
+# collection while a cache keeps it.
 _FIELDS = tuple(f.name for f in dataclasses.fields(Record))
 _values_of = operator.attrgetter(*_FIELDS)
-_LIST_AT = tuple(_FIELDS.index(name) for name in _LISTS)
-_ENUM_AT = tuple(_FIELDS.index(name) for name in ("kind", "priority", "lifecycle", "layer"))
-_META_AT = _FIELDS.index("metadata")
+_ENUMS = (("kind", _KINDS), ("priority", _PRIORITIES), ("lifecycle", _LIFECYCLES),
+          ("layer", _LAYERS))
 _ATOMS = (str, int, float, bool, type(None))
 
 
-def packed(rec: Record) -> tuple[Any, ...]:
+def packed(rec: Record) -> dict[str, Any]:
     """``rec`` as plain values, sharing nothing mutable with it (``unpacked`` makes it again):
     the form the SQLite store's record cache keeps."""
-    values = list(_values_of(rec))
-    for i in _LIST_AT:
-        values[i] = tuple(values[i])
-    for i in _ENUM_AT:
-        values[i] = values[i]._value_
-    meta = values[_META_AT]
+    fields = vars(rec).copy()
+    if tuple(fields) != _FIELDS:   # not in the class's order (or more than the fields)
+        fields = dict(zip(_FIELDS, _values_of(rec), strict=True))
+    for name in _LISTS:
+        fields[name] = tuple(fields[name])
+    for name, _ in _ENUMS:
+        fields[name] = fields[name]._value_
+    meta = fields["metadata"]
     flat = all(type(v) in _ATOMS for v in meta.values())
-    values[_META_AT] = tuple(meta.items()) if flat else copy.deepcopy(meta)
-    return tuple(values)
+    fields["metadata"] = tuple(meta.items()) if flat else copy.deepcopy(meta)
+    return fields
 
 
-def unpacked(values: tuple[Any, ...], shared: bool = False) -> Record:
-    """The record ``packed`` made ``values`` of, with its own lists and metadata (``shared``:
+def unpacked(kept: dict[str, Any], shared: bool = False) -> Record:
+    """The record ``packed`` made ``kept`` of, with its own lists and metadata (``shared``:
     metadata that is not flat is the packed one, for a reader that changes nothing)."""
     out = object.__new__(Record)
-    fields = dict(zip(_FIELDS, values, strict=True))
-    fields["kind"] = _KINDS[fields["kind"]]
-    fields["priority"] = _PRIORITIES[fields["priority"]]
-    fields["lifecycle"] = _LIFECYCLES[fields["lifecycle"]]
-    fields["layer"] = _LAYERS[fields["layer"]]
+    fields = kept.copy()
+    for name, members in _ENUMS:
+        fields[name] = members[fields[name]]
     for name in _LISTS:
-        fields[name] = list(fields[name])
+        items = fields[name]
+        fields[name] = list(items) if items else []
     meta = fields["metadata"]
     fields["metadata"] = (dict(meta) if type(meta) is tuple
                           else meta if shared else copy.deepcopy(meta))

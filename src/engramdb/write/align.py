@@ -76,7 +76,7 @@ class Tok:
 # One Tok per distinct token, and one empty frozenset: the readings kept in the caches below
 # (and reading.py's, conflicts.py's) would otherwise hold ~40k Toks and ~14k empty sets at 10k
 # memories, objects the garbage collector walks at each full collection (bench/results/speed.md)
-KEPT_TOKS = 65536
+KEPT_TOKS = 8192
 _toks: dict[tuple[str, str, str, bool, bool], Tok] = {}
 NOTHING: frozenset[str] = frozenset()
 

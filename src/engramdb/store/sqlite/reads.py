@@ -63,13 +63,13 @@ class Reads:
     def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
         """The scope's records among ``ids``, in the order the query below returns them (by
         id, 500 at a time); the ones read before and unchanged since come from the record
-        cache (recordcache.py), each made again, the caller's own."""
+        cache (recordcache.py), as copies or made again, the caller's own."""
         return self._many(scope, ids, shared=False)
 
     def read_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
-        """``get_many``'s records for a reader that changes none of them (recall reads a
-        hundred candidates a query and returns a few, which it copies: recall/reading.py):
-        their nested metadata, if any, is the record cache's own, not a copy."""
+        """``get_many``'s records, not copied: the record cache's own, for a reader that
+        changes none of them (recall reads a hundred candidates a query and returns a few,
+        which it copies: recall/reading.py)."""
         return self._many(scope, ids, shared=True)
 
     def _many(self, scope: Scope, ids: Sequence[str], shared: bool) -> dict[str, Record]:
@@ -84,7 +84,7 @@ class Reads:
                          if (rec := kept.get(scope.user, scope.agent, i, shared)) is not None}
                 missing = [i for i in chunk if i not in found]
                 if missing:
-                    found.update((r[0], kept.put(record_from_values(r)))
+                    found.update((r[0], kept.put(record_from_values(r), shared))
                                  for r in self._rows(scope, missing))
                 out.update((i, found[i]) for i in chunk if i in found)
         return out
