@@ -104,3 +104,18 @@ def test_a_lent_record_is_the_kept_one(two):  # type: ignore[no-untyped-def]
     assert read(a, rec.id)[rec.id] is not lent                   # get_many still copies
     b.update(rec.id, content="The boiler is serviced every November.", user="u")
     assert a.store.read_many(SCOPE, [rec.id])[rec.id].content.endswith("November.")
+
+
+def test_what_the_write_path_reads_is_kept_packed(two):  # type: ignore[no-untyped-def]
+    # get_many keeps what it read packed (plain values, store/common.py), made again at each
+    # read; the read path's read_many turns it into the Record it lends from then on
+    a, _ = two
+    rec = a.remember("周五的例会改到下午三点。", people=["小王"], user="u").memory
+    cache = a.store._records
+    first = read(a, rec.id)[rec.id]
+    assert type(cache._records[("u", "default", rec.id)]) is dict
+    first.people.append("Bob")
+    second = read(a, rec.id)[rec.id]
+    assert second == rec and second is not first and second.people == ["小王"]
+    lent = a.store.read_many(SCOPE, [rec.id])[rec.id]
+    assert lent == rec and cache._records[("u", "default", rec.id)] is lent

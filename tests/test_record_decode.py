@@ -5,6 +5,7 @@ holds other keys than it writes goes the checked way."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from datetime import UTC, datetime, timedelta
@@ -13,7 +14,7 @@ import pytest
 
 import engramdb.store.common as common
 from engramdb.model import Kind, Layer, Record
-from engramdb.store.common import record_from_values, row_values
+from engramdb.store.common import packed, record_from_values, row_values, unpacked
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 FIELDS = [f.name for f in dataclasses.fields(Record)]
@@ -53,3 +54,34 @@ def test_a_row_with_other_data_keys_goes_the_checked_way() -> None:
     data["unknown"] = 1                        # a key no field takes: the dataclass says so
     with pytest.raises(TypeError):
         record_from_values([*values[:-1], json.dumps(data)])
+
+
+@pytest.mark.parametrize("rec", records(), ids=["plain", "every field"])
+def test_a_packed_record_unpacks_to_itself_and_shares_nothing(rec: Record) -> None:
+    # the record cache keeps records packed (store/sqlite/recordcache.py)
+    before = copy.deepcopy(rec)
+    kept = packed(rec)
+    for shared in (False, True):
+        out = unpacked(kept, shared)
+        assert out == rec and list(vars(out)) == FIELDS
+        assert all(type(getattr(out, f)) is type(getattr(rec, f)) for f in FIELDS)
+        out.people.append("Bob")
+        out.last_uses.clear()
+        if not shared:
+            out.metadata.setdefault("trip", {})["city"] = "Porto"
+    rec.keywords.append("changed in the caller's hands")
+    rec.metadata["n"] = 4
+    assert unpacked(kept) == before
+
+
+def test_a_packed_record_is_plain_values() -> None:
+    # with flat metadata: strings, numbers, times and tuples of them, none of which the
+    # garbage collector keeps tracking (CPython untracks a tuple or a dict of untracked values)
+    def plain(value: object) -> bool:
+        if type(value) is tuple:
+            return all(plain(v) for v in value)
+        return type(value) in (str, int, float, bool, datetime, type(None))
+
+    for rec in records():
+        kept = packed(rec.replace(metadata={"source": "chat", "n": 3, "ok": True}))
+        assert list(kept) == FIELDS and all(plain(v) for v in kept.values())

@@ -50,6 +50,7 @@ from ..write.align import (
     VALUE,
     WORD,
     Tok,
+    frozen,
     predicate_index,
     typed_tokens,
 )
@@ -92,7 +93,7 @@ def read(text: str) -> Statement:
     subject: frozenset[str] | None = None
     words = [t.norm for t in head if t.type in (VALUE, WORD) and t.norm not in PRONOUNS]
     if words:
-        subject = frozenset(words)
+        subject = frozen(words)
     elif any(t.norm in FIRST_PERSON for t in head):
         subject = frozenset({USER})
     mentions = {t.norm for t in toks if t.type in (VALUE, WORD)}
@@ -101,11 +102,11 @@ def read(text: str) -> Statement:
         mentions.add(USER)
     runs = _runs(toks)
     return Statement({norm: kind for _, norm, kind in runs},
-                     frozenset(t.norm for t in toks if t.type == VALUE), subject,
-                     frozenset(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
-                     _possessor(head), frozenset(mentions),
-                     frozenset(norm for at, norm, _ in runs if at >= start),
-                     frozenset(t.norm for i, t in enumerate(toks) if t.type == CUE
+                     frozen(t.norm for t in toks if t.type == VALUE), subject,
+                     frozen(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
+                     _possessor(head), frozen(mentions),
+                     frozen(norm for at, norm, _ in runs if at >= start),
+                     frozen(t.norm for i, t in enumerate(toks) if t.type == CUE
                                and not (i and toks[i - 1].type == NEG)),  # "no longer": NEG
                      any(t.type == NEG for t in toks),
                      text.rstrip().endswith(("?", "？")))

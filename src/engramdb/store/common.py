@@ -4,7 +4,9 @@ the event log) and the fixed-width UTC timestamp text that SQLite stores and sna
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import operator
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -149,6 +151,51 @@ def copied(rec: Record) -> Record:
     meta = rec.metadata
     flat = all(not isinstance(v, dict | list) for v in meta.values())
     out.metadata = dict(meta) if flat else copy.deepcopy(meta)
+    return out
+
+
+# A record packed: its fields by name, in the class's order, each list as a tuple, each enum as
+# its value, flat metadata as a tuple of its items. Plain values (strings, numbers, times and
+# tuples of them), which the garbage collector stops tracking at its next full collection; a
+# Record is eight tracked objects (itself, its __dict__, its six lists), walked at every full
+# collection while a cache keeps it.
+_FIELDS = tuple(f.name for f in dataclasses.fields(Record))
+_values_of = operator.attrgetter(*_FIELDS)
+_ENUMS = (("kind", _KINDS), ("priority", _PRIORITIES), ("lifecycle", _LIFECYCLES),
+          ("layer", _LAYERS))
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def packed(rec: Record) -> dict[str, Any]:
+    """``rec`` as plain values, sharing nothing mutable with it (``unpacked`` makes it again):
+    the form the SQLite store's record cache keeps."""
+    fields = vars(rec).copy()
+    if tuple(fields) != _FIELDS:   # not in the class's order (or more than the fields)
+        fields = dict(zip(_FIELDS, _values_of(rec), strict=True))
+    for name in _LISTS:
+        fields[name] = tuple(fields[name])
+    for name, _ in _ENUMS:
+        fields[name] = fields[name]._value_
+    meta = fields["metadata"]
+    flat = all(type(v) in _ATOMS for v in meta.values())
+    fields["metadata"] = tuple(meta.items()) if flat else copy.deepcopy(meta)
+    return fields
+
+
+def unpacked(kept: dict[str, Any], shared: bool = False) -> Record:
+    """The record ``packed`` made ``kept`` of, with its own lists and metadata (``shared``:
+    metadata that is not flat is the packed one, for a reader that changes nothing)."""
+    out = object.__new__(Record)
+    fields = kept.copy()
+    for name, members in _ENUMS:
+        fields[name] = members[fields[name]]
+    for name in _LISTS:
+        items = fields[name]
+        fields[name] = list(items) if items else []
+    meta = fields["metadata"]
+    fields["metadata"] = (dict(meta) if type(meta) is tuple
+                          else meta if shared else copy.deepcopy(meta))
+    out.__dict__ = fields
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -72,6 +73,31 @@ class Tok:
     time: bool = False  # a Chinese time or number ("晚上", "9", "点", "周三")
 
 
+# One Tok per distinct token, and one empty frozenset: the readings kept in the caches below
+# (and reading.py's, conflicts.py's) would otherwise hold ~40k Toks and ~14k empty sets at 10k
+# memories, objects the garbage collector walks at each full collection (bench/results/speed.md)
+KEPT_TOKS = 8192
+_toks: dict[tuple[str, str, str, bool, bool], Tok] = {}
+NOTHING: frozenset[str] = frozenset()
+
+
+def token(norm: str, surface: str, type_: str, verb: bool = False, time: bool = False) -> Tok:
+    """``Tok(norm, surface, type_, verb, time)``, the same object for the same token (up to
+    ``KEPT_TOKS`` distinct ones, then the kept ones are let go)."""
+    key = (norm, surface, type_, verb, time)
+    found = _toks.get(key)
+    if found is None:
+        if len(_toks) >= KEPT_TOKS:
+            _toks.clear()
+        found = _toks[key] = Tok(norm, surface, type_, verb, time)
+    return found
+
+
+def frozen(items: Iterable[str]) -> frozenset[str]:
+    """``frozenset(items)``; the one empty frozenset (``NOTHING``) when there are none."""
+    return frozenset(items) or NOTHING
+
+
 def typed_tokens(text: str) -> tuple[Tok, ...]:
     """The typed tokens of ``text``, in order."""
     return placed_tokens(text)[0]
@@ -94,9 +120,9 @@ def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
                 at += len(tok.surface)
             continue
         if kind == "mark":
-            found = [Tok(":", s, MARK, verb=True)]
+            found = [token(":", s, MARK, verb=True)]
         elif kind in ("code", "num", "masked"):
-            found = [Tok(s.lower(), s, VALUE)]
+            found = [token(s.lower(), s, VALUE)]
         else:
             found = _word_tokens(s, initial=not out)
         out.extend(found)
@@ -122,9 +148,9 @@ def _word_tokens(s: str, initial: bool) -> list[Tok]:
     else:
         kind = WORD
     verb = kind != VALUE and (low in COPULAS or low in PREPOSITIONS)
-    toks = [Tok(low if kind in (VALUE, NEG) else _stem(low), base, kind, verb)]
+    toks = [token(low if kind in (VALUE, NEG) else _stem(low), base, kind, verb)]
     if poss:
-        toks.append(Tok("'s", "'s", POSS))
+        toks.append(token("'s", "'s", POSS))
     return toks
 
 
@@ -155,19 +181,19 @@ def _cjk_tokens(run: str) -> tuple[Tok, ...]:
         verb = flag.startswith(("v", "p")) and kind != VALUE and nxt != "的"
         time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
                                   or word in ZH_UNIT_CHARS)
-        out.append(Tok(word, word, kind, verb or word in ("是", "为", "在"), time))
+        out.append(token(word, word, kind, verb or word in ("是", "为", "在"), time))
     return tuple(out)
 
 
 def _units(toks: list[Tok]) -> list[Tok]:
     """A short word right after a number ("3 pm", "5 kg", "2 hours") is part of the value."""
     out: list[Tok] = []
-    for tok in toks:
+    for t in toks:
         prev = out[-1] if out else None
         if (prev is not None and prev.type == VALUE and any(c.isdigit() for c in prev.surface)
-                and (tok.surface.lower() in UNITS or tok.surface in ZH_UNIT_CHARS)):
-            tok = Tok(tok.surface.lower(), tok.surface, VALUE, time=tok.surface in ZH_UNIT_CHARS)
-        out.append(tok)
+                and (t.surface.lower() in UNITS or t.surface in ZH_UNIT_CHARS)):
+            t = token(t.surface.lower(), t.surface, VALUE, time=t.surface in ZH_UNIT_CHARS)
+        out.append(t)
     return out
 
 
@@ -199,8 +225,12 @@ class Alignment:
     ratio: float
 
     def shared_content(self) -> int:
-        changed = {id(t) for r in self.regions for t in r.old}
-        return sum(1 for t in self.old if t.type in (VALUE, WORD) and id(t) not in changed)
+        """The old text's content tokens outside every region (a region's old tokens are
+        ``old[old_start:old_start + len(old)]``)."""
+        changed = {i for r in self.regions
+                   for i in range(r.old_start, r.old_start + len(r.old))}
+        return sum(1 for i, t in enumerate(self.old)
+                   if t.type in (VALUE, WORD) and i not in changed)
 
 
 def align(old_text: str, new_text: str) -> Alignment:
@@ -258,4 +288,4 @@ def _looks_verb(toks: tuple[Tok, ...], i: int) -> bool:
 @lru_cache(maxsize=8192)
 def content_words(text: str) -> frozenset[str]:
     """The compared forms of a text's words and values."""
-    return frozenset(t.norm for t in typed_tokens(text) if t.type in (VALUE, WORD))
+    return frozen(t.norm for t in typed_tokens(text) if t.type in (VALUE, WORD))

@@ -26,7 +26,19 @@ from typing import Protocol
 from ..text.lang import language
 from ..text.timeexpr import WEEKDAYS, ZH_WEEKDAY
 from ..text.tokenize import _stem, is_cjk
-from .align import MARK, NEG, POSS, STOP, VALUE, WORD, Tok, clean, placed_tokens, predicate_index
+from .align import (
+    MARK,
+    NEG,
+    POSS,
+    STOP,
+    VALUE,
+    WORD,
+    Tok,
+    clean,
+    frozen,
+    placed_tokens,
+    predicate_index,
+)
 
 USER_WORDS = frozenset("i me my mine we us our ours myself 我 我们 咱们 咱 本人 自己".split())
 # relations: a subject that is a person other than the user (a lexicon, as slots.py's)
@@ -201,8 +213,8 @@ def read(text: str) -> Reading:
                   for a, b in _spans(tuple(group))} - former
     frame = " ".join("X" if t.type == VALUE else t.surface for t in toks_all)
     return Reading(language(text), subject or Subject("none", ()), frame,
-                   frozenset(values), frozenset(former), _moods(text, toks_all),
-                   frozenset(_form(t) for t in toks_all), main, _predicate(main))
+                   frozen(values), frozen(former), _moods(text, toks_all),
+                   frozen(_form(t) for t in toks_all), main, _predicate(main))
 
 
 def _clause_values(toks: tuple[Tok, ...]) -> tuple[set[str], set[str]]:
@@ -288,7 +300,7 @@ def _subject(toks: tuple[Tok, ...]) -> Subject:
     people = any(w in _RELATION_STEMS or (is_cjk(w) and any(r in w for r in RELATIONS
                                                             if is_cjk(r) and len(r) > 1))
                  for w in words)
-    names = frozenset(_form(t) for t in head if t.type == VALUE and not t.time
+    names = frozen(_form(t) for t in head if t.type == VALUE and not t.time
                       and not any(c.isdigit() for c in t.surface))
     return Subject("person" if people else "thing", words, names)
 
@@ -315,7 +327,7 @@ def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
         found.add("question")
     if _OCCASION.search(text):
         found.add("passing")
-    return frozenset(found)
+    return frozen(found)
 
 
 def corrects(sentence: str) -> bool:

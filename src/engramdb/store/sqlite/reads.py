@@ -63,7 +63,7 @@ class Reads:
     def get_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
         """The scope's records among ``ids``, in the order the query below returns them (by
         id, 500 at a time); the ones read before and unchanged since come from the record
-        cache (recordcache.py), as copies."""
+        cache (recordcache.py), as copies or made again, the caller's own."""
         return self._many(scope, ids, shared=False)
 
     def read_many(self, scope: Scope, ids: Sequence[str]) -> dict[str, Record]:
