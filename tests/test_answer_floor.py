@@ -1,9 +1,9 @@
 """Where an LLM reads the hits (context(), the agent's recall tool, MCP recall, the mem0 and
 LangGraph facades), recall drops those under ``Config.answer_floor`` and says nothing is
-relevant; the library's own recall keeps ``Config.relevance_floor`` (0.25 too by default; 0
-keeps every hit). The scope
-holds enough memories for relevance to be judged (recall/relevance.py, MIN_BACKGROUND); the
-hashing embedder gives word evidence only, which is what these questions differ by."""
+relevant; the library's own recall drops those under ``Config.relevance_floor`` (0.25 too by
+default; 0 keeps every hit). The scope holds enough memories for relevance to be judged
+(recall/relevance.py, MIN_BACKGROUND); the hashing embedder gives word evidence only, which is
+what these questions differ by."""
 
 from __future__ import annotations
 
