@@ -15,6 +15,7 @@ import pytest
 
 import engramdb
 from engramdb import Kind, Message
+from engramdb.embed.shipped import PerModel
 from engramdb.registry import make_embedder
 from engramdb.write import kindvote
 from engramdb.write.extract import Turn, extract
@@ -171,7 +172,7 @@ def test_the_default_models_example_vectors_ship_and_match_a_fresh_embedding(mod
 
 def test_a_model_without_shipped_vectors_embeds_the_examples_once(
         model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(kindvote, "_BOOKS", {})
+    monkeypatch.setattr(kindvote, "_BOOKS", PerModel())
     monkeypatch.setattr(kindvote, "shipped", lambda model_id: None)
     counting = Counting(model)
     counting.model_id = "default, as another model"

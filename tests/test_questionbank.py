@@ -15,7 +15,7 @@ import pytest
 
 import engramdb
 from engramdb import Draft
-from engramdb.embed.shipped import load
+from engramdb.embed.shipped import PerModel, load
 from engramdb.recall import questionbank
 from engramdb.recall.questionbank import SHIPPED, TEXTS, bank_for, questions
 from engramdb.registry import make_embedder
@@ -99,7 +99,7 @@ class Counting:
 
 
 def test_another_model_embeds_the_bank_once(model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(questionbank, "_BANKS", {})
+    monkeypatch.setattr(questionbank, "_BANKS", PerModel())
     counting = Counting(model)
     bank = bank_for(counting)
     assert bank is not None and counting.texts == len(questions())

@@ -9,11 +9,31 @@ edited since, and the caller embeds them itself, as before."""
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Callable
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     import numpy as np
+
+T = TypeVar("T")
+
+
+class PerModel(Generic[T]):
+    """What is built from a data file's vectors, once per process and embedder model id."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, T] = {}
+        self._lock = threading.Lock()
+
+    def get(self, model: str, build: Callable[[], T]) -> T:
+        """The one built for ``model``: ``build()`` the first time (under a lock)."""
+        with self._lock:
+            found = self._built.get(model)
+            if found is None:
+                found = self._built[model] = build()
+            return found
 
 
 def data_path(name: str) -> Any:

@@ -22,12 +22,11 @@ its hits' vectors with the bank's rows of its language (bench/results/abstain.md
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import data_path, load
+from ..embed.shipped import PerModel, data_path, load
 from ..text import is_cjk
 from ..text.lang import EN, ZH
 
@@ -88,8 +87,7 @@ class QuestionBank:
         return dict(zip(ids, ((cos - typical.mean(axis=1)) / spread).tolist(), strict=True))
 
 
-_BANKS: dict[str, QuestionBank] = {}
-_LOCK = threading.Lock()
+_BANKS: PerModel[QuestionBank] = PerModel()
 
 
 def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank | None:
@@ -99,14 +97,14 @@ def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank |
     if getattr(embedder, "lexical_only", False):
         return None
     model = str(getattr(embedder, "model_id", ""))
-    with _LOCK:
-        bank = _BANKS.get(model)
-        if bank is None:
-            known = questions()
-            vectors = load(SHIPPED, TEXTS, model)
-            if vectors is None:
-                texts = [text for _, text in known]
-                vectors = embed(texts) if embed is not None else \
-                    embedder.embed_batch(texts, query=True)
-            bank = _BANKS[model] = QuestionBank(vectors, [lang for lang, _ in known])
-    return bank
+
+    def build() -> QuestionBank:
+        known = questions()
+        vectors = load(SHIPPED, TEXTS, model)
+        if vectors is None:
+            texts = [text for _, text in known]
+            vectors = embed(texts) if embed is not None else \
+                embedder.embed_batch(texts, query=True)
+        return QuestionBank(vectors, [lang for lang, _ in known])
+
+    return _BANKS.get(model, build)

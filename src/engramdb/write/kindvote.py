@@ -30,14 +30,12 @@ bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import load
+from ..embed.shipped import PerModel, data_path, load
 from ..model import Draft, Kind
 
 if TYPE_CHECKING:
@@ -71,7 +69,7 @@ def votes(embedder: Any) -> bool:
 @lru_cache(maxsize=1)
 def examples() -> tuple[tuple[str, str], ...]:
     """(sentence, kind) of every example line ("kind | sentence"; "#" starts a comment)."""
-    raw = resources.files("engramdb").joinpath(EXAMPLES).read_text("utf-8")
+    raw = data_path(EXAMPLES).read_text("utf-8")
     out = []
     for line in raw.splitlines():
         if not line.strip() or line.startswith("#"):
@@ -153,8 +151,7 @@ class KindBook:
         return out
 
 
-_BOOKS: dict[str, KindBook] = {}
-_LOCK = threading.Lock()
+_BOOKS: PerModel[KindBook] = PerModel()
 
 
 def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
@@ -164,16 +161,16 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
     if not votes(embedder):
         return None
     model = str(getattr(embedder, "model_id", ""))
-    with _LOCK:
-        book = _BOOKS.get(model)
-        if book is None:
-            known = examples()
-            texts = [text for text, _ in known]
-            vectors = shipped(model)
-            if vectors is None:
-                vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
-            book = _BOOKS[model] = KindBook(vectors, [kind for _, kind in known])
-    return book
+
+    def build() -> KindBook:
+        known = examples()
+        texts = [text for text, _ in known]
+        vectors = shipped(model)
+        if vectors is None:
+            vectors = embed(texts) if embed is not None else embedder.embed_batch(texts)
+        return KindBook(vectors, [kind for _, kind in known])
+
+    return _BOOKS.get(model, build)
 
 
 def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None,
