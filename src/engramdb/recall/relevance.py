@@ -203,7 +203,7 @@ def score_hits(hits: list[Hit], terms: QueryTerms, dense: list[tuple[str, float]
     sims = dict(dense)
     across = across or {}
     standings = standings or {}
-    base = chance(max(terms.scope_size, 1))
+    base = chance(max(terms.scope_size, 1)) if standings else 0.0
     signals = []
     for hit in hits:
         leg = hit.explanation.legs.get("dense")
