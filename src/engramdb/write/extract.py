@@ -74,7 +74,7 @@ _PAST_VERB = re.compile(r"\b(?:went|visited|met|saw|did|had|was|were|got|took|st
                         r"|adopted|graduated|married|[a-z]{3,}ed)\b|了|过", re.IGNORECASE)
 # rules that match a wide range of statements: a dated first-person past sentence they match is
 # an episode ("我在上海见了李伟" last week), not a standing fact
-GENERIC = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user", "en:project"})
+GENERIC = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user"})
 # parts of a day that text/timewindow.py reads as "today" would
 _TODAY = re.compile(r"\b(?:this (?:morning|afternoon|evening)|tonight|earlier today)\b"
                     r"|今天(?:早上|上午|下午|晚上|早些时候)|今早|今晚", re.IGNORECASE)

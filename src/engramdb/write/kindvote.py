@@ -50,7 +50,7 @@ WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes 
 # only a broad rule matched, and the broad subject rules themselves (write/extract.py GENERIC)
 GUESSES = ("statement", "past_statement", "dated_event")
 UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unread``)
-BROAD = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user", "en:project"})
+BROAD = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user"})
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 
