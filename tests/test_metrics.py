@@ -118,3 +118,24 @@ def test_spans_when_opentelemetry_is_configured(me, monkeypatch):  # type: ignor
     names = {s.name for s in exporter.get_finished_spans()}
     assert {"engramdb.write", "engramdb.write.embed", "engramdb.recall",
             "engramdb.recall.search", "engramdb.recall.rank"} <= names
+
+
+@pytest.mark.parametrize(("assoc_slots", "stages"), [(2, 1), (0, 0)])
+def test_the_associate_stage_times_association_alone(tmp_path, assoc_slots, stages):  # type: ignore[no-untyped-def]
+    """``recall.associate`` is counted where spreading activation runs, not for the query's
+    embedding (which it once timed: the mark sat on the wrong method)."""
+    from engramdb import tracing
+
+    seen: list[str] = []
+    stop = tracing.observe(lambda stage, *_: seen.append(stage))
+    try:
+        with engramdb.open(tmp_path / "a.db", embedder="hashing",
+                           config=engramdb.Config(assoc_slots=assoc_slots)) as mem:
+            me = mem.scope(user="u", agent="a")
+            me.remember("Anna lives in Lisbon")
+            me.remember("我住在杭州")
+            seen.clear()
+            me.recall("where does Anna live?")
+    finally:
+        stop()
+    assert seen.count("recall.associate") == stages

@@ -185,7 +185,6 @@ class Recaller:
         main = self._main_vector(plan)
         return [self._aligned_vector(plan), *([main] if main is not None else [])]
 
-    @traced("recall.associate")
     def _vector(self, plan: QueryPlan) -> np.ndarray:
         """The query's vector, embedded once per recall (the dense leg and waking share it)."""
         if plan.vector is None:
@@ -226,6 +225,7 @@ class Recaller:
         ids = [h.memory.id for h in hits if h.memory.id not in other]
         return book.standings(plan.query, self._vector(plan), self.store.vectors(scope, ids))
 
+    @traced("recall.associate")
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
                    hits: list[Hit]) -> list[Hit]:
         """Spreading activation from the top hits (recall/associate.py): what it brings in
