@@ -36,7 +36,7 @@ import engramdb.write.slots as slots  # noqa: E402
 HERE = Path(__file__).resolve().parent
 SCORER = HERE.parents[1] / "shared" / "bench" / "behaviours" / "score.py"
 SETS = {"dev": SCORER.parent, "fresh": HERE / "fresh", "fresh2": HERE / "fresh2",
-        "fresh3": HERE / "fresh3"}
+        "fresh3": HERE / "fresh3", "fresh5": HERE / "fresh5"}
 FILES = {"extraction": ("items", "run_extraction"), "updates": ("chains", "run_updates"),
          "near_misses": ("pairs", "run_near")}
 
