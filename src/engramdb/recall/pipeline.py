@@ -35,7 +35,7 @@ from .presets import Preset
 from .questionbank import QuestionBank
 from .rank import allowed, best_candidates, past_first
 from .reading import handed
-from .relevance import QueryTerms, apply_floor, hold, query_terms, score_hits
+from .relevance import QueryTerms, apply_floor, hold, meanings, query_terms, score_hits
 from .rerank import RERANK_DEPTH, rerank
 from .temporal import window_first
 from .wake import wake
@@ -118,7 +118,8 @@ class Recaller:
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         terms = self._terms(scope, plan)
         hold(self.store, scope, [h.memory for h in hits[:RERANK_DEPTH]], terms)
-        hits = rerank(hits, plan, terms)
+        stood = self._standings(scope, plan, hits[:RERANK_DEPTH])
+        hits = rerank(hits, plan, terms, meanings(stood, terms.scope_size))
         if plan.crosslingual is not None:
             hits = mixed_rank(hits, plan, terms, others_of(plan, self.languages.of(scope)))
         if preset.assoc_slots > 0 and hits:
@@ -151,7 +152,7 @@ class Recaller:
             plan.filtered["below_relevance_floor"] = len(hits)
             return Hits([], abstained=True, note=empty, plan=plan.to_dict())
         hits, note = self._relevance(scope, plan, hits, ranked, terms, k,
-                                     self.hit_floor if floor is None else floor)
+                                     self.hit_floor if floor is None else floor, stood)
         falling(hits)
         if note:
             plan.filtered["below_relevance"] = min(len(hits), k) or k
@@ -200,9 +201,10 @@ class Recaller:
 
     def _relevance(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    ranked: dict[str, Ranked], terms: QueryTerms, k: int,
-                   floor: float) -> tuple[list[Hit], str]:
+                   floor: float, stood: dict[str, float]) -> tuple[list[Hit], str]:
         """Each hit's relevance as its score (recall/relevance.py); those under the floor
-        are dropped, and none left is an abstention with its note."""
+        are dropped, and none left is an abstention with its note. ``stood``: the standings
+        the re-ranker read."""
         top = hits[: 3 * k]
         top = collapse(top, gists_above(self.store, scope, [h.memory for h in top]))
         meant = {}
@@ -211,19 +213,26 @@ class Recaller:
                            self.languages.of(scope).ids, top)
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
-                            self._standings(scope, plan, top))
+                            self._standings(scope, plan, top, stood))
         return apply_floor(top, floor, judged)
 
-    def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit]) -> dict[str, float]:
+    def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
+                   known: dict[str, float] | None = None) -> dict[str, float]:
         """Each hit's standing against the question bank (recall/questionbank.py), for the
         hits in the question's own language: the bank is of that language, and a memory in
-        the other language is judged against the scope instead (recall/across.py)."""
+        the other language is judged against the scope instead (recall/across.py).
+        ``known``: standings read before in this recall, not read again."""
         book = self.bank() if self.meaning and self.bank is not None else None
         if book is None or not hits:
             return {}
+        known = known or {}
         other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
         ids = [h.memory.id for h in hits if h.memory.id not in other]
-        return book.standings(plan.query, self._vector(plan), self.store.vectors(scope, ids))
+        new = [mid for mid in ids if mid not in known]
+        found = book.standings(plan.query, self._vector(plan),
+                               self.store.vectors(scope, new)) if new else {}
+        return {mid: known[mid] if mid in known else found[mid] for mid in ids
+                if mid in known or mid in found}
 
     @traced("recall.associate")
     def _associate(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,

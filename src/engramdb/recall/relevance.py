@@ -189,6 +189,23 @@ def meaning(gap: float, above_chance: float | None, stood: float | None = None) 
     return dense if above_chance is None else max(dense, clip(above_chance / ACROSS_SPAN))
 
 
+def meanings(standings: dict[str, float], scope_size: int) -> dict[str, float]:
+    """Each memory's meaning for the re-ranker (recall/rerank.py) from its standing against
+    the question bank, for memories in the question's language: its standing above the
+    chance level of the best of the scope's memories, over the best one's (at least
+    STAND_SPAN), 0 to 1. The memory that stands out most gets 1 where it stands STAND_SPAN
+    or more above chance, as a memory holding all the question's words has coverage 1; the
+    others keep their distance below it (where many memories name the person asked about,
+    all stand high and a fixed span would give each 1). None in a scope under
+    MIN_BACKGROUND memories: the best of a handful stands above chance for any question near
+    their topic, so there it tells nothing apart (as ``apply_floor`` judges no hit there)."""
+    if not standings or scope_size < MIN_BACKGROUND:
+        return {}
+    base = chance(scope_size)
+    span = max(max(standings.values()) - base, STAND_SPAN)
+    return {mid: clip((stood - base) / span) for mid, stood in standings.items()}
+
+
 def clip(x: float) -> float:
     return min(max(x, 0.0), 1.0)
 

@@ -4,13 +4,25 @@ them but not always in the top k.
 
 Each candidate's blend score is multiplied by
 
-    1 + COVERAGE_WEIGHT x coverage + DENSITY_WEIGHT x session density
+    1 + COVERAGE_WEIGHT x max(coverage, meaning) + DENSITY_WEIGHT x session density
 
 - coverage: the IDF-weighted share of the query's content words the memory holds (its text
   and anchors; its context at half weight), the same measure as relevance's lexical signal
   (recall/relevance.py). Fusion ranks by rank, so a memory that holds one rare word of the
   question can outrank one that holds all of them; coverage says how much of the question
   a memory answers.
+- meaning: for a memory in the question's language, how far it stands out by meaning, 0 to 1:
+  its standing against the question bank (recall/questionbank.py) above the chance level of
+  the best of the scope's n memories, over the best candidate's (relevance.py ``meanings``).
+  A memory can answer the whole question without any of its words ("Where do I work?" /
+  "I'm a designer at Lumen"), and the words a question shares with other memories are often
+  incidental ("work" in "works as a midwife", "the engineer I work with"). The factor takes
+  the higher of coverage and meaning, as relevance's match does, so the memory that stands
+  out most by meaning is lifted as much as one holding all the question's words. The
+  chance level grows with the scope: in a long conversation (hundreds of turns) few turns
+  stand above it, in a small personal store the one that answers usually does. Not read in
+  a scope under 20 memories (relevance.py MIN_BACKGROUND) nor without a bank (an embedder
+  of hashed words); bench/results/abstain.md, "On-topic ranking", has the figures.
 - session density: the share of the top candidates that come from the memory's session
   (``source_session``), scaled so the densest session counts 1. A conversation talks about one
   thing for a while: the session where many candidates cluster is where the question's topic
@@ -19,7 +31,8 @@ Each candidate's blend score is multiplied by
 
 The factors are set by reasoning (coverage matters most; density is a tie-breaker), not fitted;
 bench/results/locomo.md reports what each gave on LoCoMo dev, split by conversation. Each
-re-ranked hit's explanation holds ``coverage``, ``session_density`` and ``rerank_factor``;
+re-ranked hit's explanation holds ``coverage``, ``meaning`` (where read),
+``session_density`` and ``rerank_factor``;
 the plan's ``stages["rerank"]`` says how deep it went."""
 
 from __future__ import annotations
@@ -35,8 +48,10 @@ COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the que
 DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
 
 
-def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms) -> list[Hit]:
-    """The hits, the top ``RERANK_DEPTH`` re-scored and re-sorted, the rest after them."""
+def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
+           meant: dict[str, float] | None = None) -> list[Hit]:
+    """The hits, the top ``RERANK_DEPTH`` re-scored and re-sorted, the rest after them.
+    ``meant``: memory id -> its meaning, 0 to 1 (none read: coverage alone)."""
     top, rest = hits[:RERANK_DEPTH], hits[RERANK_DEPTH:]
     if len(top) < 2:
         return hits
@@ -46,7 +61,10 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms) -> list[Hit]:
         cov = lexical(hit, terms) if terms.total > 0 else 0.0
         session = hit.memory.source_session
         dens = sessions[session] / densest if session and densest > 1 else 0.0
-        factor = 1.0 + COVERAGE_WEIGHT * cov + DENSITY_WEIGHT * dens
+        meaning = meant.get(hit.memory.id) if meant else None
+        if meaning is not None:
+            hit.explanation.terms["meaning"] = round(meaning, 4)
+        factor = 1.0 + COVERAGE_WEIGHT * max(cov, meaning or 0.0) + DENSITY_WEIGHT * dens
         hit.explanation.terms.update({"coverage": round(cov, 4),
                                       "session_density": round(dens, 4),
                                       "rerank_factor": round(factor, 4)})
