@@ -91,7 +91,8 @@ for c in upd["chains"]:
     need(low(old) in low(prev), f"{cid}: previous {old!r} not in the statement before it")
     # scoring sanity: the new value must not appear earlier, and the two values must differ
     for s in sts[:-1]:
-        need(low(cur) not in low(text_of(s, c["via"])), f"{cid}: current appears in an earlier statement")
+        need(low(cur) not in low(text_of(s, c["via"])),
+             f"{cid}: current appears in an earlier statement")
     need(low(cur) not in low(old) and low(old) not in low(cur), f"{cid}: current/previous overlap")
     for q in ("now_q", "before_q"):
         need(c[q].strip() and low(cur) not in low(c[q]) and low(old) not in low(c[q]),
@@ -102,7 +103,8 @@ for c in upd["chains"]:
 print("updates", dict(cnt), "three-step", dict(three))
 print("styles", dict(sorted(styles.items())))
 need(len(upd["chains"]) == 40, "updates: not 40 chains")
-need(sum(v for (l, v_), v in cnt.items() if v_ == "remember") == 28, "updates: not 28 remember")
+need(sum(v for (_lang, v_), v in cnt.items() if v_ == "remember") == 28,
+     "updates: not 28 remember")
 need(sum(three.values()) >= 6, "updates: fewer than 6 three-step")
 
 if errors:
