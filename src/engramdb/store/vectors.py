@@ -220,7 +220,7 @@ class Scan:
         with the last."""
         if want >= len(self.scores):
             return np.arange(len(self.scores))
-        return np.flatnonzero(self.scores >= top_cut(self.scores, want))
+        return top_positions(self.scores, want)
 
     def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
         """(rowid, cosine computed one pair at a time) for these positions."""
@@ -234,7 +234,7 @@ def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: Se
     time: the same number whether the search ran for one query or a batch of them."""
     n = min(limit, len(scores))
     if n < len(scores):
-        idx = np.flatnonzero(scores >= top_cut(scores, n))
+        idx = top_positions(scores, n)
     else:
         idx = np.arange(len(scores))
     return sorted(_exact(columns, query, rowids, idx, extra),
@@ -258,6 +258,20 @@ def top_cut(scores: np.ndarray, n: int) -> float:
     floor = np.partition(highs, len(highs) - n)[len(highs) - n]
     rest = scores[scores >= floor]
     return float(rest[np.argpartition(-rest, n - 1)[:n]].min())
+
+
+def top_positions(scores: np.ndarray, n: int) -> np.ndarray:
+    """The positions of the ``n`` highest scores and of every score tied with the ``n``-th,
+    ascending (1 <= n < len(scores)): ``np.flatnonzero(scores >= top_cut(scores, n))``, with
+    one pass over the scores fewer (the rows at or above the cut are among those at or above
+    ``top_cut``'s floor, which it has found already)."""
+    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
+    if whole // TOP_BLOCK < n:
+        return np.flatnonzero(scores >= top_cut(scores, n))
+    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    near = np.flatnonzero(scores >= np.partition(highs, len(highs) - n)[len(highs) - n])
+    rest = scores[near]
+    return near[rest >= rest[np.argpartition(-rest, n - 1)[:n]].min()]
 
 
 def _exact(columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
