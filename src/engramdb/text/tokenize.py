@@ -11,7 +11,7 @@ import logging
 import re
 import threading
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import Stemmer
@@ -100,6 +100,7 @@ def latin_tokens(text: str) -> tuple[str, ...]:
     return _tokens(text, False, segment=plain)
 
 
+@lru_cache(maxsize=32768)   # a recall's hits: a lookup, not a tuple made again (text/kept.py)
 def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours), and each
     recall the texts of its ~60 best candidates (re-ranking, relevance, expansion): cached,
@@ -109,19 +110,13 @@ def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str,
     hyphenated word spans a space, NFKC composes nothing across one and lower case reads no
     context across one (tests/test_tokenize.py checks it on random text). So a new text costs
     a cache look-up per piece it shares with texts seen before (a memory's words, a name)."""
-    kept = _TEXTS[keep_stopwords, segment]
-    found = kept.get(text)
-    if found is not None:
-        return unpack(found)
     if " " not in text:
         return _piece_tokens(text, keep_stopwords, segment)
     out: list[str] = []
     for piece in text.split(" "):
         if piece:
             out.extend(_piece_tokens(piece, keep_stopwords, segment))
-    tokens = tuple(out)
-    _keep(kept, text, tokens)
-    return tokens
+    return tuple(out)
 
 
 def _piece_tokens(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, ...]:
@@ -131,20 +126,14 @@ def _piece_tokens(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, 
     if found is not None:
         return unpack(found)
     tokens = _read_piece(text, keep_stopwords, segment)
-    _keep(kept, text, tokens)
-    return tokens
-
-
-def _keep(kept: Kept, text: str, tokens: tuple[str, ...]) -> None:
     packed = pack(tokens)
     if packed is not None:
         kept.put(text, packed)
+    return tokens
 
 
 # text/kept.py: caches the garbage collector does not walk, one per pair of flags
-_FLAGS = [(keep, segment) for keep in (False, True) for segment in (False, True)]
-_TEXTS = {flags: Kept(32768) for flags in _FLAGS}
-_PIECES = {flags: Kept(65536) for flags in _FLAGS}
+_PIECES = {(keep, segment): Kept(65536) for keep in (False, True) for segment in (False, True)}
 
 
 def _read_piece(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, ...]:
