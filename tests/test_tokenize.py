@@ -51,14 +51,14 @@ def test_a_texts_tokens_are_its_pieces_tokens() -> None:
     characters NFKC turns into CJK or into a space, full-width letters, CJK runs)."""
     import random
 
-    from engramdb.text.tokenize import _piece_tokens, _tokens
+    from engramdb.text.tokenize import _read_piece, _tokens
 
     parts = ["Berlin", "co-worker", "de-", "-stress", "e-mail", "don't", "'s", "moved", "the",
              "ΟΔΟΣ", "Σ", "σας", "İstanbul", "\u0301", "e\u0308", "\u00a8", "\u1100", "\u1161",
              "\u2f00", "㊀", "ＢＥＲＬＩＮ", "ﬁle", "\u00a0", "\t", "2024-05-08", "3pm", "我住在",
              "北京", "王磊艳住在成都", "，", "。", "-", "'", "_", "x", "Zoë", "naïve", "café"]
     rng = random.Random(5)
-    whole = _piece_tokens.__wrapped__   # the tokenizer on the whole text, no split, no cache
+    whole = _read_piece   # the tokenizer on the whole text, no split, no cache
     for _ in range(1500):
         text = "".join(rng.choice([*parts, " ", " ", "  "]) for _ in range(rng.randint(1, 12)))
         for keep in (False, True):

@@ -37,3 +37,5 @@ def test_top_cut_is_the_nth_highest_score_as_a_full_selection_finds_it():  # typ
             for n in {1, 2, min(20, size - 1), min(40, size - 1), size - 1}:
                 whole = scores[np.argpartition(-scores, n - 1)[:n]].min()
                 assert vectors.top_cut(scores, n) == whole
+                assert np.array_equal(vectors.top_positions(scores, n),
+                                      np.flatnonzero(scores >= whole))

@@ -6,6 +6,7 @@ that tie them to their store's own full-text search."""
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,8 +20,20 @@ class Postings:
     docs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
     cols: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
     counts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
-    pending: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)
+    # term -> its pending postings as (document, column, count, ...): machine integers, not a
+    # tuple per posting (a scope of 40k memories compacts ~150k at a time)
+    pending: dict[int, array[int]] = field(default_factory=dict)
     pending_size: int = 0
+
+    def pend(self, tid: int, doc: int, col: int, count: int) -> None:
+        """Add one posting of term ``tid`` to the pending ones."""
+        kept = self.pending.get(tid)
+        if kept is None:
+            kept = self.pending[tid] = array("q")
+        kept.append(doc)
+        kept.append(col)
+        kept.append(count)
+        self.pending_size += 1
 
     def sort_in(self, terms: list[int], cells: list[int], documents: int) -> None:
         """Build the sorted arrays at once from one entry per token: its term id and its cell
@@ -40,13 +53,16 @@ class Postings:
         if not self.pending:
             return
         base_terms = np.repeat(np.arange(len(self.starts) - 1), np.diff(self.starts))
-        flat = [(tid, d, c, n) for tid, items in self.pending.items() for d, c, n in items]
-        extra = np.array(flat, dtype=np.int64).reshape(-1, 4)
-        terms = np.concatenate([base_terms, extra[:, 0]])
+        n = len(self.pending)
+        tids = np.fromiter(self.pending.keys(), dtype=np.int64, count=n)
+        sizes = np.fromiter((len(kept) // 3 for kept in self.pending.values()), dtype=np.int64,
+                            count=n)
+        extra = np.frombuffer(b"".join(self.pending.values()), dtype=np.int64).reshape(-1, 3)
+        terms = np.concatenate([base_terms, np.repeat(tids, sizes)])
         order = np.argsort(terms, kind="stable")
-        self.docs = np.concatenate([self.docs, extra[:, 1].astype(np.int32)])[order]
-        self.cols = np.concatenate([self.cols, extra[:, 2].astype(np.int8)])[order]
-        self.counts = np.concatenate([self.counts, extra[:, 3].astype(np.int32)])[order]
+        self.docs = np.concatenate([self.docs, extra[:, 0].astype(np.int32)])[order]
+        self.cols = np.concatenate([self.cols, extra[:, 1].astype(np.int8)])[order]
+        self.counts = np.concatenate([self.counts, extra[:, 2].astype(np.int32)])[order]
         per_term = np.bincount(terms, minlength=len(self.vocab))
         self.starts = np.concatenate([[0], np.cumsum(per_term)]).astype(np.int64)
         self.pending.clear()
@@ -59,7 +75,7 @@ class Postings:
             docs, cols, counts = self.docs[lo:hi], self.cols[lo:hi], self.counts[lo:hi]
         extra = self.pending.get(tid)
         if extra:
-            more = np.array(extra, dtype=np.int64)
+            more = np.array(extra, dtype=np.int64).reshape(-1, 3)
             docs = np.concatenate([docs, more[:, 0].astype(np.int32)])
             cols = np.concatenate([cols, more[:, 1].astype(np.int8)])
             counts = np.concatenate([counts, more[:, 2].astype(np.int32)])

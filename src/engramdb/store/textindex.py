@@ -222,11 +222,13 @@ class TextIndex:
         scope = self.scope(user, agent, token) if self.built(user, agent) else None
         if scope is None:
             return None
-        position, ids, layers = scope.position, scope.ids, scope.layers
+        position, ids = scope.position, scope.ids
         docs = [position.get(rowid) for rowid in rowids]
         if None in docs:
             return None
-        return {rowid: (ids[doc], layers[doc]) for rowid, doc in zip(rowids, docs, strict=True)}
+        names, codes = scope.names, scope.layer_code[docs].tolist()
+        return {rowid: (ids[doc], names[code])
+                for rowid, doc, code in zip(rowids, docs, codes, strict=True)}
 
     def rowids_of(self, user: str, agent: str, token: str, ids: list[str]) -> list[int]:
         """The rowids of those of ``ids`` the scope's index holds (none where it is not built

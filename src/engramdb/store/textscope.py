@@ -4,6 +4,7 @@ the tokens are the ones FTS5 counted."""
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,17 +29,19 @@ class TextScope(Postings):
     seen_rowid: int = 0
     seen_seq: int = 0
     valid: bool = True
+    # per document, in forms the garbage collector does not walk entry by entry (arrays of
+    # machine integers, dicts of strings and ints it does not track), but the ids' list
     ids: list[str] = field(default_factory=list)
-    rowids: list[int] = field(default_factory=list)
+    rowids: array[int] = field(default_factory=lambda: array("q"))
     position: dict[int, int] = field(default_factory=dict)   # rowid -> live document
     where: dict[str, int] = field(default_factory=dict)      # memory id -> live document
-    digest: list[int] = field(default_factory=list)
+    digest: array[int] = field(default_factory=lambda: array("q"))   # hash of its texts
     length: np.ndarray = field(default_factory=lambda: np.zeros(0))   # tokens, all columns
     alive: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     dead: int = 0
-    layers: list[str] = field(default_factory=list)                   # per document
     layer_code: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
     codes: dict[str, int] = field(default_factory=dict)               # layer -> code
+    names: list[str] = field(default_factory=list)                    # code -> layer
 
     @property
     def size(self) -> int:
@@ -51,8 +54,10 @@ class TextScope(Postings):
         terms: list[int] = []
         cells: list[int] = []   # document * 3 + column, per token
         lengths: list[float] = []
+        layers: list[int] = []
         for rowid, memory_id, _, body, anchors, context, sz, layer in rows:
-            doc = self._append(rowid, memory_id, hash(((body, anchors, context), sz)), layer)
+            doc = self._append(rowid, memory_id, hash(((body, anchors, context), sz)))
+            layers.append(self.code(layer))
             sizes = _sizes(sz)
             lengths.append(float(sum(sizes)))
             if not self._sizes_ok(sizes):
@@ -65,7 +70,7 @@ class TextScope(Postings):
                 cells.extend([doc * 3 + col] * len(tokens))
         self.length = np.array(lengths, dtype=np.float64)
         self.alive = np.ones(len(lengths), dtype=bool)
-        self.layer_code = np.array([self.code(layer) for layer in self.layers], dtype=np.int16)
+        self.layer_code = np.array(layers, dtype=np.int16)
         if not all(plain_token(t) or t.lower() == t for t in vocab):
             self.valid = False
         self.sort_in(terms, cells, self.size)
@@ -78,11 +83,10 @@ class TextScope(Postings):
         old = self.position.get(rowid)
         if old is not None:
             if self.digest[old] == digest:
-                self.layers[old] = layer
                 self.layer_code[old] = self.code(layer)
                 return
             self._kill(old)
-        doc = self._append(rowid, memory_id, digest, layer)
+        doc = self._append(rowid, memory_id, digest)
         sizes = _sizes(sz)
         if doc >= len(self.length):
             grow = max(64, len(self.length))
@@ -105,20 +109,22 @@ class TextScope(Postings):
                     tid = vocab[term] = len(vocab)
                     if not plain_token(term) and term.lower() != term:
                         self.valid = False
-                self.pending.setdefault(tid, []).append((doc, col, count))
-                self.pending_size += 1
+                self.pend(tid, doc, col, count)
 
-    def _append(self, rowid: int, memory_id: str, digest: int, layer: str) -> int:
+    def _append(self, rowid: int, memory_id: str, digest: int) -> int:
         doc = self.size
         self.ids.append(memory_id)
         self.rowids.append(rowid)
         self.digest.append(digest)
-        self.layers.append(layer)
         self.position[rowid] = self.where[memory_id] = doc
         return doc
 
     def code(self, layer: str) -> int:
-        return self.codes.setdefault(layer, len(self.codes))
+        code = self.codes.get(layer)
+        if code is None:
+            code = self.codes[layer] = len(self.names)
+            self.names.append(layer)
+        return code
 
     def layer_mask(self, layers: Iterable[str]) -> np.ndarray:
         """code -> is the layer among ``layers`` (index it with ``layer_code``)."""

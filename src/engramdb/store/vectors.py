@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,7 +28,9 @@ class _Matrix:
     bound by memory bandwidth; the scores are the same cosines, summed in another order)."""
 
     seq: int = 0
-    rowids: list[int] = field(default_factory=list)
+    # one entry per vector of the scope, in forms the garbage collector does not walk entry by
+    # entry (an array of machine integers; a dict of ints it does not track at all)
+    rowids: array[int] = field(default_factory=lambda: array("q"))
     position: dict[int, int] = field(default_factory=dict)
     data: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     used: int = 0
@@ -205,7 +209,7 @@ class Scan:
     scores: np.ndarray
     columns: np.ndarray
     query: np.ndarray
-    rowids: list[int]
+    rowids: Sequence[int]
     extra: dict[int, float] = field(default_factory=dict)   # rowid -> best passage's cosine
 
     def best(self, limit: int) -> list[tuple[int, float]]:
@@ -216,21 +220,21 @@ class Scan:
         with the last."""
         if want >= len(self.scores):
             return np.arange(len(self.scores))
-        return np.flatnonzero(self.scores >= top_cut(self.scores, want))
+        return top_positions(self.scores, want)
 
     def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
         """(rowid, cosine computed one pair at a time) for these positions."""
         return _exact(self.columns, self.query, self.rowids, positions, self.extra)
 
 
-def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: list[int],
+def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
           limit: int, extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """The best ``limit`` rows, plus every row tied with the last of them (callers break ties),
     best first and by rowid among equals. The scores returned are computed again one pair at a
     time: the same number whether the search ran for one query or a batch of them."""
     n = min(limit, len(scores))
     if n < len(scores):
-        idx = np.flatnonzero(scores >= top_cut(scores, n))
+        idx = top_positions(scores, n)
     else:
         idx = np.arange(len(scores))
     return sorted(_exact(columns, query, rowids, idx, extra),
@@ -256,7 +260,21 @@ def top_cut(scores: np.ndarray, n: int) -> float:
     return float(rest[np.argpartition(-rest, n - 1)[:n]].min())
 
 
-def _exact(columns: np.ndarray, query: np.ndarray, rowids: list[int],
+def top_positions(scores: np.ndarray, n: int) -> np.ndarray:
+    """The positions of the ``n`` highest scores and of every score tied with the ``n``-th,
+    ascending (1 <= n < len(scores)): ``np.flatnonzero(scores >= top_cut(scores, n))``, with
+    one pass over the scores fewer (the rows at or above the cut are among those at or above
+    ``top_cut``'s floor, which it has found already)."""
+    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
+    if whole // TOP_BLOCK < n:
+        return np.flatnonzero(scores >= top_cut(scores, n))
+    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    near = np.flatnonzero(scores >= np.partition(highs, len(highs) - n)[len(highs) - n])
+    rest = scores[near]
+    return near[rest >= rest[np.argpartition(-rest, n - 1)[:n]].min()]
+
+
+def _exact(columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
            positions: list[int] | np.ndarray,
            extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """Each cosine on its own (a contiguous copy of the row, one dot product): the same bits

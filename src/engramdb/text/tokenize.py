@@ -16,6 +16,7 @@ from typing import Any
 
 import Stemmer
 
+from .kept import Kept, kept_words, pack, unpack
 from .stopwords import EN_STOP, ZH_STOP
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -24,6 +25,9 @@ _CJK_RE = re.compile(f"[{_CJK}]")
 _lock = threading.Lock()
 _ready = False
 _stemmer = Stemmer.Stemmer("english")
+# Its own cache (word -> [stem, count], 10,000 lists the garbage collector walks at each full
+# collection) only sees ``_stem``'s misses: off.
+_stemmer.maxCacheSize = 0
 # Verbs jieba's default dictionary ranks below their single characters, so its HMM glues the
 # character to an unknown name before it ("王磊艳住在成都" -> 王磊艳住 / 在 / 成都): made words.
 _WHOLE_WORDS = ("住在", "搬到")
@@ -69,9 +73,11 @@ def is_cjk(text: str) -> bool:
     return _CJK_RE.search(text) is not None
 
 
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
+def _stem_word(word: str) -> str:
     return _stemmer.stemWord(word)
+
+
+_stem = kept_words(65536, _stem_word)   # text/kept.py: a cache the collector does not walk
 
 
 def _cjk_words(run: str) -> list[str]:
@@ -94,7 +100,7 @@ def latin_tokens(text: str) -> tuple[str, ...]:
     return _tokens(text, False, segment=plain)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=32768)   # a recall's hits: a lookup, not a tuple made again (text/kept.py)
 def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours), and each
     recall the texts of its ~60 best candidates (re-ranking, relevance, expansion): cached,
@@ -113,9 +119,24 @@ def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str,
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
 def _piece_tokens(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, ...]:
     """The tokens of ``text`` (any text; ``_tokens`` hands it a piece without spaces)."""
+    kept = _PIECES[keep_stopwords, segment]
+    found = kept.get(text)
+    if found is not None:
+        return unpack(found)
+    tokens = _read_piece(text, keep_stopwords, segment)
+    packed = pack(tokens)
+    if packed is not None:
+        kept.put(text, packed)
+    return tokens
+
+
+# text/kept.py: caches the garbage collector does not walk, one per pair of flags
+_PIECES = {(keep, segment): Kept(65536) for keep in (False, True) for segment in (False, True)}
+
+
+def _read_piece(text: str, keep_stopwords: bool, segment: bool) -> tuple[str, ...]:
     out: list[str] = []
     text = unicodedata.normalize("NFKC", text).lower()
     joined = {m.end(): m.group(1).replace("-", "") for m in _compound().finditer(text)

@@ -150,8 +150,7 @@ class _Scope(Postings):
         for col, tokens in enumerate(fields):
             for term, count in Counter(tokens).items():
                 tid = self.vocab.setdefault(term, len(self.vocab))
-                self.pending.setdefault(tid, []).append((doc, col, count))
-                self.pending_size += 1
+                self.pend(tid, doc, col, count)
 
     def drop(self, memory_id: str) -> None:
         doc = self.position.pop(memory_id, None)
