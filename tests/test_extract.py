@@ -116,3 +116,15 @@ def test_the_speaker_is_an_anchor():  # type: ignore[no-untyped-def]
 def test_sentences_split_in_both_languages():  # type: ignore[no-untyped-def]
     assert sentences("One thing. Two things! 三件事。四件事？") == [
         "One thing.", "Two things!", "三件事", "四件事"]
+
+
+@pytest.mark.parametrize(("sentence", "kind"), [
+    ("我们上个月在杭州开了会", Kind.EVENT),          # a broad rule, a period that has ended
+    ("我儿子今年上初中了", Kind.FACT),               # ... a period it is still in
+    ("My team changed its standup to 10am last month", Kind.EVENT),
+    ("My team changed its standup to 10am this year", Kind.FACT),
+])
+def test_a_broad_rules_sentence_is_an_episode_only_in_a_period_that_ended(sentence, kind):  # type: ignore[no-untyped-def]
+    now = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
+    drafts = extract([Turn(0, Message("user", sentence), now)])
+    assert [d.kind for d in drafts] == [kind], [d.metadata for d in drafts]

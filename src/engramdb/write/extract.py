@@ -15,7 +15,8 @@ is tried against ``PATTERNS`` (write/patterns.py, English and Chinese), first ma
   "我们公司在深圳", and any sentence the slot rules recognise (write/slots.py)
 - event: a first-person sentence naming a past time ("yesterday I went to ...", "上周我去了...");
   a dated past sentence that only a broad fact rule matched ("我在上海见了李伟" last week) is an
-  event too. People and places: write/names.py (jieba's nr/ns tags in Chinese).
+  event too where its period has ended ("我儿子今年上初中了" stays a fact). People and places:
+  write/names.py (jieba's nr/ns tags in Chinese).
 - identity: the name the user goes by ("my name is ...", "I'm Daniela", "我叫...").
 A sentence no pattern reads is kept when it is a statement, not small talk (write/statement.py):
 a fact, an event when it names a past time, a procedure when a label leads steps. Under
@@ -197,7 +198,10 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
         window = None  # "in March" is only a guess; a future time is no past episode
     precision = precision_of(window) if window is not None else None
     if found is None or found[1] in GENERIC:
+        # a broad rule's sentence is an episode only in a period that has ended ("上个月",
+        # "last week"), not one it is still in ("今年上初中了": how things stand this year)
         episode = (precision is not None and _FIRST_PERSON.search(sentence)
+                   and (found is None or (window is not None and window.end <= turn.at))
                    and _PAST_VERB.search(sentence) and not _QUESTION.search(sentence))
         if episode:
             found = (Kind.EVENT, "zh:dated_event" if is_cjk(sentence) else "en:dated_event")
