@@ -75,16 +75,6 @@ USER = "user"
 DEFAULT_SUBJECT = "project"  # "release 0.2.0" with no subject named
 USER_WORDS = frozenset({"i", "me", "my", "we", "us", "our", "the user", "user", "the user's",
                         "我", "我们", "咱们", "本人"})
-ATTRIBUTE_SYNONYMS = {
-    "stack": "tech stack", "technology stack": "tech stack", "tech stack": "tech stack",
-    "city": "residence", "home": "residence", "address": "residence", "home city": "residence",
-    "employer": "workplace", "company": "workplace", "workplace": "workplace",
-    "release": "version", "latest version": "version", "latest release": "version",
-    "editor": "editor", "ide": "editor", "code editor": "editor",
-    "os": "operating system", "operating system": "operating system",
-    "programming language": "programming language", "main language": "programming language",
-    "language": "language",
-}
 # "my sister is a doctor" / "my sister is in Paris": a person, not an attribute with one value
 NOT_ATTRIBUTES = frozenset({
     "sister", "brother", "mother", "father", "mom", "mum", "dad", "wife", "husband", "partner",
@@ -191,7 +181,7 @@ def extract_slot(content: str) -> Slot | None:
         subject = _subject(groups.get("subj"), chinese)
         value = _value(groups["val"], chinese)
         named = _FRESH.sub("", groups["attr"].strip()) if attr is None else ""
-        attribute = attr or ATTRIBUTE_SYNONYMS.get(named, named)
+        attribute = attr or named
         if attr is None and attribute in NOT_ATTRIBUTES:
             continue
         attribute = re.sub(r"^favorite\b", "favourite", attribute)
@@ -201,7 +191,7 @@ def extract_slot(content: str) -> Slot | None:
         elif attribute == ZH_WORK:
             attribute = "work location" if _is_place(value) else "workplace"
         if subject and value:
-            return Slot(subject, ATTRIBUTE_SYNONYMS.get(attribute, attribute), value,
+            return Slot(subject, attribute, value,
                         f"{'zh' if chinese else 'en'}:{attribute}")
     return None
 
