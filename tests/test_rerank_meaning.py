@@ -15,6 +15,8 @@ import engramdb
 from engramdb import Draft
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
+from engramdb.text import is_cjk
+from life_store import LIFE
 
 LIFE_EN = [
     "Biscuit had two molars pulled at the Elm Road clinic; she's on soft food for a week.",
@@ -22,23 +24,9 @@ LIFE_EN = [
     "Biscuit eats Orijen kibble twice a day.",
     "We adopted Biscuit from the shelter in 2021.",
     "Biscuit hates the car and cries the whole way.",
-    "My daughter Ilse is seven and takes piano lessons on Saturdays.",
-    "I drive a blue Skoda Octavia estate.",
-    "We rent a two-bedroom flat above a bakery on Carver Street.",
-    "I'm allergic to penicillin.",
-    "Every Sunday I swim 40 lengths at the leisure centre.",
-    "My favourite band is Fleetwood Mac.",
-    "The boiler service is booked for March 3.",
-    "I'm saving up for a trip to Japan next spring.",
-    "My best friend Maud teaches yoga in the park.",
-    "I keep my passport in the grey folder in the wardrobe.",
-    "The car insurance renews in October with Fairline.",
-    "Ilse's school is Hollybank Primary.",
-    "I work as a nurse on the night shift at St. Brennan's hospital.",
-    "My brother Anton repairs boats in Gdansk.",
-    "I use a standing desk at home.",
     "My dentist is Dr. Feld on Bloor Street.",
     "Our plumber found old lead pipes under the kitchen sink.",
+    *(text for text in LIFE if not is_cjk(text)),
 ]
 LIFE_ZH = [
     "芝麻上周拔了两颗坏掉的牙，这几天只能吃湿粮。",
@@ -46,14 +34,6 @@ LIFE_ZH = [
     "芝麻吃的是渴望的猫粮，一天两顿。",
     "芝麻是前年从救助站领养的。",
     "芝麻坐车的时候会一直叫。",
-    "我在学日语，每周三晚上上网课。",
-    "我妈妈住在苏州，退休前是会计。",
-    "我不吃香菜。",
-    "我们家的路由器密码贴在冰箱上。",
-    "我女儿对花粉过敏，春天要戴口罩。",
-    "我每天早上喝一杯豆浆。",
-    "我老公在银行做风控。",
-    "我们打算明年夏天去青岛。",
     "我开一辆白色的比亚迪宋。",
     "周末我喜欢去望江楼公园散步。",
     "我的牙医是华西口腔的刘医生。",
@@ -63,6 +43,7 @@ LIFE_ZH = [
     "家里的热水器下个月要换。",
     "我每周二和周四晚上去游泳。",
     "我最喜欢的作家是汪曾祺。",
+    *(text for text in LIFE if is_cjk(text)),
 ]
 
 
