@@ -17,7 +17,7 @@ import engramdb
 from engramdb import Draft
 from engramdb.embed.shipped import PerModel, load
 from engramdb.recall import questionbank
-from engramdb.recall.questionbank import SHIPPED, TEXTS, bank_for, questions
+from engramdb.recall.questionbank import SHIPPED, TEXTS, QuestionBank, bank_for, questions
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
 from life_store import LIFE
@@ -101,6 +101,23 @@ def test_a_memory_stands_out_for_the_question_it_answers(model: Any, question: s
     unrelated = "How many moons does Jupiter have?"
     other = bank.standings(unrelated, model.embed_batch([unrelated], query=True)[0], memories)
     assert other[best] < standings[best] - 2.0
+
+
+def test_a_memorys_statistics_against_the_bank_are_computed_once(model: Any) -> None:
+    """A recall reads its hits' standings from their vectors' kept mean and spread: the same
+    numbers as a bank that computes them afresh, in both languages."""
+    vectors = model.embed_batch(LIFE)
+    memories = {text: vectors[i] for i, text in enumerate(LIFE)}
+    for question in ("Where does my brother work?", "我妈妈以前做什么工作？"):
+        asked = model.embed_batch([question], query=True)[0]
+        fresh = QuestionBank(model.embed_batch([q for _, q in questions()], query=True),
+                             [lang for lang, _ in questions()])
+        first = fresh.standings(question, asked, memories)
+        kept = sum(len(means) for means in fresh._means.values())
+        assert kept == len(LIFE)   # one entry a vector, in the question's language
+        again = fresh.standings(question, asked, dict(list(memories.items())[:5]))
+        assert sum(len(means) for means in fresh._means.values()) == kept
+        assert all(abs(again[text] - first[text]) < 1e-5 for text in again)
 
 
 @pytest.mark.parametrize("question", [

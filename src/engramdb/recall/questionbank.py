@@ -17,8 +17,10 @@ about something no memory holds stands among its best memories where the best of
 typical questions would: recall/relevance.py subtracts that chance level (background.chance).
 
 The bank is embedded once per process and embedder model (for the default embedder its vectors
-ship as data/question_bank.npz: tools/shipped_vectors.py), and a recall costs one product of
-its hits' vectors with the bank's rows of its language (bench/results/abstain.md)."""
+ship as data/question_bank.npz: tools/shipped_vectors.py). A memory's mean and spread against
+the bank are computed once per vector and kept, so a recall costs its hits' cosines to the
+question, and one product with the bank's rows for vectors it has not seen before
+(bench/results/speed.md)."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from ..text.lang import EN, ZH
 if TYPE_CHECKING:
     import numpy as np
 
+KEPT = 65536   # memory vectors whose statistics against the bank are kept, per language
 TEXTS = "data/question_bank.txt"
 SHIPPED = "data/question_bank.npz"  # the default embedder's query vectors of TEXTS (float16)
 
@@ -67,6 +70,11 @@ class QuestionBank:
             span = slice(int(used[0]), int(used[-1]) + 1) if len(used) else slice(0, 0)
             self.dims[lang] = span
             self.rows[lang] = np.ascontiguousarray(rows[:, span])
+        # a memory's mean cosine to the bank and its spread do not change between recalls:
+        # kept per vector (by the hash of its bytes; dicts of numbers, which the garbage
+        # collector does not walk)
+        self._means: dict[str, dict[int, float]] = {EN: {}, ZH: {}}
+        self._spreads: dict[str, dict[int, float]] = {EN: {}, ZH: {}}
 
     def standings(self, query: str, vector: np.ndarray,
                   memories: dict[str, np.ndarray]) -> dict[str, float]:
@@ -79,12 +87,33 @@ class QuestionBank:
             return {}
         ids = list(memories)
         lang = ZH if is_cjk(query) else EN
-        span, bank = self.dims[lang], self.rows[lang]
+        span = self.dims[lang]
         rows = np.stack([memories[i][span] for i in ids]).astype(np.float32, copy=False)
         cos = rows @ np.asarray(vector[span], dtype=np.float32)
-        typical = rows @ bank.T
-        spread = np.maximum(typical.std(axis=1), 1e-6)
-        return dict(zip(ids, ((cos - typical.mean(axis=1)) / spread).tolist(), strict=True))
+        mean, spread = self._typical(lang, rows)
+        return dict(zip(ids, ((cos - mean) / spread).tolist(), strict=True))
+
+    def _typical(self, lang: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's mean cosine to the bank's questions of ``lang`` and their spread (at
+        least 1e-6), computed once per vector."""
+        import numpy as np
+
+        means, spreads = self._means[lang], self._spreads[lang]
+        keys = [hash(row.tobytes()) for row in rows]
+        found = [(means.get(key), spreads.get(key)) for key in keys]
+        missing = [i for i, (mean, spread) in enumerate(found) if mean is None or spread is None]
+        if missing:
+            typical = rows[missing] @ self.rows[lang].T
+            computed = zip(typical.mean(axis=1).tolist(),
+                           np.maximum(typical.std(axis=1), 1e-6).tolist(), strict=True)
+            if len(means) + len(missing) > KEPT:
+                means.clear()
+                spreads.clear()
+            for i, (mean, spread) in zip(missing, computed, strict=True):
+                found[i] = (mean, spread)
+                means[keys[i]], spreads[keys[i]] = mean, spread
+        return (np.array([mean for mean, _ in found], dtype=np.float32),
+                np.array([spread for _, spread in found], dtype=np.float32))
 
 
 _BANKS: PerModel[QuestionBank] = PerModel()
