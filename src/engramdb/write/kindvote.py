@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..embed.shipped import PerModel, data_path, load
 from ..model import Draft, Kind
+from .extract import GENERIC
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,7 +51,6 @@ WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes 
 # only a broad rule matched, and the broad subject rules themselves (write/extract.py GENERIC)
 GUESSES = ("statement", "past_statement", "dated_event")
 UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unread``)
-BROAD = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user"})
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 
@@ -58,7 +58,7 @@ Embed = Callable[[Sequence[str]], "np.ndarray"]
 def is_guess(rule: str) -> bool:
     """True for a rule id that only guesses the kind ("en:statement", "zh:subject") or
     read nothing ("en:unread")."""
-    return rule in BROAD or rule.split(":", 1)[-1] in (*GUESSES, UNREAD)
+    return rule in GENERIC or rule.split(":", 1)[-1] in (*GUESSES, UNREAD)
 
 
 def votes(embedder: Any) -> bool:
