@@ -11,6 +11,7 @@ import pytest
 
 from engramdb.recall.conflicts import (
     read,
+    replaces,
     same_frame,
     says_change,
     subjects_clash,
@@ -44,6 +45,11 @@ def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: i
     # supersedes it, write/tripledecide.py)
     ("华信那边的对接人是孙磊。", "更正一下，华信的对接人现在是孙蕾。",
      "华信的对接人是谁？", "华信以前的对接人是谁？", "孙蕾。", "孙磊。"),
+    # the newer names the older's value, in part, beside a new one (``replaces``)
+    ("Sold the Focus, I drive a Toyota Yaris hybrid now.", "Traded the Yaris in for a Kia EV6.",
+     "What car do I drive?", "What car did I drive before?", "EV6", "Yaris hybrid"),
+    ("我在用的笔记软件是 Notion。", "嫌 Notion 太慢，换成了 Obsidian。", "我用什么笔记软件？",
+     "我以前用什么笔记软件？", "Obsidian", "是 Notion"),
 ])
 def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, first, second,  # type: ignore[no-untyped-def]
                                                           now, before, new, old) -> None:
@@ -120,6 +126,24 @@ def test_the_three_readings(old, new, values, change, clash) -> None:  # type: i
     assert values_conflict(a, b) is values
     assert says_change(a, b) is change
     assert subjects_clash(a, b) is clash
+
+
+@pytest.mark.parametrize(("old", "new", "replaced"), [
+    ("Sold the Focus, I drive a Toyota Yaris hybrid now.", "Traded the Yaris in for a Kia EV6.",
+     True),                                     # "Yaris" names "Toyota Yaris" in part
+    ("I drive a 2012 Ford Focus.", "Sold the Focus, I drive a Toyota Yaris hybrid now.", True),
+    ("我在用的笔记软件是 Notion。", "嫌 Notion 太慢，换成了 Obsidian。", True),
+    ("I drive a Toyota Yaris.", "My brother drives a Kia EV6.", False),   # the old value unnamed
+    ("我开的车是大众宝来。", "宝来的保养是在4S店做的。", False),         # no new value of its kind
+])
+def test_a_newer_text_that_names_the_older_value_beside_a_new_one(old, new, replaced) -> None:  # type: ignore[no-untyped-def]
+    assert replaces(read(old), read(new)) is replaced
+
+
+def test_a_model_or_version_is_a_name_a_date_is_a_quantity() -> None:
+    assert read("I drive a 2012 Ford Focus.").values == {"2012 ford focus": "name"}
+    assert read("We moved to Java 21.").values == {"java 21": "name"}
+    assert read("My appointment is on March 14.").values == {"march 14": "quantity"}
 
 
 def test_a_question_states_no_value() -> None:

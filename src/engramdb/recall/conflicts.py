@@ -8,17 +8,21 @@ of a conversation; an episode happened and stays). Each test reads the texts' ty
 (write/align.py: values, change words, negations, possessives, where the predicate starts):
 - **values**: the newer holds a value the older lacks, the older holds one, and a changed
   value on each side is of one kind (a quantity, time or date: a digit, a date word, a Chinese
-  time or numeral; or a name, place or code; adjacent value tokens are one value, 阿里云):
+  time or numeral; or a name, place or code, and a run holding a capitalised word that is no
+  date word, a model or version: "Kia EV6", "Java 21"; adjacent value tokens are one value,
+  阿里云):
   "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
 - **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
   "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
   ("Our dog Bruno" / "Our cat Tilly"), subjects neither text mentions of the other, or "I"
   said by two speakers;
 - **frame**: they share a word or value besides their subjects' names ("Bob said the review
-  was cold" / "Bob works at Tyrell" share only Bob);
+  was cold" / "Bob works at Tyrell" share only Bob), or the newer names the older's value
+  (below);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
-  denies a value of the older ("not the 14th", 不是孙磊), or repeats the older's whole value
-  beside a new one of its kind ("switched from Jira to Linear"); so a plan, a second item of a
+  denies a value of the older ("not the 14th", 不是孙磊), or names each value the older
+  states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
+  "Traded the Yaris in for a Kia EV6" after "I drive a Toyota Yaris"); so a plan, a second item of a
   list, a negation of something else ("We don't ship to Switzerland") is no new value;
 - **not for a while**: a newer text that names a time around when it was said ("this week",
   今天, text/timewindow.py) is an exception for that time, not a new value;
@@ -135,10 +139,17 @@ def _runs(toks: tuple[Tok, ...]) -> list[tuple[int, str, str]]:
             j += 1
         run = toks[i:j]
         quantity = any(t.time or t.norm in DATE_WORDS or any(c.isdigit() for c in t.surface)
-                       for t in run)
+                       for t in run) and not any(_named_word(t) for t in run)
         out.append((i, " ".join(t.norm for t in run), "quantity" if quantity else "name"))
         i = j
     return out
+
+
+def _named_word(tok: Tok) -> bool:
+    """A capitalised Latin word holding no digit that is not a date word: "Kia EV6", "Java 21",
+    "2012 Ford Focus" name a thing (a model, a version); "March 14" is a date."""
+    return (tok.surface[:1].isupper() and tok.surface.isascii() and tok.norm not in DATE_WORDS
+            and not any(c.isdigit() for c in tok.surface))
 
 
 def _possessor(head: tuple[Tok, ...]) -> str | None:
@@ -172,11 +183,29 @@ def says_change(old: Statement, new: Statement) -> bool:
         return True
     if new.negated and not old.negated and old.stated & new.stated:
         return True  # "not the 14th", 不是孙磊: the older's value denied
-    if not old.stated or not old.stated <= new.stated:
+    return replaces(old, new)
+
+
+def replaces(old: Statement, new: Statement) -> bool:
+    """The newer names each value the older states, whole or in part ("Traded the Yaris in
+    for a Kia EV6" after "I drive a Toyota Yaris"; "Dana left" after "Dana Whitfield"), and
+    states a new one of its kind: a value is what the two are about, whatever their subjects
+    are called ("The lease on Kings Cross ran out; we moved to the Shoreditch office" after
+    "Our team sits in the Kings Cross office")."""
+    if not old.stated or not all(_named_in(v, new.values) for v in old.stated):
         return False
     kept = {old.values[v] for v in old.stated}
-    added = {new.values[v] for v in new.stated if v not in old.values}
+    added = {new.values[v] for v in new.stated if not _named_in(v, old.values)}
     return not kept.isdisjoint(added)
+
+
+def _named_in(value: str, values: dict[str, str]) -> bool:
+    """``value`` is one of ``values``, or one holds every word of the other ("yaris" /
+    "toyota yaris")."""
+    if value in values:
+        return True
+    words = set(value.split())
+    return any(words <= set(v.split()) or set(v.split()) <= words for v in values)
 
 
 def same_frame(a: Statement, b: Statement) -> bool:
@@ -225,7 +254,7 @@ def conflict(old: Record, new: Record) -> bool:
     if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
     if values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
-            and same_frame(a, b):
+            and (same_frame(a, b) or replaces(a, b)):
         return True
     # a value said in plain words; named again only between turns of a conversation (or what
     # was extracted from them): two remembered facts are the write path's to set apart
