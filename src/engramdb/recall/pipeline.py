@@ -18,6 +18,7 @@ from ..text.lang import EN, ZH
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
+from .asked import unanswered
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -42,6 +43,7 @@ from .wake import wake
 from .wakemeaning import Meaning
 
 STEP = 0.99   # a hit scores at most this share of the one above it
+ASKED = True  # recall/asked.py: a question asking a time or amount the best match lacks
 
 
 def falling(hits: list[Hit]) -> None:
@@ -214,6 +216,8 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
+        if judged and ASKED:
+            unanswered(top, plan.query)
         return apply_floor(top, floor, judged)
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],

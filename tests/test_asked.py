@@ -1,0 +1,95 @@
+"""A question that asks for a time or an amount, and a best match that holds none
+(recall/asked.py): the store is about the topic but does not answer it, and recall says so.
+English and Chinese, with the default embedder, on a personal store of 20 memories or more."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+import engramdb
+from engramdb import Draft
+from engramdb.model import Kind
+from engramdb.recall.asked import AMOUNT, TIME, UNANSWERED, asks, holds
+from engramdb.registry import make_embedder
+from engramdb.store.contract_kit import make_record
+from engramdb.testing import FrozenClock
+from life_store import LIFE
+
+EPISODE = "Hiked the Sintra trail with Ana; the Pena Palace was in fog."
+
+
+@pytest.fixture(scope="module")
+def life(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    with engramdb.open(tmp_path_factory.mktemp("asked") / "m.db",
+                       embedder=make_embedder("default", threads=1), clock=clock) as mem:
+        mem.remember_many([Draft(text, kind="fact") for text in LIFE]
+                          + [Draft(EPISODE, kind="event")])
+        yield mem
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("When does my passport expire?", TIME),
+    ("What time does the bakery open?", TIME),
+    ("How many lengths do I swim?", AMOUNT),
+    ("How old is Ilse?", AMOUNT),
+    ("我妈妈退休金有多少？", AMOUNT),
+    ("我女儿几岁了？", AMOUNT),
+    ("日语课是什么时候？", TIME),
+    ("Where does Anton work?", None),
+    ("我老公做什么工作？", None),
+])
+def test_what_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert asks(question) == kind
+
+
+@pytest.mark.parametrize(("text", "held"), [
+    ("The boiler service is booked for March 3.", True),
+    ("Every Sunday I swim 40 lengths.", True),
+    ("My daughter Ilse is seven.", True),
+    ("我每天早上喝一杯豆浆。", True),
+    ("我在学日语，每周三晚上上网课。", True),
+    ("I keep my passport in the grey folder.", False),
+    ("My brother Anton repairs boats in Gdansk.", False),   # a place is no amount
+    ("我妈妈住在苏州，退休前是会计。", False),
+    ("我们家的路由器密码贴在冰箱上。", False),   # jieba tags 家 a numeral
+])
+def test_what_a_memory_holds(text: str, held: bool) -> None:
+    assert holds(make_record(1, content=text)) is held
+
+
+def test_an_episode_answers_by_its_own_time() -> None:
+    assert holds(make_record(1, content=EPISODE, kind=Kind.EVENT))
+    assert not holds(make_record(2, content="Caroline went to a support group."))
+    assert holds(make_record(3, content="Caroline went to a support group.",  # from a chat
+                             metadata={"source_events": ["e1"]}))
+
+
+@pytest.mark.parametrize("question", [
+    "When does my passport expire?",
+    "How old is my brother Anton?",
+    "我妈妈退休金有多少？",
+    "路由器密码是什么时候改的？",
+])
+def test_the_topic_stored_but_not_the_time_or_amount_asked(life: Any, question: str) -> None:
+    hits = life.recall(question, k=3, track=False)
+    assert hits.abstained and not hits, [(h.score, h.memory.content) for h in hits]
+    scored = life.recall(question, k=3, track=False, relevance_floor=0)
+    assert scored and all(h.score <= UNANSWERED for h in scored)
+    assert scored[0].explanation.terms["unanswered"] == 1.0
+    assert any("holds no" in note for note in scored[0].explanation.notes)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("When is the boiler service?", "March 3"),
+    ("How many lengths do I swim on Sundays?", "40 lengths"),
+    ("我什么时候上日语网课？", "每周三晚上"),
+    ("When did I hike the Sintra trail?", "Sintra"),   # an episode: its own time answers
+])
+def test_a_memory_holding_it_answers(life: Any, question: str, answer: str) -> None:
+    hits = life.recall(question, k=3, track=False)
+    assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]
+    assert "unanswered" not in hits[0].explanation.terms
