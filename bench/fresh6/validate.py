@@ -1,0 +1,168 @@
+"""Check the fresh6 held-out files: schema, counts, and that each expected substring occurs in
+the text it must match (case-insensitive, as score.py compares). Standard library only.
+
+    python validate.py          # exits 1 and lists every problem if any check fails
+"""
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+problems: list[str] = []
+notes: list[str] = []
+
+
+def bad(msg: str) -> None:
+    problems.append(msg)
+
+
+def has(text: str, sub: str) -> bool:
+    return sub.lower() in text.lower()
+
+
+def load(name: str) -> dict:
+    data = json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))
+    if data.get("schema") != 1:
+        bad(f"{name}: schema is not 1")
+    return data
+
+
+def stmt_text(st: dict, via: str, cid: str) -> str:
+    if via == "remember":
+        if set(st) != {"day", "text"}:
+            bad(f"{cid}: remember statement keys {sorted(st)}")
+        return st.get("text", "")
+    if set(st) != {"day", "turns"}:
+        bad(f"{cid}: ingest statement keys {sorted(st)}")
+    for t in st.get("turns", []):
+        if not {"role", "content"} <= set(t) or not set(t) <= {"role", "speaker", "content"}:
+            bad(f"{cid}: turn keys {sorted(t)}")
+        if t.get("role") not in ("user", "assistant"):
+            bad(f"{cid}: role {t.get('role')!r}")
+    # the value must come from what a user said, not only from an assistant's echo
+    return "\n".join(t["content"] for t in st.get("turns", []) if t.get("role") == "user")
+
+
+def check_updates() -> None:
+    chains = load("updates")["chains"]
+    keys = {"id", "lang", "via", "style", "subject", "attribute", "kind", "statements",
+            "now_q", "before_q", "current", "previous"}
+    ids = Counter(c.get("id") for c in chains)
+    for i, n in ids.items():
+        if n > 1:
+            bad(f"updates: duplicate id {i}")
+    for c in chains:
+        cid = c.get("id", "?")
+        if not keys <= set(c):
+            bad(f"{cid}: missing {sorted(keys - set(c))}")
+            continue
+        if c["lang"] not in ("en", "zh") or c["via"] not in ("remember", "ingest"):
+            bad(f"{cid}: lang/via {c['lang']}/{c['via']}")
+        sts = c["statements"]
+        if not 2 <= len(sts) <= 4:
+            bad(f"{cid}: {len(sts)} statements")
+            continue
+        days = [s["day"] for s in sts]
+        if days != sorted(days):
+            bad(f"{cid}: days not in order {days}")
+        texts = [stmt_text(s, c["via"], cid) for s in sts]
+        if not has(texts[-1], c["current"]):
+            bad(f"{cid}: current {c['current']!r} not in the last statement")
+        if not has(texts[-2], c["previous"]):
+            bad(f"{cid}: previous {c['previous']!r} not in the statement before the last")
+        for j, t in enumerate(texts[:-1]):
+            if has(t, c["current"]):
+                bad(f"{cid}: current {c['current']!r} already in statement {j}")
+        if has(c["current"], c["previous"]) or has(c["previous"], c["current"]):
+            bad(f"{cid}: current and previous overlap")
+        if has(texts[-1], c["previous"]):
+            notes.append(f"{cid}: the last statement also names the old value ({c['style']})")
+    by = Counter((c["lang"], c["via"]) for c in chains)
+    three = sum(len(c["statements"]) >= 3 for c in chains)
+    print(f"updates: {len(chains)} chains {dict(sorted(by.items()))}; {three} with 3+ values; "
+          f"{len(set(c['style'] for c in chains))} styles")
+
+
+def check_near() -> None:
+    pairs = load("near_misses")["pairs"]
+    types = {"same_attr_diff_subject", "diff_attr_same_subject", "temporary_exception",
+             "plan_vs_fact", "past_story_vs_fact", "negation_of_other", "list_items",
+             "question_vs_statement"}
+    keys = {"id", "lang", "type", "a", "b", "q_a", "q_b", "expect_a", "expect_b", "expected"}
+    for p in pairs:
+        pid = p.get("id", "?")
+        if not keys <= set(p):
+            bad(f"{pid}: missing {sorted(keys - set(p))}")
+            continue
+        if p["type"] not in types:
+            bad(f"{pid}: type {p['type']}")
+        if p["expected"] != "both_current":
+            bad(f"{pid}: expected {p['expected']}")
+        for side in ("a", "b"):
+            if set(p[side]) != {"text", "kind", "day"}:
+                bad(f"{pid}: {side} keys {sorted(p[side])}")
+        a, b = p["a"]["text"], p["b"]["text"]
+        if not has(a, p["expect_a"]) or has(b, p["expect_a"]):
+            bad(f"{pid}: expect_a {p['expect_a']!r} must be in a and not in b")
+        if not has(b, p["expect_b"]) or has(a, p["expect_b"]):
+            bad(f"{pid}: expect_b {p['expect_b']!r} must be in b and not in a")
+        if p["a"]["day"] >= p["b"]["day"]:
+            bad(f"{pid}: b must be written after a")
+    print(f"near_misses: {len(pairs)} pairs {dict(Counter(p['lang'] for p in pairs))}; "
+          f"types {dict(Counter(p['type'] for p in pairs))}")
+    if len({p["id"] for p in pairs}) != len(pairs):
+        bad("near_misses: duplicate ids")
+
+
+def check_relevance() -> None:
+    stores = load("relevance")["stores"]
+    kinds = {"fact", "preference", "event", "pending", "rule", "lesson", "procedure"}
+    for st in stores:
+        sid = st.get("id", "?")
+        if not {"id", "lang", "about", "memories", "on_topic", "off_topic"} <= set(st):
+            bad(f"{sid}: missing store keys")
+            continue
+        by = {}
+        for m in st["memories"]:
+            if set(m) != {"id", "kind", "text"} or m["kind"] not in kinds:
+                bad(f"{sid}/{m.get('id')}: memory keys or kind")
+            if m["id"] in by:
+                bad(f"{sid}: duplicate memory id {m['id']}")
+            by[m["id"]] = m["text"]
+        for q in st["on_topic"]:
+            if set(q) != {"q", "expect", "expect_text", "type"}:
+                bad(f"{sid}: on_topic keys {sorted(q)}")
+            if q["expect"] not in by:
+                bad(f"{sid}: on_topic expects unknown {q['expect']}")
+            elif by[q["expect"]] != q["expect_text"]:
+                bad(f"{sid}: expect_text differs from memory {q['expect']}")
+            if q["type"] not in ("direct", "paraphrase", "crosslingual"):
+                bad(f"{sid}: on_topic type {q['type']}")
+            if q["q"] in by.values():
+                bad(f"{sid}: question copies a memory: {q['q']!r}")
+        for q in st["off_topic"]:
+            if set(q) != {"q", "type"} or q["type"] not in ("general", "other_person", "adjacent"):
+                bad(f"{sid}: off_topic {q}")
+        print(f"relevance {sid}: {len(st['memories'])} memories "
+              f"{dict(Counter(m['kind'] for m in st['memories']))}; {len(st['on_topic'])} on-topic; "
+              f"{len(st['off_topic'])} off-topic {dict(Counter(q['type'] for q in st['off_topic']))}")
+
+
+def main() -> int:
+    for fn in (check_updates, check_near, check_relevance):
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest
+            bad(f"{fn.__name__}: {type(exc).__name__}: {exc}")
+    for n in notes:
+        print("note:", n)
+    for p in problems:
+        print("PROBLEM:", p)
+    print("OK" if not problems else f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
