@@ -77,6 +77,7 @@ def test_an_episode_answers_by_its_own_time() -> None:
 def test_the_topic_stored_but_not_the_time_or_amount_asked(life: Any, question: str) -> None:
     hits = life.recall(question, k=3, track=False)
     assert hits.abstained and not hits, [(h.score, h.memory.content) for h in hits]
+    assert "nothing in memory answers this" in hits.note and "as the question asks" in hits.note
     scored = life.recall(question, k=3, track=False, relevance_floor=0)
     assert scored and all(h.score <= UNANSWERED for h in scored)
     assert scored[0].explanation.terms["unanswered"] == 1.0

@@ -68,19 +68,27 @@ def _holds_value(text: str) -> bool:
     return False
 
 
-def unanswered(hits: list[Hit], question: str) -> bool:
+def unanswered(hits: list[Hit], question: str) -> str | None:
     """Scale every hit's relevance by UNANSWERED when the question asks for a time or an
-    amount and the best match holds none; the explanation says what was asked. True when
-    it did."""
+    amount and the best match holds none; the explanation says what was asked. The kind
+    asked when it did, else None."""
     kind = asks(question)
     if kind is None or not hits:
-        return False
+        return None
     best = max(hits, key=lambda h: h.score)
     if holds(best.memory):
-        return False
+        return None
     for hit in hits:
         hit.score *= UNANSWERED
         hit.explanation.terms.update({"unanswered": 1.0,
                                       "relevance": round(hit.score, 4)})
         hit.explanation.notes.append(f"the best match holds no {kind}, as the question asks")
-    return True
+    return kind
+
+
+def abstain_note(kind: str, hits: list[Hit], floor: float) -> str:
+    """Why recall abstained when the memories are about the question but hold no answer."""
+    best = max((h.score for h in hits), default=0.0)
+    return (f"nothing in memory answers this: the memories closest to it hold no {kind}, as "
+            f"the question asks (the best match's relevance {best:.2f} is below the floor "
+            f"{floor:.2f})")

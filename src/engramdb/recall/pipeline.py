@@ -18,7 +18,7 @@ from ..text.lang import EN, ZH
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
-from .asked import unanswered
+from .asked import abstain_note, unanswered
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -216,9 +216,9 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
-        if judged and ASKED:
-            unanswered(top, plan.query)
-        return apply_floor(top, floor, judged)
+        asked = unanswered(top, plan.query) if judged and ASKED else None
+        kept, note = apply_floor(top, floor, judged)
+        return kept, (abstain_note(asked, top, floor) if note and asked else note)
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    known: dict[str, float] | None = None) -> dict[str, float]:
