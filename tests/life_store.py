@@ -28,3 +28,26 @@ LIFE = [
     "我老公在银行做风控。",
     "我们打算明年夏天去青岛。",
 ]
+
+# one language each, 20 memories or more: a scope the cross-lingual leg does not run over
+ENGLISH = [text for text in LIFE if text.isascii()] + [
+    "My manager Priya runs the ward's rota.",
+    "I take the 6:40 bus to the hospital.",
+    "Ilse wants a hamster for her birthday.",
+    "Anton's boat is called the Marta.",
+]
+CHINESE = [text for text in LIFE if not text.isascii()] + [
+    "我老家在扬州，每年春节回去。",
+    "我们家的猫叫年糕，是只橘猫。",
+    "我周末喜欢去公园跑步。",
+    "我女儿在学小提琴，老师姓周。",
+    "我家离地铁站走路十分钟。",
+    "我最喜欢吃妈妈做的红烧肉。",
+    "我在一家医院做护士，常上夜班。",
+    "我们小区的物业电话贴在门口。",
+    "我弟弟在杭州做程序员。",
+    "我每周五晚上和朋友打羽毛球。",
+    "我的车是一辆白色的丰田卡罗拉。",
+    "我有轻微的鼻炎，春天会加重。",
+    "我打算下个月去体检。",
+]

@@ -12,11 +12,11 @@ import pytest
 import engramdb
 from engramdb import Draft
 from engramdb.model import Kind
-from engramdb.recall.asked import AMOUNT, TIME, UNANSWERED, asks, holds
+from engramdb.recall.asked import AMOUNT, TIME, UNANSWERED, asks, holds, names
 from engramdb.registry import make_embedder
 from engramdb.store.contract_kit import make_record
 from engramdb.testing import FrozenClock
-from life_store import LIFE
+from life_store import CHINESE, ENGLISH, LIFE
 
 EPISODE = "Hiked the Sintra trail with Ana; the Pena Palace was in fog."
 
@@ -28,6 +28,26 @@ def life(tmp_path_factory: pytest.TempPathFactory) -> Any:
                        embedder=make_embedder("default", threads=1), clock=clock) as mem:
         mem.remember_many([Draft(text, kind="fact") for text in LIFE]
                           + [Draft(EPISODE, kind="event")])
+        yield mem
+
+
+def store(tmp: Any, texts: list[str]) -> Any:
+    clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    return engramdb.open(tmp / "m.db", embedder=make_embedder("default", threads=1),
+                         clock=clock)
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with store(tmp_path_factory.mktemp("en"), ENGLISH) as mem:
+        mem.remember_many([Draft(text, kind="fact") for text in ENGLISH])
+        yield mem
+
+
+@pytest.fixture(scope="module")
+def chinese(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with store(tmp_path_factory.mktemp("zh"), CHINESE) as mem:
+        mem.remember_many([Draft(text, kind="fact") for text in CHINESE])
         yield mem
 
 
@@ -94,3 +114,43 @@ def test_a_memory_holding_it_answers(life: Any, question: str, answer: str) -> N
     hits = life.recall(question, k=3, track=False)
     assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]
     assert "unanswered" not in hits[0].explanation.terms
+
+
+def test_the_names_a_question_says() -> None:
+    assert names("Do I have any cousins in Vancouver?") == ["Vancouver"]
+    assert names("What did Anton say on March 3?") == ["Anton"]     # a date is no name
+    assert names("Kevin 住在哪里？") == ["Kevin"]
+    assert names("我平时爱喝什么饮料？") == []   # jieba's proper-noun tags are not read
+
+
+@pytest.mark.parametrize(("scope", "question"), [
+    ("english", "Do I have any cousins in Vancouver?"),
+    ("english", "What did Dr. Okafor prescribe?"),
+    ("chinese", "Kevin 住在哪里？"),
+])
+def test_a_question_naming_only_what_no_memory_holds(request: Any, scope: str,
+                                                     question: str) -> None:
+    mem = request.getfixturevalue(scope)
+    hits = mem.recall(question, k=3, track=False)
+    assert hits.abstained and not hits, [(h.score, h.memory.content) for h in hits]
+    assert "which no memory holds" in hits.note
+    scored = mem.recall(question, k=3, track=False, relevance_floor=0)
+    assert scored and all(h.score <= UNANSWERED for h in scored)
+
+
+@pytest.mark.parametrize(("scope", "question", "answer"), [
+    ("english", "What does Anton do in Gdansk?", "repairs boats"),   # one name held
+    ("english", "Where does Maud teach?", "yoga in the park"),
+    ("chinese", "我弟弟在哪个城市工作？", "杭州"),
+])
+def test_a_question_naming_something_held_is_answered(request: Any, scope: str,
+                                                      question: str, answer: str) -> None:
+    hits = request.getfixturevalue(scope).recall(question, k=3, track=False)
+    assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]
+
+
+def test_in_a_scope_of_both_languages_an_unheld_name_is_not_read(life: Any) -> None:
+    """A name may be written in the other script there (Amsterdam, 阿姆斯特丹)."""
+    hits = life.recall("Do I have any cousins in Vancouver?", k=3, track=False,
+                       relevance_floor=0)
+    assert all("which no memory holds" not in " ".join(h.explanation.notes) for h in hits)

@@ -145,9 +145,10 @@ def check_relevance() -> None:
         for q in st["off_topic"]:
             if set(q) != {"q", "type"} or q["type"] not in ("general", "other_person", "adjacent"):
                 bad(f"{sid}: off_topic {q}")
-        print(f"relevance {sid}: {len(st['memories'])} memories "
-              f"{dict(Counter(m['kind'] for m in st['memories']))}; {len(st['on_topic'])} on-topic; "
-              f"{len(st['off_topic'])} off-topic {dict(Counter(q['type'] for q in st['off_topic']))}")
+        kinds = dict(Counter(m['kind'] for m in st['memories']))
+        types = dict(Counter(q['type'] for q in st['off_topic']))
+        print(f"relevance {sid}: {len(st['memories'])} memories {kinds}; "
+              f"{len(st['on_topic'])} on-topic; {len(st['off_topic'])} off-topic {types}")
 
 
 def main() -> int:

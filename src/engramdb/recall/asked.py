@@ -19,6 +19,7 @@ import re
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
+from ..text import is_cjk
 from ..write.align import DATE_WORDS, VALUE, typed_tokens
 from .conflicts import said_in_chat
 
@@ -68,27 +69,40 @@ def _holds_value(text: str) -> bool:
     return False
 
 
-def unanswered(hits: list[Hit], question: str) -> str | None:
-    """Scale every hit's relevance by UNANSWERED when the question asks for a time or an
-    amount and the best match holds none; the explanation says what was asked. The kind
-    asked when it did, else None."""
-    kind = asks(question)
-    if kind is None or not hits:
+def names(question: str) -> list[str]:
+    """The names the question says in Latin letters (a capitalised word past the first,
+    write/align.py's values: "Lisbon", "AWS", and "Lucy" in a Chinese question), neither a
+    number nor a date. Not Chinese words: jieba's proper-noun tags fall on 爱喝, 户外运动,
+    大奖 too (on held-out questions they cost 3 of 80 answers)."""
+    cjk = is_cjk(question)   # a Latin word opening a Chinese question is a name too
+    return [t.surface for t in typed_tokens(question)
+            if (t.type == VALUE or (cjk and t.surface[:1].isupper())) and t.surface.isascii()
+            and t.norm not in DATE_WORDS and not any(c.isdigit() for c in t.surface)]
+
+
+def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None) -> str | None:
+    """Scale every hit's relevance by UNANSWERED when the question names something no
+    memory of the scope holds (``unheld``), or asks for a time or an amount and the best
+    match holds none; the explanation says which. Why, when it did, else None."""
+    if not hits:
         return None
-    best = max(hits, key=lambda h: h.score)
-    if holds(best.memory):
-        return None
+    if unheld:
+        why = f"the question names {', '.join(unheld)}, which no memory holds"
+    else:
+        kind = asks(question)
+        if kind is None or holds(max(hits, key=lambda h: h.score).memory):
+            return None
+        why = f"the best match holds no {kind}, as the question asks"
     for hit in hits:
         hit.score *= UNANSWERED
         hit.explanation.terms.update({"unanswered": 1.0,
                                       "relevance": round(hit.score, 4)})
-        hit.explanation.notes.append(f"the best match holds no {kind}, as the question asks")
-    return kind
+        hit.explanation.notes.append(why)
+    return why
 
 
-def abstain_note(kind: str, hits: list[Hit], floor: float) -> str:
+def abstain_note(why: str, hits: list[Hit], floor: float) -> str:
     """Why recall abstained when the memories are about the question but hold no answer."""
     best = max((h.score for h in hits), default=0.0)
-    return (f"nothing in memory answers this: the memories closest to it hold no {kind}, as "
-            f"the question asks (the best match's relevance {best:.2f} is below the floor "
-            f"{floor:.2f})")
+    return (f"nothing in memory answers this: {why} (the best match's relevance {best:.2f} "
+            f"is below the floor {floor:.2f})")

@@ -18,7 +18,7 @@ from ..text.lang import EN, ZH
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
-from .asked import abstain_note, unanswered
+from .asked import abstain_note, names, unanswered
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -36,7 +36,15 @@ from .presets import Preset
 from .questionbank import QuestionBank
 from .rank import allowed, best_candidates, past_first
 from .reading import handed
-from .relevance import QueryTerms, apply_floor, hold, meanings, query_terms, score_hits
+from .relevance import (
+    QueryTerms,
+    apply_floor,
+    doc_freqs,
+    hold,
+    meanings,
+    query_terms,
+    score_hits,
+)
 from .rerank import RERANK_DEPTH, rerank
 from .temporal import window_first
 from .wake import wake
@@ -44,6 +52,7 @@ from .wakemeaning import Meaning
 
 STEP = 0.99   # a hit scores at most this share of the one above it
 ASKED = True  # recall/asked.py: a question asking a time or amount the best match lacks
+UNHELD = True  # recall/asked.py: a question naming what no memory holds
 
 
 def falling(hits: list[Hit]) -> None:
@@ -216,9 +225,25 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
-        asked = unanswered(top, plan.query) if judged and ASKED else None
+        asked = unanswered(top, plan.query, self._unheld(scope, plan)) \
+            if judged and ASKED else None
         kept, note = apply_floor(top, floor, judged)
         return kept, (abstain_note(asked, top, floor) if note and asked else note)
+
+    def _unheld(self, scope: Scope, plan: QueryPlan) -> list[str]:
+        """The names the question says when no memory of the scope holds any of them (a
+        question that names one thing the store knows is about it: "Would Caroline like Dr.
+        Seuss?"), where the scope is in the question's language alone (in a mixed one a name
+        may be written in the other script: Amsterdam, 阿姆斯特丹)."""
+        if not UNHELD or plan.crosslingual is not None:
+            return []
+        said = {name: tokenize(name) for name in names(plan.query)}
+        words = [w for ws in said.values() for w in ws]
+        if not words:
+            return []
+        held = doc_freqs(self.store, scope, list(dict.fromkeys(words)), plan.layers, cap=1)
+        unheld = [name for name, ws in said.items() if ws and not any(held.get(w) for w in ws)]
+        return unheld if len(unheld) == len(said) else []
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    known: dict[str, float] | None = None) -> dict[str, float]:
