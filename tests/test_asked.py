@@ -70,7 +70,9 @@ def test_what_a_question_asks_for(question: str, kind: str | None) -> None:
     ("The boiler service is booked for March 3.", True),
     ("Every Sunday I swim 40 lengths.", True),
     ("My daughter Ilse is seven.", True),
-    ("我每天早上喝一杯豆浆。", True),
+    ("我每天早上喝两杯豆浆。", True),
+    ("I turned thirty-four last month.", True),
+    ("My father had knee surgery last year.", False),   # a time, not an amount
     ("我在学日语，每周三晚上上网课。", True),
     ("I keep my passport in the grey folder.", False),
     ("My brother Anton repairs boats in Gdansk.", False),   # a place is no amount
@@ -78,14 +80,20 @@ def test_what_a_question_asks_for(question: str, kind: str | None) -> None:
     ("我们家的路由器密码贴在冰箱上。", False),   # jieba tags 家 a numeral
 ])
 def test_what_a_memory_holds(text: str, held: bool) -> None:
-    assert holds(make_record(1, content=text)) is held
+    assert holds(make_record(1, content=text), AMOUNT) is held
+
+
+def test_a_time_its_words_name_answers_when_not_how_many() -> None:
+    for text in ("My father had knee surgery last year.", "去年我爸做了膝盖手术。"):
+        assert holds(make_record(1, content=text), TIME)
+        assert not holds(make_record(1, content=text), AMOUNT)
 
 
 def test_an_episode_answers_by_its_own_time() -> None:
-    assert holds(make_record(1, content=EPISODE, kind=Kind.EVENT))
-    assert not holds(make_record(2, content="Caroline went to a support group."))
+    assert holds(make_record(1, content=EPISODE, kind=Kind.EVENT), TIME)
+    assert not holds(make_record(2, content="Caroline went to a support group."), TIME)
     assert holds(make_record(3, content="Caroline went to a support group.",  # from a chat
-                             metadata={"source_events": ["e1"]}))
+                             metadata={"source_events": ["e1"]}), AMOUNT)
 
 
 @pytest.mark.parametrize("question", [

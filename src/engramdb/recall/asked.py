@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from ..model import Hit, Kind, Record
 from ..text import is_cjk
+from ..text.timewindow import parse_window
 from ..write.align import DATE_WORDS, VALUE, typed_tokens
 from .conflicts import said_in_chat
 
@@ -32,7 +33,7 @@ _ASKS = (
     (TIME, re.compile(r"\bwhen\b|\bwhat\s+(?:time|date|year)\b|\bwhich\s+(?:day|date|year|"
                       r"month)s?\b|什么时候|何时|哪天|哪一天|哪年|几号|几点|几月", _I)),
 )
-_ZH_AMOUNT = re.compile("[〇零一二三四五六七八九十百千万亿两半年月日天周号点时分秒]")
+_ZH_AMOUNT = re.compile("[〇零一二三四五六七八九十百千万亿两半]")
 # the cardinal numbers written as words (a closed class, like the digits)
 _NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven
     twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty
@@ -48,21 +49,27 @@ def asks(question: str) -> str | None:
     return None
 
 
-def holds(rec: Record) -> bool:
-    """Does the memory hold a time or an amount: a number, a date or time, a numeral? An
-    event (an episode, a turn of a conversation) and what was extracted from turns are taken
-    to: they answer a question about time by their own time, and one about how many or how
-    long by the story the turns tell together (on LoCoMo, reading turns' words abstained on 25
-    of 760 questions, R@10 -0.026; reading extracted facts' words, R@10 -0.003)."""
-    return rec.kind == Kind.EVENT or said_in_chat(rec) or _holds_value(rec.content)
+def holds(rec: Record, kind: str) -> bool:
+    """Does the memory hold a value of ``kind``: a number, a date word, a numeral, and for a
+    time also a time its words name ("last year", 去年: text/timewindow.py)? An event (an
+    episode, a turn of a conversation) and what was extracted from turns are taken to: they
+    answer a question about time by their own time, and one about how many or how long by
+    the story the turns tell together (on LoCoMo, reading turns' words abstained on 25 of 760
+    questions, R@10 -0.026; reading extracted facts' words, R@10 -0.003)."""
+    if rec.kind == Kind.EVENT or said_in_chat(rec) or _holds_value(rec.content):
+        return True
+    return kind == TIME and parse_window(rec.content, rec.at) is not None
 
 
 @lru_cache(maxsize=4096)
 def _holds_value(text: str) -> bool:
-    """A digit, a date word or an English number word; in Chinese, a numeral or a unit of
-    time (十一月, 去年, 每周三: jieba's own numeral tag is also put on words that hold none)."""
+    """A digit, a date word, an English number word ("thirty-four" too) or a Chinese
+    numeral (in a value: jieba's numeral tag also falls on words that hold none, 家; units
+    of time alone, "last year", 去年, were read as holding one and answered "How old is my
+    father?": bench/results/abstain.md)."""
     for tok in typed_tokens(text):
-        if any(c.isdigit() for c in tok.surface) or tok.norm in _NUMBER_WORDS:
+        if any(c.isdigit() for c in tok.surface) or not _NUMBER_WORDS.isdisjoint(
+                tok.surface.lower().split("-")):   # "thirty-four"
             return True
         if tok.type == VALUE and (tok.norm in DATE_WORDS or _ZH_AMOUNT.search(tok.surface)):
             return True
@@ -90,7 +97,7 @@ def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None) 
         why = f"the question names {', '.join(unheld)}, which no memory holds"
     else:
         kind = asks(question)
-        if kind is None or holds(max(hits, key=lambda h: h.score).memory):
+        if kind is None or holds(max(hits, key=lambda h: h.score).memory, kind):
             return None
         why = f"the best match holds no {kind}, as the question asks"
     for hit in hits:
