@@ -87,3 +87,33 @@ def test_kept_members_and_counts_follow_every_change(tmp_path, clock):  # type: 
             mem.remember("王伟 flies to Beijing", people=["王伟"], user="ann")
             check(store, ANN)
         check(store, ANN)
+
+
+def test_a_recall_looks_at_other_commits_once_and_sees_them_after(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Inside ``steady()`` (one recall) ``PRAGMA data_version`` is read once; a commit of
+    another connection is seen once it ends, a write of this one at once."""
+    path = tmp_path / "m.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        for text in ("Lunch with Maria in Lisbon", "Maria called about the Lisbon flat",
+                     "和王伟在北京开会"):
+            mem.remember(text, people=["Maria"] if "Maria" in text else [], user="ann")
+        mem.recall("Maria", user="ann", track=False)
+        statements: list[str] = []
+        store._db.set_trace_callback(statements.append)
+        mem.recall("where is Maria's flat", user="ann", track=False)
+        store._db.set_trace_callback(None)
+        assert statements.count("PRAGMA data_version") == 1   # (FTS5 asks its own too)
+        with store.steady():
+            check(store, ANN)
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                other.remember("Maria moved to Lisbon", people=["Maria"], user="ann")
+            mem.remember("王伟 flies to Beijing", people=["王伟"], user="ann")   # its own write
+            check(store, ANN)
+        check(store, ANN)
+        with store.steady():
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                other.remember("Maria's birthday is in May", people=["Maria"], user="ann")
+        check(store, ANN)
+        assert len(store.concept_members(ANN, "person:maria", 50)) == 4
