@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import Scope
+from .changes import Changes
 from .passages import PassageCache
 
 _CHUNK = 8192  # vectors read per batch while loading
@@ -48,14 +49,19 @@ class _Matrix:
 
 
 class VectorCache:
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock,
+                 changes: Changes | None = None) -> None:
         self._db = db
         self._lock = lock
+        self._changes = changes or Changes(db)
         self._scopes: dict[Scope, _Matrix] = {}
-        self.parts = PassageCache(db, lock)   # long memories' passages (store/passages.py)
+        self._checked: dict[Scope, tuple[int, int]] = {}   # Changes.now() when last fresh
+        # long memories' passages (store/passages.py)
+        self.parts = PassageCache(db, lock, self._changes)
 
     def invalidate(self) -> None:
         self._scopes.clear()
+        self._checked.clear()
         self.parts.invalidate()
 
     def put(self, scope: Scope, rowid: int, vector: np.ndarray) -> None:
@@ -152,6 +158,17 @@ class VectorCache:
         return scores, extra
 
     def _fresh(self, scope: Scope) -> _Matrix:
+        """The scope's matrix as the table has it now: not looked at again while nothing
+        changed since (store/changes.py)."""
+        seen = self._changes.now()
+        kept = self._scopes.get(scope)
+        if kept is not None and self._checked.get(scope) == seen:
+            return kept
+        matrix = self._load_fresh(scope)
+        self._checked[scope] = seen
+        return matrix
+
+    def _load_fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
             "SELECT vec_seq, vec_count FROM scope_state WHERE user = ? AND agent = ?",
             (scope.user, scope.agent),

@@ -207,7 +207,8 @@ class Search:
             scan = self._vectors.scan(scope, vector)
             if scan is None or limit <= 0:
                 return []
-            want, total = 2 * limit, len(scan.rowids)   # room for the margin below
+            # a quarter more than asked: room for the layers left out and the margin below
+            want, total = limit + max(limit // 4, 8), len(scan.rowids)
             while True:   # deeper on the same scores while the layers leave too few rows
                 found = scan.candidates(want)
                 good, layer_of = self._kept(scope, scan.rowids, found.tolist(),
@@ -217,7 +218,8 @@ class Search:
                 floor = float(scan.scores[found].min())   # every row left out scores below
                 if len(good) >= limit and scan.scores[good[limit - 1]] - MARGIN >= floor:
                     break
-                want *= 4
+                # deeper by the share the layers kept (an archive-heavy scope), at least twice
+                want = max(2 * want, want * (limit + limit // 4) // max(len(good), 1) + 1)
             if len(good) > limit:   # the rows that can be among the best once scored exactly
                 edge = scan.scores[good[limit - 1]] - MARGIN
                 good = [i for i in good if scan.scores[i] >= edge]

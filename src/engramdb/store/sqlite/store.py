@@ -95,7 +95,7 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
     def _vectors(self) -> VectorCache:
         from ..vectors import VectorCache
 
-        return VectorCache(self._db, self._lock)
+        return VectorCache(self._db, self._lock, self._changes)
 
     @built_once
     def _text(self) -> TextIndex:
