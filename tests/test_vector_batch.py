@@ -44,7 +44,8 @@ def test_top_cut_is_the_nth_highest_score_as_a_full_selection_finds_it():  # typ
 def test_the_dense_search_of_a_layer_that_holds_few_rows_is_the_exact_best(tmp_path, clock):  # type: ignore[no-untyped-def]
     """Where most rows are in layers left out, the search goes deeper on the same scores
     until it holds the best ``limit`` of the layers asked: each one's cosine row by row, best
-    first and by id among equals, as scoring every row would give."""
+    first and by id among equals, as scoring every row would give; for a query of hashed
+    words (scored on its non-zero dimensions alone) and for a dense one."""
     texts = [f"{w} {i} met {v} about the {u}" for i, (w, v, u) in enumerate(
         (w, v, u) for w in ("Ana", "Wang", "小李", "Bob") for v in ("Maria", "老张", "Ivan")
         for u in ("budget", "garden", "冰雕", "hiring", "flight") for _ in range(4))]
@@ -58,11 +59,15 @@ def test_the_dense_search_of_a_layer_that_holds_few_rows_is_the_exact_best(tmp_p
                 store.save(rec.replace(layer=Layer.ARCHIVED, version=rec.version + 1), "archive")
         vecs = store.vectors(scope, list(records))
         layer = {r.id: store.get(scope, r.id).layer for r in records.values()}
-        for query in ("Ana met Maria about the budget", "小李 冰雕", "Bob hiring flight"):
-            q = mem.embedder.embed_batch([query], query=True)[0]
+        rng = np.random.default_rng(5)   # a dense query too (every dimension non-zero)
+        dense = rng.standard_normal(len(next(iter(vecs.values())))).astype(np.float32)
+        for query in ("Ana met Maria about the budget", "小李 冰雕", "Bob hiring flight", dense):
+            q = query if isinstance(query, np.ndarray) else \
+                mem.embedder.embed_batch([query], query=True)[0]
+            assert (np.count_nonzero(q) * vectors.SPARSE < len(q)) == isinstance(query, str)
             for layers, limit in (((Layer.CORE,), 7), ((Layer.CORE,), 40),
                                   ((Layer.ARCHIVED,), 30), ((Layer.CORE, Layer.ARCHIVED), 5)):
                 want = sorted(((mid, float(np.dot(np.ascontiguousarray(v), q)))
                                for mid, v in vecs.items() if layer[mid] in layers),
                               key=lambda item: (-item[1], item[0]))[:limit]
-                assert store.search_vector(scope, q, limit, list(layers)) == want, (query, layers)
+                assert store.search_vector(scope, q, limit, list(layers)) == want, (layers, limit)
