@@ -31,10 +31,10 @@ def test_a_batch_of_many_blocks_answers_each_query_as_alone(tmp_path, clock, mon
 
 def test_top_cut_is_the_nth_highest_score_as_a_full_selection_finds_it():  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(5)
-    for size in (3, 255, 256, 257, 5 * vectors.TOP_BLOCK + 17, 40_000):
+    for size in (3, 255, 256, 257, 5 * vectors.TOP_BLOCK + 17, 10_000, 40_000):
         rough = rng.standard_normal(size).astype(np.float32)
         for scores in (rough, np.round(rough, 1)):   # rounded: many ties at the cut
-            for n in {1, 2, min(20, size - 1), min(40, size - 1), size - 1}:
+            for n in {1, 2, min(20, size - 1), min(40, size - 1), min(125, size - 1), size - 1}:
                 whole = scores[np.argpartition(-scores, n - 1)[:n]].min()
                 assert vectors.top_cut(scores, n) == whole
                 assert np.array_equal(vectors.top_positions(scores, n),

@@ -287,20 +287,32 @@ def _best(scores: np.ndarray, rows: np.ndarray, query: np.ndarray, rowids: Seque
                   key=lambda item: (-item[1], item[0]))
 
 
-TOP_BLOCK = 256  # scores per block in top_cut
+TOP_BLOCK = 256  # scores per block in top_cut, at most
+MIN_BLOCK = 8
+
+
+def _block(size: int, n: int) -> int:
+    """Scores per block: TOP_BLOCK, halved while that leaves fewer than 4n blocks (down to
+    MIN_BLOCK): the more blocks, the higher the floor, the fewer scores above it (the best
+    125 of 10k: 625 blocks of 16, not 39 of 256, which fell back to selecting among all)."""
+    block = TOP_BLOCK
+    while block > MIN_BLOCK and size // block < 4 * n:
+        block //= 2
+    return block
 
 
 def top_cut(scores: np.ndarray, n: int) -> float:
     """The ``n``-th highest score (1 <= n < len(scores)): the same number as the lowest of
     ``np.argpartition``'s ``n`` best, at a fraction of its cost on a large scope (a selection
-    over 80k scores cost as much as the matrix product that made them). Each block of
-    TOP_BLOCK scores gives its highest; the ``n``-th highest of those is a score at most the
+    over 80k scores cost as much as the matrix product that made them). Each block of scores
+    (``_block``) gives its highest; the ``n``-th highest of those is a score at most the
     ``n``-th highest overall (``n`` blocks hold a score that high), so the ``n`` best are among
     the few scores at or above it, and the selection runs on those alone."""
-    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
-    if whole // TOP_BLOCK < n:
+    block = _block(len(scores), n)
+    whole = len(scores) // block * block
+    if whole // block < n:
         return float(scores[np.argpartition(-scores, n - 1)[:n]].min())
-    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    highs = scores[:whole].reshape(-1, block).max(axis=1)
     floor = np.partition(highs, len(highs) - n)[len(highs) - n]
     rest = scores[scores >= floor]
     return float(rest[np.argpartition(-rest, n - 1)[:n]].min())
@@ -311,10 +323,11 @@ def top_positions(scores: np.ndarray, n: int) -> np.ndarray:
     ascending (1 <= n < len(scores)): ``np.flatnonzero(scores >= top_cut(scores, n))``, with
     one pass over the scores fewer (the rows at or above the cut are among those at or above
     ``top_cut``'s floor, which it has found already)."""
-    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
-    if whole // TOP_BLOCK < n:
+    block = _block(len(scores), n)
+    whole = len(scores) // block * block
+    if whole // block < n:
         return np.flatnonzero(scores >= top_cut(scores, n))
-    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    highs = scores[:whole].reshape(-1, block).max(axis=1)
     near = np.flatnonzero(scores >= np.partition(highs, len(highs) - n)[len(highs) - n])
     rest = scores[near]
     return near[rest >= rest[np.argpartition(-rest, n - 1)[:n]].min()]
