@@ -114,6 +114,9 @@ def test_a_recall_looks_at_other_commits_once_and_sees_them_after(tmp_path, cloc
         check(store, ANN)
         with store.steady():
             with engramdb.open(path, embedder="hashing", clock=clock) as other:
-                other.remember("Maria's birthday is in May", people=["Maria"], user="ann")
+                born = other.remember("Maria's birthday is in May", people=["Maria"],
+                                      user="ann").memory
         check(store, ANN)
         assert len(store.concept_members(ANN, "person:maria", 50)) == 4
+        vector = mem.embedder.embed_batch([born.content])[0]   # the vectors follow it too
+        assert store.search_vector(ANN, vector, 1, [Layer.CORE])[0][0] == born.id

@@ -1,6 +1,7 @@
-"""Has anything changed? What the SQLite store's caches (the text index, the record cache) ask
-before they trust what they kept: ``PRAGMA data_version`` (it moves when another connection
-commits) and the connection's own ``total_changes`` (its writes).
+"""Has anything changed? What the SQLite store's caches (the text index, the record cache, the
+vector and passage matrices) ask before they trust what they kept: ``PRAGMA data_version``
+(it moves when another connection commits) and the connection's own ``total_changes`` (its
+writes).
 
 A recall asks a dozen times (each ranking, kept count and read of records), ~8 us each. Inside
 ``steady()`` (one recall: ``Recaller.recall``) the pragma is read once, and its own changes
