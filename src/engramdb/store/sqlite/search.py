@@ -175,6 +175,20 @@ class Search:
         with self._lock:
             return self._text.counted(("layers", scope.user, scope.agent, *values), count)
 
+    def layer_held(self, scope: Scope, layers: Sequence[Layer]) -> bool:
+        """Does the scope hold a memory in ``layers`` (``list`` with that filter and limit 1
+        finds one): kept as ``layer_count`` is (waking asks at every recall whether anything
+        is archived)."""
+        values = sorted({lay.value for lay in layers})
+        sql = (f"SELECT EXISTS (SELECT 1 FROM memories WHERE user = ? AND agent = ? "
+               f"AND layer IN ({', '.join('?' * len(values))}))")
+
+        def held() -> bool:
+            return bool(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone()[0])
+
+        with self._lock:
+            return self._text.counted(("held", scope.user, scope.agent, *values), held)
+
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
         layers: Sequence[Layer],
