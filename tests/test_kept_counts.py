@@ -6,6 +6,7 @@ the tables say now."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -120,3 +121,31 @@ def test_a_recall_looks_at_other_commits_once_and_sees_them_after(tmp_path, cloc
         assert len(store.concept_members(ANN, "person:maria", 50)) == 4
         vector = mem.embedder.embed_batch([born.content])[0]   # the vectors follow it too
         assert store.search_vector(ANN, vector, 1, [Layer.CORE])[0][0] == born.id
+
+
+def test_one_threads_steady_recall_leaves_another_threads_reads_fresh(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """``steady()`` holds the version for its own thread: a server's other threads still see
+    another process's commit at once."""
+    path = tmp_path / "m.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        mem.remember("Lunch with Maria in Lisbon", people=["Maria"], user="ann")
+        check(store, ANN)
+        with store.steady():
+            check(store, ANN)   # the version read, and held for this thread
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                other.remember("Maria moved to Lisbon", people=["Maria"], user="ann")
+            failed: list[BaseException] = []
+
+            def elsewhere() -> None:
+                try:
+                    check(store, ANN)
+                    assert len(store.concept_members(ANN, "person:maria", 50)) == 2
+                except BaseException as exc:  # noqa: BLE001 - reported in the test's thread
+                    failed.append(exc)
+
+            worker = threading.Thread(target=elsewhere)
+            worker.start()
+            worker.join()
+            assert not failed, failed

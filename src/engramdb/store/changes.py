@@ -12,33 +12,36 @@ once, as before."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 class Changes:
-    """(data_version, total_changes) of one connection, the first read once inside ``steady``."""
+    """(data_version, total_changes) of one connection, the first read once inside ``steady``
+    (per thread: one thread's recall never holds the version another thread reads)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._depth = 0
-        self._version: int | None = None   # data_version, read once inside steady()
+        self._local = threading.local()   # depth: steady()s open; version: read in them
 
     def now(self) -> tuple[int, int]:
-        version = self._version
+        local = self._local
+        version: int | None = getattr(local, "version", None)
         if version is None:
             version = self._db.execute("PRAGMA data_version").fetchone()[0]
-            if self._depth:
-                self._version = version
+            if getattr(local, "depth", 0):
+                local.version = version
         return version, self._db.total_changes
 
     @contextmanager
     def steady(self) -> Iterator[None]:
-        """Read ``data_version`` once until the outermost ``steady`` ends."""
-        self._depth += 1
+        """Read ``data_version`` once until this thread's outermost ``steady`` ends."""
+        local = self._local
+        local.depth = getattr(local, "depth", 0) + 1
         try:
             yield
         finally:
-            self._depth -= 1
-            if not self._depth:
-                self._version = None
+            local.depth -= 1
+            if not local.depth:
+                local.version = None
