@@ -19,6 +19,7 @@ from engramdb.recall.fuse import rrf
 from engramdb.recall.legs import run_legs
 from engramdb.recall.plan import choose_preset, plan_query
 from engramdb.recall.rank import allowed, anchor_cues, best_candidates, blend, holders
+from engramdb.store.sqlite.search import scope_token
 from engramdb.testing import FrozenClock
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -71,7 +72,12 @@ def test_the_best_k_are_those_of_scoring_every_candidate(mem, query):  # type: i
                    key=lambda h: (-h.score, h.memory.id))
     lifted = {h.memory.id for h in every if anchor_cues(h.memory, plan, wanted)}
     held = holders(store, ANN, plan, wanted)
-    assert held is not None and lifted <= held
+    assert held is not None and all(mid in held for mid in lifted)
+    phrase = " OR ".join(f'"{t}"' for t in sorted(wanted))
+    named = {r[0] for r in store._db.execute(   # FTS5's own answer: anchors holding a word
+        "SELECT m.id FROM memories_fts f JOIN memories m ON m.rowid = f.rowid "
+        "WHERE memories_fts MATCH ?", (f'scope : "{scope_token(ANN)}" AND anchors : ({phrase})',))}
+    assert {mid for mid in records if mid in held} == {mid for mid in records if mid in named}
     for k in (5, 20, 60):
         for reader in (store, NoIndex(store)):
             found = best_candidates(reader, DEFAULT_PARAMS, ANN, plan, preset, k, NOW, fused,

@@ -6,6 +6,7 @@ the tables say now."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -87,3 +88,64 @@ def test_kept_members_and_counts_follow_every_change(tmp_path, clock):  # type: 
             mem.remember("王伟 flies to Beijing", people=["王伟"], user="ann")
             check(store, ANN)
         check(store, ANN)
+
+
+def test_a_recall_looks_at_other_commits_once_and_sees_them_after(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """Inside ``steady()`` (one recall) ``PRAGMA data_version`` is read once; a commit of
+    another connection is seen once it ends, a write of this one at once."""
+    path = tmp_path / "m.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        for text in ("Lunch with Maria in Lisbon", "Maria called about the Lisbon flat",
+                     "和王伟在北京开会"):
+            mem.remember(text, people=["Maria"] if "Maria" in text else [], user="ann")
+        mem.recall("Maria", user="ann", track=False)
+        statements: list[str] = []
+        store._db.set_trace_callback(statements.append)
+        mem.recall("where is Maria's flat", user="ann", track=False)
+        store._db.set_trace_callback(None)
+        assert statements.count("PRAGMA data_version") == 1   # (FTS5 asks its own too)
+        with store.steady():
+            check(store, ANN)
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                other.remember("Maria moved to Lisbon", people=["Maria"], user="ann")
+            mem.remember("王伟 flies to Beijing", people=["王伟"], user="ann")   # its own write
+            check(store, ANN)
+        check(store, ANN)
+        with store.steady():
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                born = other.remember("Maria's birthday is in May", people=["Maria"],
+                                      user="ann").memory
+        check(store, ANN)
+        assert len(store.concept_members(ANN, "person:maria", 50)) == 4
+        vector = mem.embedder.embed_batch([born.content])[0]   # the vectors follow it too
+        assert store.search_vector(ANN, vector, 1, [Layer.CORE])[0][0] == born.id
+
+
+def test_one_threads_steady_recall_leaves_another_threads_reads_fresh(tmp_path, clock):  # type: ignore[no-untyped-def]
+    """``steady()`` holds the version for its own thread: a server's other threads still see
+    another process's commit at once."""
+    path = tmp_path / "m.db"
+    with engramdb.open(path, embedder="hashing", clock=clock) as mem:
+        store = mem.store
+        assert isinstance(store, SQLiteStore)
+        mem.remember("Lunch with Maria in Lisbon", people=["Maria"], user="ann")
+        check(store, ANN)
+        with store.steady():
+            check(store, ANN)   # the version read, and held for this thread
+            with engramdb.open(path, embedder="hashing", clock=clock) as other:
+                other.remember("Maria moved to Lisbon", people=["Maria"], user="ann")
+            failed: list[BaseException] = []
+
+            def elsewhere() -> None:
+                try:
+                    check(store, ANN)
+                    assert len(store.concept_members(ANN, "person:maria", 50)) == 2
+                except BaseException as exc:  # noqa: BLE001 - reported in the test's thread
+                    failed.append(exc)
+
+            worker = threading.Thread(target=elsewhere)
+            worker.start()
+            worker.join()
+            assert not failed, failed

@@ -1,6 +1,7 @@
-"""The scope's size that recall's relevance reads (SQLiteStore.layer_count), kept between
-recalls: it must be what ``count`` with a layer filter counts after every kind of change,
-from this connection or another one, and inside a transaction."""
+"""The scope's size that recall's relevance reads (SQLiteStore.layer_count), and whether it
+holds any memory in some layers (``layer_held``, what waking asks), kept between recalls: they
+must be what ``count`` and ``list`` with a layer filter find after every kind of change, from
+this connection or another one, and inside a transaction."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def assert_counts(store: SQLiteStore, *scopes: Scope) -> None:
             for _ in range(2):   # counted, then kept: both the same as count
                 assert store.layer_count(scope, layers) == store.count(
                     scope, ListFilter(layers=tuple(layers))), (scope, layers)
+                assert store.layer_held(scope, layers) == (next(store.list(
+                    scope, ListFilter(layers=tuple(layers), limit=1)), None) is not None)
 
 
 @pytest.fixture

@@ -73,6 +73,8 @@ def collapse(hits: list[Hit], above: dict[str, list[str]] | None = None) -> list
     was extracted from it), and less each one a better-ranked hit summarises or is summarised
     by (``above``: ``gists_above`` of the hits)."""
     above = above or {}
+    if not above and not any(h.memory.metadata.get("source_events") for h in hits):
+        return list(hits)   # none extracted from another, none summarised: none to collapse
     kept: list[Hit] = []
     for hit in hits:
         twin = next((k for k in kept if _linked(k, hit)

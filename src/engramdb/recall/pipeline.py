@@ -35,7 +35,7 @@ from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .questionbank import QuestionBank
 from .rank import allowed, best_candidates, past_first
-from .reading import handed
+from .reading import handed, steady
 from .relevance import (
     QueryTerms,
     apply_floor,
@@ -99,7 +99,8 @@ class Recaller:
         plan = plan_query(query, kinds, now, keywords, window)
         plan.within = within
         chosen = choose_preset(plan, preset, self.preset, self.assoc_slots)
-        return self.run(scope, plan, chosen, k, now, floor, cold)
+        with steady(self.store):
+            return self.run(scope, plan, chosen, k, now, floor, cold)
 
     def run(self, scope: Scope, plan: QueryPlan, preset: Preset, k: int, now: datetime,
             floor: float | None = None, cold: bool = False) -> Hits:

@@ -5,6 +5,7 @@ the past."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from datetime import datetime
 from functools import lru_cache
 
@@ -63,19 +64,19 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
 
 
 def holders(store: Store, scope: Scope, plan: QueryPlan,
-            wanted: frozenset[str]) -> set[str] | None:
+            wanted: frozenset[str]) -> Container[str] | None:
     """The candidates an anchor cue can lift: the memories whose indexed anchors hold a word
     of the query (their tokens are ``anchor_cues``' tokens, written with each anchor); None
     (any of them) where the store cannot say, or searches the cold tier (out of its index)."""
     find = getattr(store, "anchor_holders", None)
     if find is None or Layer.COLD in plan.layers:
         return None
-    found: set[str] | None = find(scope, sorted(wanted))
+    found: Container[str] | None = find(scope, sorted(wanted))
     return found
 
 
 def _reachable(order: list[str], done: int, fused: dict[str, float], plain: float,
-               ceiling: float, held: set[str] | None) -> float:
+               ceiling: float, held: Container[str] | None) -> float:
     """The best blend any candidate from ``order[done]`` on can reach: the next one's fused
     score times the ceiling, or, where only ``held`` ones can have the anchor factor, the
     larger of the next one's times ``plain`` and the next holder's times the ceiling."""

@@ -6,6 +6,7 @@ so a caller who changes a returned record never changes what the next recall rea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 
 from ..model import Hit, Record, Scope
 from ..store.common import copied
@@ -20,6 +21,13 @@ def read_many(store: Store, scope: Scope, ids: Sequence[str]) -> dict[str, Recor
         return store.get_many(scope, ids)
     found: dict[str, Record] = lend(scope, ids)
     return found
+
+
+def steady(store: Store) -> AbstractContextManager[object]:
+    """The store's ``steady()`` where it offers one (the SQLite store: its caches look at other
+    connections' commits once a recall), else nothing."""
+    hold = getattr(store, "steady", None)
+    return nullcontext() if hold is None else hold()  # type: ignore[no-any-return]
 
 
 def handed(hits: Sequence[Hit]) -> None:

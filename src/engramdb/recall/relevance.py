@@ -164,10 +164,11 @@ def hold(store: Store, scope: Scope, records: Iterable[Record], terms: QueryTerm
             rec = records[ids[j]]
             names[j] = set(words(" ".join([*rec.people, *rec.places, *rec.topics])))
         body[i, j] = listed[i] in names[j]
-    weights = np.where(body, 1.0, np.where(bits & 4 != 0, CONTEXT_WEIGHT, 0.0)).T.tolist()
-    idfs = list(terms.idf.values())
-    for mid, row in zip(ids, weights, strict=True):
-        terms.held[mid] = sum(idf * w for idf, w in zip(idfs, row, strict=True))
+    weights = np.where(body, 1.0, np.where(bits & 4 != 0, CONTEXT_WEIGHT, 0.0)).T
+    # each product as Python's (one IEEE multiply), then summed by ``sum`` in the same order
+    products = (weights * np.array(list(terms.idf.values()), dtype=np.float64)).tolist()
+    for mid, row in zip(ids, products, strict=True):
+        terms.held[mid] = sum(row)
 
 
 def background(dense: list[tuple[str, float]]) -> tuple[float, float] | None:

@@ -101,6 +101,15 @@ def _anchor_parts(anchor: str) -> tuple[bool, frozenset[str]]:
     return is_cjk(anchor), parts
 
 
+def asleep(store: Store, scope: Scope, layers: tuple[Layer, ...]) -> bool:
+    """Does the scope hold a memory in ``layers``: kept between recalls where the store
+    offers it (``layer_held``, the SQLite store), else one row listed."""
+    held = getattr(store, "layer_held", None)
+    if held is not None:
+        return bool(held(scope, layers))
+    return next(store.list(scope, ListFilter(layers=layers, limit=1)), None) is not None
+
+
 def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Preset,
          kinds: tuple[str, ...], now: datetime, params: DecayParams,
          meaning: Meaning | None = None,
@@ -109,8 +118,7 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
     ``meaning`` (recall/wakemeaning.py): the query's vectors and the scope's background, so
     that a query that means a memory, in other words or the other language, wakes it.
     ``archived``: the layers searched (the cold tier too, where a recall asks for it)."""
-    if preset.wake_slots <= 0 or next(store.list(scope, ListFilter(layers=archived, limit=1)),
-                                      None) is None:
+    if preset.wake_slots <= 0 or not asleep(store, scope, archived):
         return []  # nothing archived in this scope: no search at all
     query = Query.of(text, tokens, now)
     found = store.search_text(scope, query.search_terms(), {"anchors": 1.0}, DEPTH, archived)

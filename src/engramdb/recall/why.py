@@ -20,7 +20,7 @@ from itertools import groupby
 from typing import Any
 
 from ..model import Hit, Record
-from ..text import is_cjk, tokenize
+from ..text import tokenize
 from ..text.lang import language
 from ..write.slots import USER, slot_of
 from .conflicts import earlier_of, later_of
@@ -34,7 +34,8 @@ MAX_WORDS = 3     # query words quoted per hit
 QUOTE = 40        # characters of another memory's content quoted
 STANDOUT = 2.0    # the cross-lingual leg's standing (z-score in its language) that is close
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_PIECE = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+(?:['’-][^\W_{_CJK}]+)*", re.UNICODE)
+# a run of CJK characters (its group) or a word without any
+_PIECE = re.compile(rf"([{_CJK}]+)|[^\W_{_CJK}]+(?:['’-][^\W_{_CJK}]+)*", re.UNICODE)
 _ANCHORS = (("person", "people"), ("place", "places"), ("topic", "topics"))
 
 
@@ -148,7 +149,7 @@ def _words(text: str, asked: Asked, wanted: frozenset[str] | None = None) -> lis
     found: dict[str, str] = {}
     for m in _PIECE.finditer(text):
         piece = m.group(0)
-        if is_cjk(piece):
+        if m.lastindex:   # a CJK run (is_cjk's characters)
             words = _covered(piece, [t for t in tokenize(piece) if t in wanted])
         else:
             words = [piece] if not wanted.isdisjoint(_piece_tokens(piece)) else []

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model import Scope
+from .changes import Changes
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,17 +99,22 @@ class _Parts:
 
 
 class PassageCache:
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock,
+                 changes: Changes | None = None) -> None:
         self._db = db
         self._lock = lock
+        self._changes = changes or Changes(db)
         self._scopes: dict[Scope, _Parts] = {}
+        self._checked: dict[Scope, tuple[int, int]] = {}   # Changes.now() when last fresh
         self.memo = PendingPassages()
 
     def invalidate(self) -> None:
         self._scopes.clear()
+        self._checked.clear()
 
     def drop(self, scope: Scope) -> None:
         self._scopes.pop(scope, None)
+        self._checked.pop(scope, None)
 
     def put(self, scope: Scope, rowid: int, vectors: np.ndarray) -> None:
         """Replace one memory's passage vectors (inside the caller's transaction)."""
@@ -140,6 +146,17 @@ class PassageCache:
             return out
 
     def _fresh(self, scope: Scope) -> _Parts:
+        """The scope's passages as the table has them now: not looked at again while nothing
+        changed since (store/changes.py)."""
+        seen = self._changes.now()
+        kept = self._scopes.get(scope)
+        if kept is not None and self._checked.get(scope) == seen:
+            return kept
+        parts = self._load_fresh(scope)
+        self._checked[scope] = seen
+        return parts
+
+    def _load_fresh(self, scope: Scope) -> _Parts:
         row = self._db.execute(
             "SELECT seq, count FROM passage_state WHERE user = ? AND agent = ?",
             (scope.user, scope.agent)).fetchone()

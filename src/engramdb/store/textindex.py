@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .changes import Changes
 from .fts5records import varints
 from .protocol import SCOPE_EVENT
 from .textscope import COLUMNS, TextScope, plain_token
@@ -56,8 +57,9 @@ _REBUILD_SHARE = 0.25   # rebuild a scope when more of it than this changed sinc
 class TextIndex:
     """Per-scope postings for BM25; every method runs under the store's lock."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, changes: Changes | None = None) -> None:
         self._db = db
+        self._changes = changes or Changes(db)
         self._scopes: dict[tuple[str, str], TextScope] = {}
         self._hits: dict[tuple[str, str], int] = {}   # (columns, term) -> rows holding it
         self._marker = (-1, -1)                         # (max rowid, max event seq) of _hits
@@ -293,7 +295,7 @@ class TextIndex:
 
     def _refresh_marker(self) -> tuple[int, int]:
         # nothing committed since by another connection or written by this one: it stands
-        seen = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+        seen = self._changes.now()
         if seen == self._seen:
             return self._marker
         top = self._read(

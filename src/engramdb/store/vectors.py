@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import Scope
+from .changes import Changes
 from .passages import PassageCache
 
 _CHUNK = 8192  # vectors read per batch while loading
@@ -25,7 +26,11 @@ TOP_MANY_BLOCK = 64  # queries scored per matrix product in top_many (memory: 64
 class _Matrix:
     """The vectors as columns (dimensions x capacity): ``query @ view`` then streams each
     dimension's row once, about 1.7x faster than rows @ query at 100k x 384 (the product is
-    bound by memory bandwidth; the scores are the same cosines, summed in another order)."""
+    bound by memory bandwidth; the scores are the same cosines, summed in another order).
+    And the same vectors as rows (capacity x dimensions), for the exact scores of the few
+    rows a search keeps: gathering ~100 of them from the columns touched one cache line per
+    number (~0.2 ms at 10k x 384, as much as the rest of the exact scoring), from the rows
+    one run each. Twice the memory, for a recall's ~0.2 ms."""
 
     seq: int = 0
     # one entry per vector of the scope, in forms the garbage collector does not walk entry by
@@ -33,21 +38,30 @@ class _Matrix:
     rowids: array[int] = field(default_factory=lambda: array("q"))
     position: dict[int, int] = field(default_factory=dict)
     data: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     used: int = 0
 
     def view(self) -> np.ndarray:
         return self.data[:, : self.used]
 
+    def row_view(self) -> np.ndarray:
+        return self.rows[: self.used]
+
 
 class VectorCache:
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock,
+                 changes: Changes | None = None) -> None:
         self._db = db
         self._lock = lock
+        self._changes = changes or Changes(db)
         self._scopes: dict[Scope, _Matrix] = {}
-        self.parts = PassageCache(db, lock)   # long memories' passages (store/passages.py)
+        self._checked: dict[Scope, tuple[int, int]] = {}   # Changes.now() when last fresh
+        # long memories' passages (store/passages.py)
+        self.parts = PassageCache(db, lock, self._changes)
 
     def invalidate(self) -> None:
         self._scopes.clear()
+        self._checked.clear()
         self.parts.invalidate()
 
     def put(self, scope: Scope, rowid: int, vector: np.ndarray) -> None:
@@ -104,10 +118,9 @@ class VectorCache:
             matrix = self._fresh(scope)
             if not matrix.used:
                 return None
-            columns = matrix.view()
             query = np.asarray(query, dtype=np.float32)
-            scores, extra = self._with_parts(scope, matrix, query, query @ columns)
-            return Scan(scores, columns, query, matrix.rowids[: matrix.used], extra)
+            scores, extra = self._with_parts(scope, matrix, query, _product(matrix, query))
+            return Scan(scores, matrix.row_view(), query, matrix.rowids[: matrix.used], extra)
 
     def top_many(self, scope: Scope, queries: np.ndarray,
                  limit: int) -> list[list[tuple[int, float]]]:
@@ -116,7 +129,7 @@ class VectorCache:
             matrix = self._fresh(scope)
             if not matrix.used or not len(queries):
                 return [[] for _ in range(len(queries))]
-            columns = matrix.view()
+            columns, rows = matrix.view(), matrix.row_view()
             queries = np.asarray(queries, dtype=np.float32)
             out = []
             # a block of queries at a time: one product for 1,000 drafts over 80k memories
@@ -125,7 +138,7 @@ class VectorCache:
                 block = queries[start : start + TOP_MANY_BLOCK]
                 for row, query in zip(block @ columns, block, strict=True):
                     scores, extra = self._with_parts(scope, matrix, query, row)
-                    out.append(_best(scores, columns, query, matrix.rowids, limit, extra))
+                    out.append(_best(scores, rows, query, matrix.rowids, limit, extra))
             return out
 
     def _with_parts(self, scope: Scope, matrix: _Matrix, query: np.ndarray,
@@ -144,6 +157,17 @@ class VectorCache:
         return scores, extra
 
     def _fresh(self, scope: Scope) -> _Matrix:
+        """The scope's matrix as the table has it now: not looked at again while nothing
+        changed since (store/changes.py)."""
+        seen = self._changes.now()
+        kept = self._scopes.get(scope)
+        if kept is not None and self._checked.get(scope) == seen:
+            return kept
+        matrix = self._load_fresh(scope)
+        self._checked[scope] = seen
+        return matrix
+
+    def _load_fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
             "SELECT vec_seq, vec_count FROM scope_state WHERE user = ? AND agent = ?",
             (scope.user, scope.agent),
@@ -176,6 +200,7 @@ class VectorCache:
         dim = len(rows[0][1]) // 4
         if matrix.data.shape[0] != dim:
             matrix.data = np.zeros((dim, 0), dtype=np.float32)
+            matrix.rows = np.zeros((0, dim), dtype=np.float32)
         block = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
         block = block.reshape(len(rows), dim)
         used = matrix.used
@@ -192,14 +217,35 @@ class VectorCache:
                              dtype=np.float32)
             grown[:, :used] = matrix.data[:, :used]
             matrix.data = grown
+            rows = np.zeros((matrix.data.shape[1], dim), dtype=np.float32)
+            rows[:used] = matrix.rows[:used]
+            matrix.rows = rows
         if len(set(positions)) == len(positions):
             matrix.data[:, positions] = block.T
+            matrix.rows[positions] = block
         else:
             for pos, vector in zip(positions, block, strict=True):
                 matrix.data[:, pos] = vector
+                matrix.rows[pos] = vector
 
 
 MARGIN = 1e-4  # the matrix product's scores differ from the per-pair ones far less than this
+SPARSE = 4     # a query with under 1/SPARSE of its dimensions non-zero is scored on those alone
+
+
+def _product(matrix: _Matrix, query: np.ndarray) -> np.ndarray:
+    """Every row's score for ``query`` from the columns, for choosing rows (their exact scores
+    come one pair at a time, ``_exact``). A query vector that is mostly zeros (the hashing
+    embedder's: one dimension per word, ~10-50 of 384) is scored on its non-zero dimensions
+    alone: a product with every row, as rounded as the whole one (a zero adds nothing), that
+    reads a tenth of the matrix."""
+    used = matrix.used
+    nonzero = np.flatnonzero(query)
+    if len(nonzero) * SPARSE < len(query):
+        product: np.ndarray = query[nonzero] @ matrix.data[nonzero, :used]
+    else:
+        product = query @ matrix.data[:, :used]
+    return product
 
 
 @dataclass
@@ -207,13 +253,13 @@ class Scan:
     """One query's scores over a scope's matrix (``VectorCache.scan``)."""
 
     scores: np.ndarray
-    columns: np.ndarray
+    rows: np.ndarray   # the vectors as rows (``_Matrix.row_view``)
     query: np.ndarray
     rowids: Sequence[int]
     extra: dict[int, float] = field(default_factory=dict)   # rowid -> best passage's cosine
 
     def best(self, limit: int) -> list[tuple[int, float]]:
-        return _best(self.scores, self.columns, self.query, self.rowids, limit, self.extra)
+        return _best(self.scores, self.rows, self.query, self.rowids, limit, self.extra)
 
     def candidates(self, want: int) -> np.ndarray:
         """Positions of the best ``want`` rows by the product's scores, with every row tied
@@ -224,10 +270,10 @@ class Scan:
 
     def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
         """(rowid, cosine computed one pair at a time) for these positions."""
-        return _exact(self.columns, self.query, self.rowids, positions, self.extra)
+        return _exact(self.rows, self.query, self.rowids, positions, self.extra)
 
 
-def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
+def _best(scores: np.ndarray, rows: np.ndarray, query: np.ndarray, rowids: Sequence[int],
           limit: int, extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """The best ``limit`` rows, plus every row tied with the last of them (callers break ties),
     best first and by rowid among equals. The scores returned are computed again one pair at a
@@ -237,24 +283,36 @@ def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: Se
         idx = top_positions(scores, n)
     else:
         idx = np.arange(len(scores))
-    return sorted(_exact(columns, query, rowids, idx, extra),
+    return sorted(_exact(rows, query, rowids, idx, extra),
                   key=lambda item: (-item[1], item[0]))
 
 
-TOP_BLOCK = 256  # scores per block in top_cut
+TOP_BLOCK = 256  # scores per block in top_cut, at most
+MIN_BLOCK = 8
+
+
+def _block(size: int, n: int) -> int:
+    """Scores per block: TOP_BLOCK, halved while that leaves fewer than 4n blocks (down to
+    MIN_BLOCK): the more blocks, the higher the floor, the fewer scores above it (the best
+    125 of 10k: 625 blocks of 16, not 39 of 256, which fell back to selecting among all)."""
+    block = TOP_BLOCK
+    while block > MIN_BLOCK and size // block < 4 * n:
+        block //= 2
+    return block
 
 
 def top_cut(scores: np.ndarray, n: int) -> float:
     """The ``n``-th highest score (1 <= n < len(scores)): the same number as the lowest of
     ``np.argpartition``'s ``n`` best, at a fraction of its cost on a large scope (a selection
-    over 80k scores cost as much as the matrix product that made them). Each block of
-    TOP_BLOCK scores gives its highest; the ``n``-th highest of those is a score at most the
+    over 80k scores cost as much as the matrix product that made them). Each block of scores
+    (``_block``) gives its highest; the ``n``-th highest of those is a score at most the
     ``n``-th highest overall (``n`` blocks hold a score that high), so the ``n`` best are among
     the few scores at or above it, and the selection runs on those alone."""
-    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
-    if whole // TOP_BLOCK < n:
+    block = _block(len(scores), n)
+    whole = len(scores) // block * block
+    if whole // block < n:
         return float(scores[np.argpartition(-scores, n - 1)[:n]].min())
-    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    highs = scores[:whole].reshape(-1, block).max(axis=1)
     floor = np.partition(highs, len(highs) - n)[len(highs) - n]
     rest = scores[scores >= floor]
     return float(rest[np.argpartition(-rest, n - 1)[:n]].min())
@@ -265,21 +323,22 @@ def top_positions(scores: np.ndarray, n: int) -> np.ndarray:
     ascending (1 <= n < len(scores)): ``np.flatnonzero(scores >= top_cut(scores, n))``, with
     one pass over the scores fewer (the rows at or above the cut are among those at or above
     ``top_cut``'s floor, which it has found already)."""
-    whole = len(scores) // TOP_BLOCK * TOP_BLOCK
-    if whole // TOP_BLOCK < n:
+    block = _block(len(scores), n)
+    whole = len(scores) // block * block
+    if whole // block < n:
         return np.flatnonzero(scores >= top_cut(scores, n))
-    highs = scores[:whole].reshape(-1, TOP_BLOCK).max(axis=1)
+    highs = scores[:whole].reshape(-1, block).max(axis=1)
     near = np.flatnonzero(scores >= np.partition(highs, len(highs) - n)[len(highs) - n])
     rest = scores[near]
     return near[rest >= rest[np.argpartition(-rest, n - 1)[:n]].min()]
 
 
-def _exact(columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
+def _exact(rows: np.ndarray, query: np.ndarray, rowids: Sequence[int],
            positions: list[int] | np.ndarray,
            extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """Each cosine on its own (a contiguous copy of the row, one dot product): the same bits
     however many rows are scored at once; a long memory's best passage where it is higher."""
-    chosen = np.ascontiguousarray(columns[:, positions].T)
+    chosen = rows[positions]
     out = [(rowids[i], float(np.dot(vec, query)))
            for i, vec in zip(positions, chosen, strict=True)]
     if extra:

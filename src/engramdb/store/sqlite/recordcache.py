@@ -32,6 +32,7 @@ from collections import OrderedDict
 from typing import Any
 
 from ...model import Record
+from ..changes import Changes
 from ..common import copied, packed, unpacked
 from ..protocol import SCOPE_EVENT
 
@@ -42,8 +43,10 @@ class RecordCache:
     """(user, agent, id) -> the record as last read, packed; every method runs under the
     store's lock."""
 
-    def __init__(self, db: sqlite3.Connection, kept: int = KEPT) -> None:
+    def __init__(self, db: sqlite3.Connection, kept: int = KEPT,
+                 changes: Changes | None = None) -> None:
         self._db = db
+        self._changes = changes or Changes(db)
         self._kept = kept
         self._records: OrderedDict[tuple[str, str, str], tuple[Any, ...]] = OrderedDict()
         self._top: tuple[int, str, str] | None = None   # (seq, memory_id, op) last seen
@@ -56,7 +59,7 @@ class RecordCache:
     def follow(self) -> None:
         """Forget what changed since the last look at the event log (none to look for while
         no other connection committed and this one wrote nothing: ``PRAGMA data_version``)."""
-        seen = (self._db.execute("PRAGMA data_version").fetchone()[0], self._db.total_changes)
+        seen = self._changes.now()
         if seen == self._seen:
             return
         self._seen = seen

@@ -25,6 +25,19 @@ if TYPE_CHECKING:
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 
 
+class Holding:
+    """Memory ids, asked about one at a time: those whose live document in the text index
+    (``where``: id -> document) is marked in ``held``; the ids of the thousands of holders of
+    a common name are never listed. A document added after ``held`` was made is not in it."""
+
+    def __init__(self, where: dict[str, int], held: np.ndarray) -> None:
+        self._where, self._held = where, held
+
+    def __contains__(self, memory_id: object) -> bool:
+        doc = self._where.get(memory_id)  # type: ignore[call-overload]
+        return doc is not None and doc < len(self._held) and bool(self._held[doc])
+
+
 @lru_cache(maxsize=1024)
 def scope_token(scope: Scope) -> str:
     digest = hashlib.sha1(f"{scope.user}\x00{scope.agent}".encode()).hexdigest()[:20]
@@ -107,11 +120,14 @@ class Search:
         return int(self._db.execute(sql, (match, *[lay.value for lay in layers], cap))
                    .fetchone()[0])
 
-    def anchor_holders(self, scope: Scope, tokens: Sequence[str]) -> set[str] | None:
-        """The ids of the scope's memories whose indexed anchors (people, places, topics,
-        keywords: ``write/prepare.py`` ``index_text``) hold any of ``tokens``, from the text
-        index's postings; None where the index cannot say (not built, not exact, or inside a
-        transaction). A memory with no text row (an erased one) has no anchors either."""
+    def anchor_holders(self, scope: Scope, tokens: Sequence[str]) -> Holding | None:
+        """The scope's memories whose indexed anchors (people, places, topics, keywords:
+        ``write/prepare.py`` ``index_text``) hold any of ``tokens``, from the text index's
+        postings, to ask about by id (``in``); None where the index cannot say (not built, not
+        exact, or inside a transaction). A memory with no text row (an erased one) has no
+        anchors either."""
+        import numpy as np
+
         from ..textindex import COLUMNS
 
         anchors = COLUMNS.index("anchors") - 1   # postings number the columns after "scope"
@@ -121,14 +137,13 @@ class Search:
             index = self._text.scope(scope.user, scope.agent, scope_token(scope))
             if index is None:
                 return None
-            out: set[str] = set()
+            held = np.zeros(len(index.ids), dtype=bool)
             for token in dict.fromkeys(tokens):
                 tid = index.vocab.get(token)
                 if tid is not None:
                     docs, cols, _ = index.postings(tid)
-                    docs = docs[(cols == anchors) & index.alive[docs]].tolist()
-                    out.update(map(index.ids.__getitem__, docs))
-            return out
+                    held[docs[(cols == anchors) & index.alive[docs]]] = True
+            return Holding(index.where, held)
 
     def indexed_terms(self, scope: Scope, ids: Sequence[str], terms: Sequence[str],
                       ) -> tuple[list[str], np.ndarray] | None:
@@ -159,6 +174,20 @@ class Search:
 
         with self._lock:
             return self._text.counted(("layers", scope.user, scope.agent, *values), count)
+
+    def layer_held(self, scope: Scope, layers: Sequence[Layer]) -> bool:
+        """Does the scope hold a memory in ``layers`` (``list`` with that filter and limit 1
+        finds one): kept as ``layer_count`` is (waking asks at every recall whether anything
+        is archived)."""
+        values = sorted({lay.value for lay in layers})
+        sql = (f"SELECT EXISTS (SELECT 1 FROM memories WHERE user = ? AND agent = ? "
+               f"AND layer IN ({', '.join('?' * len(values))}))")
+
+        def held() -> bool:
+            return bool(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone()[0])
+
+        with self._lock:
+            return self._text.counted(("held", scope.user, scope.agent, *values), held)
 
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
@@ -207,7 +236,8 @@ class Search:
             scan = self._vectors.scan(scope, vector)
             if scan is None or limit <= 0:
                 return []
-            want, total = 2 * limit, len(scan.rowids)   # room for the margin below
+            # a quarter more than asked: room for the layers left out and the margin below
+            want, total = limit + max(limit // 4, 8), len(scan.rowids)
             while True:   # deeper on the same scores while the layers leave too few rows
                 found = scan.candidates(want)
                 good, layer_of = self._kept(scope, scan.rowids, found.tolist(),
@@ -217,7 +247,8 @@ class Search:
                 floor = float(scan.scores[found].min())   # every row left out scores below
                 if len(good) >= limit and scan.scores[good[limit - 1]] - MARGIN >= floor:
                     break
-                want *= 4
+                # deeper by the share the layers kept (an archive-heavy scope), at least twice
+                want = max(2 * want, want * (limit + limit // 4) // max(len(good), 1) + 1)
             if len(good) > limit:   # the rows that can be among the best once scored exactly
                 edge = scan.scores[good[limit - 1]] - MARGIN
                 good = [i for i in good if scan.scores[i] >= edge]

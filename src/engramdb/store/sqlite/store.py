@@ -9,7 +9,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ...errors import ConfigError, StoreError
 from ...lazy import built_once
 from ...text.anchors import concept_names
+from ..changes import Changes
 from ..common import ts
 from ..idorder import IdOrder
 from .goals import GoalTable, KeyTable
@@ -77,7 +78,8 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
             self._db.create_function("engramdb_concepts", 1, _concepts_json, deterministic=True)
             self._db.create_function("engramdb_triples", 2, triples_json, deterministic=True)
             self._id_order = IdOrder(self._db)
-            self._records = RecordCache(self._db)
+            self._changes = Changes(self._db)
+            self._records = RecordCache(self._db, changes=self._changes)
             self._migrate()
         except BaseException as exc:
             self._db.close()
@@ -93,13 +95,13 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
     def _vectors(self) -> VectorCache:
         from ..vectors import VectorCache
 
-        return VectorCache(self._db, self._lock)
+        return VectorCache(self._db, self._lock, self._changes)
 
     @built_once
     def _text(self) -> TextIndex:
         from ..textindex import TextIndex
 
-        return TextIndex(self._db)
+        return TextIndex(self._db, self._changes)
 
     # ---------------------------------------------------------------- setup
 
@@ -167,6 +169,11 @@ class SQLiteStore(Writes, Search, GoalTable, KeyTable, SleepTables, PendingTable
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def steady(self) -> AbstractContextManager[None]:
+        """One recall's reads: the caches look at another connection's commits once
+        (store/changes.py), not at each of a dozen reads."""
+        return self._changes.steady()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
