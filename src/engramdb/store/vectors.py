@@ -26,11 +26,7 @@ TOP_MANY_BLOCK = 64  # queries scored per matrix product in top_many (memory: 64
 class _Matrix:
     """The vectors as columns (dimensions x capacity): ``query @ view`` then streams each
     dimension's row once, about 1.7x faster than rows @ query at 100k x 384 (the product is
-    bound by memory bandwidth; the scores are the same cosines, summed in another order).
-    And the same vectors as rows (capacity x dimensions), for the exact scores of the few
-    rows a search keeps: gathering ~100 of them from the columns touched one cache line per
-    number (~0.2 ms at 10k x 384, as much as the rest of the exact scoring), from the rows
-    one run each. Twice the memory, for a recall's ~0.2 ms."""
+    bound by memory bandwidth; the scores are the same cosines, summed in another order)."""
 
     seq: int = 0
     # one entry per vector of the scope, in forms the garbage collector does not walk entry by
@@ -38,14 +34,10 @@ class _Matrix:
     rowids: array[int] = field(default_factory=lambda: array("q"))
     position: dict[int, int] = field(default_factory=dict)
     data: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     used: int = 0
 
     def view(self) -> np.ndarray:
         return self.data[:, : self.used]
-
-    def row_view(self) -> np.ndarray:
-        return self.rows[: self.used]
 
 
 class VectorCache:
@@ -120,7 +112,7 @@ class VectorCache:
                 return None
             query = np.asarray(query, dtype=np.float32)
             scores, extra = self._with_parts(scope, matrix, query, _product(matrix, query))
-            return Scan(scores, matrix.row_view(), query, matrix.rowids[: matrix.used], extra)
+            return Scan(scores, matrix.view(), query, matrix.rowids[: matrix.used], extra)
 
     def top_many(self, scope: Scope, queries: np.ndarray,
                  limit: int) -> list[list[tuple[int, float]]]:
@@ -129,7 +121,7 @@ class VectorCache:
             matrix = self._fresh(scope)
             if not matrix.used or not len(queries):
                 return [[] for _ in range(len(queries))]
-            columns, rows = matrix.view(), matrix.row_view()
+            columns = matrix.view()
             queries = np.asarray(queries, dtype=np.float32)
             out = []
             # a block of queries at a time: one product for 1,000 drafts over 80k memories
@@ -138,7 +130,7 @@ class VectorCache:
                 block = queries[start : start + TOP_MANY_BLOCK]
                 for row, query in zip(block @ columns, block, strict=True):
                     scores, extra = self._with_parts(scope, matrix, query, row)
-                    out.append(_best(scores, rows, query, matrix.rowids, limit, extra))
+                    out.append(_best(scores, columns, query, matrix.rowids, limit, extra))
             return out
 
     def _with_parts(self, scope: Scope, matrix: _Matrix, query: np.ndarray,
@@ -200,7 +192,6 @@ class VectorCache:
         dim = len(rows[0][1]) // 4
         if matrix.data.shape[0] != dim:
             matrix.data = np.zeros((dim, 0), dtype=np.float32)
-            matrix.rows = np.zeros((0, dim), dtype=np.float32)
         block = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32)
         block = block.reshape(len(rows), dim)
         used = matrix.used
@@ -217,16 +208,11 @@ class VectorCache:
                              dtype=np.float32)
             grown[:, :used] = matrix.data[:, :used]
             matrix.data = grown
-            rows = np.zeros((matrix.data.shape[1], dim), dtype=np.float32)
-            rows[:used] = matrix.rows[:used]
-            matrix.rows = rows
         if len(set(positions)) == len(positions):
             matrix.data[:, positions] = block.T
-            matrix.rows[positions] = block
         else:
             for pos, vector in zip(positions, block, strict=True):
                 matrix.data[:, pos] = vector
-                matrix.rows[pos] = vector
 
 
 MARGIN = 1e-4  # the matrix product's scores differ from the per-pair ones far less than this
@@ -253,13 +239,13 @@ class Scan:
     """One query's scores over a scope's matrix (``VectorCache.scan``)."""
 
     scores: np.ndarray
-    rows: np.ndarray   # the vectors as rows (``_Matrix.row_view``)
+    columns: np.ndarray
     query: np.ndarray
     rowids: Sequence[int]
     extra: dict[int, float] = field(default_factory=dict)   # rowid -> best passage's cosine
 
     def best(self, limit: int) -> list[tuple[int, float]]:
-        return _best(self.scores, self.rows, self.query, self.rowids, limit, self.extra)
+        return _best(self.scores, self.columns, self.query, self.rowids, limit, self.extra)
 
     def candidates(self, want: int) -> np.ndarray:
         """Positions of the best ``want`` rows by the product's scores, with every row tied
@@ -270,10 +256,10 @@ class Scan:
 
     def exact(self, positions: list[int] | np.ndarray) -> list[tuple[int, float]]:
         """(rowid, cosine computed one pair at a time) for these positions."""
-        return _exact(self.rows, self.query, self.rowids, positions, self.extra)
+        return _exact(self.columns, self.query, self.rowids, positions, self.extra)
 
 
-def _best(scores: np.ndarray, rows: np.ndarray, query: np.ndarray, rowids: Sequence[int],
+def _best(scores: np.ndarray, columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
           limit: int, extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """The best ``limit`` rows, plus every row tied with the last of them (callers break ties),
     best first and by rowid among equals. The scores returned are computed again one pair at a
@@ -283,7 +269,7 @@ def _best(scores: np.ndarray, rows: np.ndarray, query: np.ndarray, rowids: Seque
         idx = top_positions(scores, n)
     else:
         idx = np.arange(len(scores))
-    return sorted(_exact(rows, query, rowids, idx, extra),
+    return sorted(_exact(columns, query, rowids, idx, extra),
                   key=lambda item: (-item[1], item[0]))
 
 
@@ -333,12 +319,12 @@ def top_positions(scores: np.ndarray, n: int) -> np.ndarray:
     return near[rest >= rest[np.argpartition(-rest, n - 1)[:n]].min()]
 
 
-def _exact(rows: np.ndarray, query: np.ndarray, rowids: Sequence[int],
+def _exact(columns: np.ndarray, query: np.ndarray, rowids: Sequence[int],
            positions: list[int] | np.ndarray,
            extra: dict[int, float] | None = None) -> list[tuple[int, float]]:
     """Each cosine on its own (a contiguous copy of the row, one dot product): the same bits
     however many rows are scored at once; a long memory's best passage where it is higher."""
-    chosen = rows[positions]
+    chosen = np.ascontiguousarray(columns[:, positions].T)
     out = [(rowids[i], float(np.dot(vec, query)))
            for i, vec in zip(positions, chosen, strict=True)]
     if extra:
