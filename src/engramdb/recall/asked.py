@@ -1,17 +1,20 @@
-"""Does the best match hold what the question asks for? A question that asks for a time or an
-amount ("When does the car insurance expire?", "爸爸退休金有多少？", "How many partitions...")
-is answered by a memory holding one: a number, a date or time, a numeral. When the memory
-that matches best holds none, the store is about the question's topic but does not answer it
-(a near-topic question: the car is stored, its insurance is not), and every hit's relevance is
-scaled by UNANSWERED, under the answer floor.
+"""Does the store answer the question, or only hold its topic? Two readings, from structure:
 
-Read from structure, not from topics: the question's form (its interrogative: how much, how
-many, when, 多少, 几, 什么时候) and the memory's typed tokens (write/align.py: digits, date
-words, Chinese times and numerals, and English number words). An event answers a question
-about time by its own time (a turn of a conversation: "When did Caroline go to the support
-group?" / "I went yesterday"). Only the best match is read: a store holds numbers and dates
-in many memories, so "some hit holds one" says nothing (bench/results/abstain.md, ninth
-session, has what each reading gave)."""
+- **A time or an amount asked, none held.** A question that asks for one ("When does the car
+  insurance expire?", "爸爸退休金有多少？") is answered by a memory holding one: a number, a date
+  word, a numeral, or for a time also a time its words name. When the memory that matches
+  best holds none, the store is about the topic but does not answer it (the car is stored,
+  its insurance is not). The question's interrogative says what it asks (how much, how many,
+  when, 多少, 几, 什么时候); the memory's typed tokens (write/align.py) what it holds. An event
+  and what was extracted from a conversation answer by their own time and story. Only the
+  best match is read: a store holds numbers and dates in many memories, so "some hit holds
+  one" says nothing.
+- **Only names no memory holds** (``names``; the count is recall/pipeline.py's ``_unheld``):
+  a question whose every name, in Latin letters, is held by no memory of a scope in its own
+  language ("What's the weather like in Lisbon in April?") is not about the store.
+
+Either scales every hit's relevance by UNANSWERED, under the answer floor, and says why.
+bench/results/abstain.md (ninth session) has what each reading gave, and what was tried."""
 
 from __future__ import annotations
 
