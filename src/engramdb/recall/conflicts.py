@@ -189,9 +189,8 @@ def says_change(old: Statement, new: Statement) -> bool:
 def replaces(old: Statement, new: Statement) -> bool:
     """The newer names each value the older states, whole or in part ("Traded the Yaris in
     for a Kia EV6" after "I drive a Toyota Yaris"; "Dana left" after "Dana Whitfield"), and
-    states a new one of its kind: a value is what the two are about, whatever their subjects
-    are called ("The lease on Kings Cross ran out; we moved to the Shoreditch office" after
-    "Our team sits in the Kings Cross office")."""
+    states a new one of its kind: a change said, and a frame the two share (the value is what
+    both are about), whatever else their words are."""
     if not old.stated or not all(_named_in(v, new.values) for v in old.stated):
         return False
     kept = {old.values[v] for v in old.stated}
