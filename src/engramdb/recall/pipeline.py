@@ -226,12 +226,12 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
-        asked = unanswered(top, plan.query, self._unheld(scope, plan)) \
+        asked = unanswered(top, plan.query, self._unheld(scope, plan, terms)) \
             if judged and ASKED else None
         kept, note = apply_floor(top, floor, judged)
         return kept, (abstain_note(asked, top, floor) if note and asked else note)
 
-    def _unheld(self, scope: Scope, plan: QueryPlan) -> list[str]:
+    def _unheld(self, scope: Scope, plan: QueryPlan, terms: QueryTerms) -> list[str]:
         """The names the question says when no memory of the scope holds any of them (a
         question that names one thing the store knows is about it: "Would Caroline like Dr.
         Seuss?"), where the scope is in the question's language alone (in a mixed one a name
@@ -239,10 +239,12 @@ class Recaller:
         if not UNHELD or plan.crosslingual is not None:
             return []
         said = {name: tokenize(name) for name in names(plan.query)}
-        words = [w for ws in said.values() for w in ws]
+        words = list(dict.fromkeys(w for ws in said.values() for w in ws))
         if not words:
             return []
-        held = doc_freqs(self.store, scope, list(dict.fromkeys(words)), plan.layers, cap=1)
+        held: dict[str, int] = terms.df   # counted for IDF already, for the query's words
+        if not set(words) <= held.keys():
+            held = doc_freqs(self.store, scope, words, plan.layers, cap=1)
         unheld = [name for name, ws in said.items() if ws and not any(held.get(w) for w in ws)]
         return unheld if len(unheld) == len(said) else []
 

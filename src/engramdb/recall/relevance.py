@@ -62,6 +62,7 @@ class QueryTerms:
     """The query's content terms and their IDF in the scope."""
 
     idf: dict[str, float] = field(default_factory=dict)
+    df: dict[str, int] = field(default_factory=dict)   # each term's document count (to DF_CAP)
     scope_size: int = 0   # the memories searched (their count is the background's size)
     # memory id -> the IDF-weighted sum of the terms it holds, read from the tokens its write
     # stored (``hold``); a memory not here is tokenized by ``lexical``
@@ -88,7 +89,8 @@ def query_terms(store: Store, scope: Scope, tokens: list[str],
     # words, and that makes them rare, not common
     n = max(size, MIN_SCOPE)
     out = QueryTerms(scope_size=size)
-    for term, df in doc_freqs(store, scope, terms, layers).items():
+    out.df = doc_freqs(store, scope, terms, layers)
+    for term, df in out.df.items():
         out.idf[term] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
     return out
 
