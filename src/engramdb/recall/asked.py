@@ -9,7 +9,7 @@
   and what was extracted from a conversation answer by their own time and story. Only the
   best match is read: a store holds numbers and dates in many memories, so "some hit holds
   one" says nothing.
-- **Only names no memory holds** (``names``; the count is recall/pipeline.py's ``_unheld``):
+- **Only names no memory holds** (``unheld``; recall/pipeline.py counts their documents):
   a question whose every name, in Latin letters, is held by no memory of a scope in its own
   language ("What's the weather like in Lisbon in April?") is not about the store.
 
@@ -19,10 +19,11 @@ bench/results/abstain.md (ninth session) has what each reading gave, and what wa
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
-from ..text import is_cjk
+from ..text import is_cjk, tokenize
 from ..text.timewindow import parse_window
 from ..write.align import DATE_WORDS, VALUE, typed_tokens
 from .conflicts import said_in_chat
@@ -90,6 +91,19 @@ def names(question: str) -> list[str]:
             and t.norm not in DATE_WORDS and not any(c.isdigit() for c in t.surface)]
 
 
+def unheld(question: str, count: Callable[[list[str]], Mapping[str, int]]) -> list[str]:
+    """The names the question says when no memory holds any of them (one the store holds
+    makes the question about it: "Would Caroline like Dr. Seuss?"); ``count``: each word's
+    document count in the scope."""
+    said = {name: tokenize(name) for name in names(question)}
+    words = list(dict.fromkeys(w for ws in said.values() for w in ws))
+    if not words:
+        return []
+    held = count(words)
+    missing = [name for name, ws in said.items() if ws and not any(held.get(w) for w in ws)]
+    return missing if len(missing) == len(said) else []
+
+
 def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None) -> str | None:
     """Scale every hit's relevance by UNANSWERED when the question names something no
     memory of the scope holds (``unheld``), or asks for a time or an amount and the best
@@ -110,9 +124,3 @@ def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None) 
         hit.explanation.notes.append(why)
     return why
 
-
-def abstain_note(why: str, hits: list[Hit], floor: float) -> str:
-    """Why recall abstained when the memories are about the question but hold no answer."""
-    best = max((h.score for h in hits), default=0.0)
-    return (f"nothing in memory answers this: {why} (the best match's relevance {best:.2f} "
-            f"is below the floor {floor:.2f})")

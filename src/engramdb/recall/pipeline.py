@@ -4,7 +4,7 @@ calls ``Recaller.recall`` once per query."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 import numpy as np
@@ -18,7 +18,7 @@ from ..text.lang import EN, ZH
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
-from .asked import abstain_note, names, unanswered
+from .asked import unanswered, unheld
 from .associate import associate, merge
 from .background import Backgrounds
 from .collapse import collapse, gists_above
@@ -228,25 +228,21 @@ class Recaller:
                             self._standings(scope, plan, top, stood))
         asked = unanswered(top, plan.query, self._unheld(scope, plan, terms)) \
             if judged and ASKED else None
-        kept, note = apply_floor(top, floor, judged)
-        return kept, (abstain_note(asked, top, floor) if note and asked else note)
+        return apply_floor(top, floor, judged, asked)
 
     def _unheld(self, scope: Scope, plan: QueryPlan, terms: QueryTerms) -> list[str]:
-        """The names the question says when no memory of the scope holds any of them (a
-        question that names one thing the store knows is about it: "Would Caroline like Dr.
-        Seuss?"), where the scope is in the question's language alone (in a mixed one a name
-        may be written in the other script: Amsterdam, 阿姆斯特丹)."""
+        """recall/asked.py ``unheld``, where the scope is in the question's language alone (in
+        a mixed one a name may be written in the other script: Amsterdam, 阿姆斯特丹). The
+        counts are those the IDF took where the question's words hold the names'."""
         if not UNHELD or plan.crosslingual is not None:
             return []
-        said = {name: tokenize(name) for name in names(plan.query)}
-        words = list(dict.fromkeys(w for ws in said.values() for w in ws))
-        if not words:
-            return []
-        held: dict[str, int] = terms.df   # counted for IDF already, for the query's words
-        if not set(words) <= held.keys():
-            held = doc_freqs(self.store, scope, words, plan.layers, cap=1)
-        unheld = [name for name, ws in said.items() if ws and not any(held.get(w) for w in ws)]
-        return unheld if len(unheld) == len(said) else []
+
+        def count(words: list[str]) -> Mapping[str, int]:
+            if set(words) <= terms.df.keys():
+                return terms.df
+            return doc_freqs(self.store, scope, words, plan.layers, cap=1)
+
+        return unheld(plan.query, count)
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    known: dict[str, float] | None = None) -> dict[str, float]:

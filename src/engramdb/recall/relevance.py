@@ -259,16 +259,21 @@ def check_floor(value: object) -> float:
     return float(value)
 
 
-def apply_floor(hits: list[Hit], floor: float, judged: bool = True) -> tuple[list[Hit], str]:
+def apply_floor(hits: list[Hit], floor: float, judged: bool = True,
+                unanswered: str | None = None) -> tuple[list[Hit], str]:
     """The hits at or above the floor, and the note when none is. Not ``judged`` (a scope
     too small to have a background: under MIN_BACKGROUND memories) keeps every hit: what
-    stands out cannot be told there, and its few hits cost an LLM little to read."""
+    stands out cannot be told there, and its few hits cost an LLM little to read.
+    ``unanswered``: why the memories, about the question, hold no answer (recall/asked.py)."""
     if floor <= 0 or not hits or not judged:
         return hits, ""
     kept = [h for h in hits if h.score >= floor]
     if kept:
         return kept, ""
     best = max(h.score for h in hits)
+    if unanswered:
+        return [], (f"nothing in memory answers this: {unanswered} (the best match's "
+                    f"relevance {best:.2f} is below the floor {floor:.2f})")
     return [], (f"nothing in memory is about this: the best match's relevance {best:.2f} is "
                 f"below the floor {floor:.2f} (the memories hold little of the query's "
                 "weight in words, and none stands out from the scope's background)")
