@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class Changes:
@@ -45,3 +48,28 @@ class Changes:
             local.depth -= 1
             if not local.depth:
                 local.version = None
+
+
+class Looked:
+    """When each of a cache's kept copies (by key: a scope) was last found as the table has it
+    (``Changes.now()``): the copy is not looked at again while nothing changed since."""
+
+    def __init__(self, changes: Changes) -> None:
+        self.changes = changes
+        self._seen: dict[Hashable, tuple[int, int]] = {}
+
+    def fresh(self, key: Hashable, kept: T | None, load: Callable[[], T]) -> T:
+        """``kept`` where nothing changed since it was last found fresh, else ``load()``."""
+        seen = self.changes.now()
+        if kept is not None and self._seen.get(key) == seen:
+            return kept
+        out = load()
+        self._seen[key] = seen
+        return out
+
+    def forget(self, key: Hashable | None = None) -> None:
+        """Forget when ``key`` (every key, where None) was looked at."""
+        if key is None:
+            self._seen.clear()
+        else:
+            self._seen.pop(key, None)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..model import Scope
-from .changes import Changes
+from .changes import Changes, Looked
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,16 +105,16 @@ class PassageCache:
         self._lock = lock
         self._changes = changes or Changes(db)
         self._scopes: dict[Scope, _Parts] = {}
-        self._checked: dict[Scope, tuple[int, int]] = {}   # Changes.now() when last fresh
+        self._looked = Looked(self._changes)   # when each scope's copy was last found fresh
         self.memo = PendingPassages()
 
     def invalidate(self) -> None:
         self._scopes.clear()
-        self._checked.clear()
+        self._looked.forget()
 
     def drop(self, scope: Scope) -> None:
         self._scopes.pop(scope, None)
-        self._checked.pop(scope, None)
+        self._looked.forget(scope)
 
     def put(self, scope: Scope, rowid: int, vectors: np.ndarray) -> None:
         """Replace one memory's passage vectors (inside the caller's transaction)."""
@@ -148,13 +148,7 @@ class PassageCache:
     def _fresh(self, scope: Scope) -> _Parts:
         """The scope's passages as the table has them now: not looked at again while nothing
         changed since (store/changes.py)."""
-        seen = self._changes.now()
-        kept = self._scopes.get(scope)
-        if kept is not None and self._checked.get(scope) == seen:
-            return kept
-        parts = self._load_fresh(scope)
-        self._checked[scope] = seen
-        return parts
+        return self._looked.fresh(scope, self._scopes.get(scope), lambda: self._load_fresh(scope))
 
     def _load_fresh(self, scope: Scope) -> _Parts:
         row = self._db.execute(

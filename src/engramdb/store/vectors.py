@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..model import Scope
-from .changes import Changes
+from .changes import Changes, Looked
 from .passages import PassageCache
 
 _CHUNK = 8192  # vectors read per batch while loading
@@ -47,13 +47,13 @@ class VectorCache:
         self._lock = lock
         self._changes = changes or Changes(db)
         self._scopes: dict[Scope, _Matrix] = {}
-        self._checked: dict[Scope, tuple[int, int]] = {}   # Changes.now() when last fresh
+        self._looked = Looked(self._changes)   # when each scope's copy was last found fresh
         # long memories' passages (store/passages.py)
         self.parts = PassageCache(db, lock, self._changes)
 
     def invalidate(self) -> None:
         self._scopes.clear()
-        self._checked.clear()
+        self._looked.forget()
         self.parts.invalidate()
 
     def put(self, scope: Scope, rowid: int, vector: np.ndarray) -> None:
@@ -151,13 +151,7 @@ class VectorCache:
     def _fresh(self, scope: Scope) -> _Matrix:
         """The scope's matrix as the table has it now: not looked at again while nothing
         changed since (store/changes.py)."""
-        seen = self._changes.now()
-        kept = self._scopes.get(scope)
-        if kept is not None and self._checked.get(scope) == seen:
-            return kept
-        matrix = self._load_fresh(scope)
-        self._checked[scope] = seen
-        return matrix
+        return self._looked.fresh(scope, self._scopes.get(scope), lambda: self._load_fresh(scope))
 
     def _load_fresh(self, scope: Scope) -> _Matrix:
         state = self._db.execute(
