@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...model import Layer, Scope
 from ..cold import with_cold
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..textindex import TextIndex
     from ..vectors import VectorCache
 
+T = TypeVar("T")
 TEXT_FIELDS = ("body", "anchors", "context")  # the FTS columns after "scope", in order
 
 
@@ -165,29 +166,29 @@ class Search:
     def layer_count(self, scope: Scope, layers: Sequence[Layer]) -> int:
         """How many of the scope's memories are in ``layers`` (``count`` with a filter on
         layers alone), kept from one read to the next until a row is added or changed."""
-        values = sorted({lay.value for lay in layers})
-        sql = (f"SELECT count(*) FROM memories WHERE user = ? AND agent = ? "
-               f"AND layer IN ({', '.join('?' * len(values))})")
-
-        def count() -> int:
-            return int(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone()[0])
-
-        with self._lock:
-            return self._text.counted(("layers", scope.user, scope.agent, *values), count)
+        return self._by_layers(scope, layers, "layers", "SELECT count(*)", "",
+                               lambda row: int(row[0]))
 
     def layer_held(self, scope: Scope, layers: Sequence[Layer]) -> bool:
         """Does the scope hold a memory in ``layers`` (``list`` with that filter and limit 1
         finds one): kept as ``layer_count`` is (waking asks at every recall whether anything
         is archived)."""
-        values = sorted({lay.value for lay in layers})
-        sql = (f"SELECT EXISTS (SELECT 1 FROM memories WHERE user = ? AND agent = ? "
-               f"AND layer IN ({', '.join('?' * len(values))}))")
+        return self._by_layers(scope, layers, "held", "SELECT 1", "LIMIT 1",
+                               lambda row: row is not None)
 
-        def held() -> bool:
-            return bool(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone()[0])
+    def _by_layers(self, scope: Scope, layers: Sequence[Layer], name: str, select: str,
+                   tail: str, read: Callable[[Any], T]) -> T:
+        """``read`` of the one row ``select`` gives over the scope's memories in ``layers``,
+        kept (the text index's ``counted``) until a row is added or changed."""
+        values = sorted({lay.value for lay in layers})
+        sql = (f"{select} FROM memories WHERE user = ? AND agent = ? "
+               f"AND layer IN ({', '.join('?' * len(values))}) {tail}")
+
+        def run() -> T:
+            return read(self._db.execute(sql, (scope.user, scope.agent, *values)).fetchone())
 
         with self._lock:
-            return self._text.counted(("held", scope.user, scope.agent, *values), held)
+            return self._text.counted((name, scope.user, scope.agent, *values), run)
 
     def _search_text_in_memory(
         self, scope: Scope, terms: list[str], fields: Mapping[str, float], limit: int,
