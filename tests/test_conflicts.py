@@ -15,6 +15,7 @@ from engramdb.recall.conflicts import (
     same_frame,
     says_change,
     subjects_clash,
+    unmentioned,
     values_conflict,
 )
 
@@ -50,6 +51,12 @@ def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: i
      "What car do I drive?", "What car did I drive before?", "EV6", "Yaris hybrid"),
     ("我在用的笔记软件是 Notion。", "嫌 Notion 太慢，换成了 Obsidian。", "我用什么笔记软件？",
      "我以前用什么笔记软件？", "Obsidian", "是 Notion"),
+    # the change said after an opener, which the subject reading takes for the subject
+    ("My train to Lyon departs at 6:50.", "hold on, I misread the booking, it's 8:05 not 6:50",
+     "When does my Lyon train depart?", "When did my Lyon train depart before?", "8:05",
+     "at 6:50"),
+    ("我们部门的预算是八十万。", "唉，忙了一整天。对了，部门预算后来批成一百二十万了。",
+     "部门的预算是多少？", "部门以前的预算是多少？", "一百二十万", "是八十万。"),
 ])
 def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, first, second,  # type: ignore[no-untyped-def]
                                                           now, before, new, old) -> None:
@@ -126,6 +133,21 @@ def test_the_three_readings(old, new, values, change, clash) -> None:  # type: i
     assert values_conflict(a, b) is values
     assert says_change(a, b) is change
     assert subjects_clash(a, b) is clash
+
+
+@pytest.mark.parametrize(("old", "new", "apart"), [
+    ("My train to Lyon departs at 6:50.", "hold on, I misread the booking, it's 8:05 not 6:50",
+     True),                                    # "hold": an opener read as the subject
+    ("Our release train leaves on Tuesdays.", "The release train moved to Thursdays.", False),
+    ("我们部门的预算是八十万。", "唉，忙了一整天。对了，部门预算后来批成一百二十万了。", True),
+])
+def test_unmentioned_subjects_are_the_write_paths_reading(old, new, apart) -> None:  # type: ignore[no-untyped-def]
+    """Subjects neither text mentions of the other: asked before superseding at write
+    (write/supersede.py), not by the recall-time net, which a change said after an opener
+    would escape."""
+    a, b = read(old), read(new)
+    assert unmentioned(a, b) is apart
+    assert not subjects_clash(a, b)
 
 
 @pytest.mark.parametrize(("old", "new", "replaced"), [

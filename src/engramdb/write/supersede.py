@@ -40,7 +40,7 @@ import numpy as np
 
 from ..compare import DEFAULT, Compared, Comparers
 from ..model import Action, Kind, Layer, Record, Scope
-from ..recall.conflicts import conflict, said_in_chat, subjects_clash
+from ..recall.conflicts import Statement, conflict, said_in_chat, subjects_clash, unmentioned
 from ..recall.conflicts import read as statement
 from ..store.protocol import Store
 from ..text import normalize, tokenize
@@ -316,7 +316,7 @@ def _changed_value(rec: Record, live: list[Neighbour],
     said before it: the nearest such one is superseded, unless either reading of the two
     subjects sets them apart: the write path's (``current`` holds those it did not set apart:
     another subject or mood, another slot) or the net's (recall/conflicts.py
-    ``subjects_clash``: 我们家的宽带 / 公司的宽带, "My manager Rosalind ..." / "I report up to
+    ``_two_subjects``: 我们家的宽带 / 公司的宽带, "My manager Rosalind ..." / "I report up to
     Tomasz ..."), which recall/restated.py does not ask; and unless the new one puts a time
     on its change that the old had none of (write/shape.py ``time_added``: "Greta now reads
     comics on Sundays" / "Greta reads novels": it holds at that time only). Only between
@@ -334,12 +334,19 @@ def _changed_value(rec: Record, live: list[Neighbour],
     for n in near:
         old = n.record
         if id(n) in judged and not said_in_chat(old) and conflict(old, rec) \
-                and not subjects_clash(statement(old.content), statement(rec.content)) \
+                and not _two_subjects(statement(old.content), statement(rec.content)) \
                 and not time_added(align(old.content, rec.content)) \
                 and not _other_kinds(old.content, rec.content):
             return Judgement(Action.SUPERSEDE, "changed_value", old,
                              {"old_id": old.id, "cosine": round(n.cosine, 4)})
     return None
+
+
+def _two_subjects(old: Statement, new: Statement) -> bool:
+    """Either reading of two subjects of recall/conflicts.py: a clash of possessors or
+    names, or subjects neither text mentions of the other (``unmentioned``, which recall
+    does not ask)."""
+    return subjects_clash(old, new) or unmentioned(old, new)
 
 
 def _other_kinds(old: str, new: str) -> bool:
