@@ -115,6 +115,44 @@ def test_a_correction_said_in_conversation_ranks_first(me, clock) -> None:  # ty
     assert any("earlier value" in h.why for h in hits if "Kilimanjaro" not in h.memory.content)
 
 
+@pytest.mark.parametrize(("first", "second", "question", "new"), [
+    ("Hi there! Quick thing, Lena's swim class is every Monday at 6.",
+     "ugh, long day. Lena's swim coach moved her class, it's Thursday at 7 from now on.",
+     "When is Lena's swim class?", "Thursday at 7"),
+    ("早上好！女儿的舞蹈课在每周一晚上六点。", "唉，累坏了。对了，舞蹈老师把课调到周四晚上七点了。",
+     "女儿的舞蹈课是什么时候？", "周四晚上七点"),
+])
+def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, second, question,  # type: ignore[no-untyped-def]
+                                                         new) -> None:
+    """An opener or an aside beside the change ("ugh, long day.", 今天累坏了。) is not read: the
+    sentence that says a value is."""
+    me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=9)}],
+              session="s1")
+    me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=1)}],
+              session="s2")
+    hits = me.recall(question, k=3, track=False)
+    assert new in hits[0].memory.content
+    assert hits.plan["stages"]["conflicts"]
+
+
+def test_an_assistants_turn_and_a_story_state_nothing_new(me, clock) -> None:  # type: ignore[no-untyped-def]
+    """An assistant's turn echoes what it was told; a turn with values in several sentences
+    tells a story: neither is ordered as a newer value."""
+    from engramdb.recall.conflicts import conflict, stating
+    me.ingest([{"role": "user", "content": "My gym fee is $40 a month.",
+                "at": clock.now() - timedelta(days=9)},
+               {"role": "assistant", "content": "Noted, $40 a month.",
+                "at": clock.now() - timedelta(days=9) + timedelta(seconds=1)}], session="s1")
+    me.ingest([{"role": "user", "content": "We went to Lisbon in May. Then we moved to Porto "
+                "in June, and now the gym fee is $55 a month.",
+                "at": clock.now() - timedelta(days=1)}], session="s2")
+    turns = {r.content: r for r in me.list(limit=20) if "role" in r.metadata}
+    fee, echo = turns["My gym fee is $40 a month."], turns["Noted, $40 a month."]
+    story = next(r for c, r in turns.items() if c.startswith("We went to Lisbon"))
+    assert stating(fee) and not stating(echo)
+    assert not conflict(fee, story)
+
+
 @pytest.mark.parametrize(("old", "new", "values", "change", "clash"), [
     ("Standup is at 9:15.", "Standup moved to 10:15.", True, True, False),
     ("Standup is at 9:15.", "Standup is run by Olivia.", False, False, False),  # time vs name

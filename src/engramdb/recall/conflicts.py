@@ -3,8 +3,11 @@ path did not supersede (turn events are never superseded; a change said in other
 the first statement is often stored beside it).
 
 Two current memories among the top TOP hits conflict when the newer states a new value of what
-the older states. Both must state how things are (a fact, preference or identity, or a turn
-of a conversation; an episode happened and stays). Each test reads the texts' typed tokens
+the older states. Both must state how things are (a fact, preference or identity, or a
+person's turn of a conversation; an episode happened and stays, an assistant's turn echoes).
+They are read sentence by sentence, the sentences that say a value (a turn's one: an opener
+or an aside beside it, "Ugh, I had that wrong. ... we're playing April 11th"), and one
+sentence of each that conflict are enough. Each test reads the sentences' typed tokens
 (write/align.py: values, change words, negations, possessives, where the predicate starts):
 - **values**: the newer holds a value the older lacks, of a kind the older holds one of (a
   quantity, time or date: a digit, a date word, a Chinese time or numeral; or a name, place or
@@ -57,7 +60,7 @@ from ..write.align import (
     predicate_index,
     typed_tokens,
 )
-from ..write.extract import sentences
+from ..write.extract import marked_sentences
 from .restated import restated
 
 TOP = 4                  # hits read for conflicts
@@ -248,25 +251,49 @@ def _speaker(rec: Record) -> str:
 
 def conflict(old: Record, new: Record) -> bool:
     """Does ``new`` (said later) state a new value of what ``old`` states? Both are
-    ``stating`` (order_conflicts reads no other)."""
+    ``stating`` (order_conflicts reads no other). Read sentence by sentence (``_said``): one
+    sentence of each that conflict are enough ("Ugh, I had that wrong. The owner
+    double-booked, so we're playing April 11th." after "Our first gig is on April 4th!")."""
     if not old.at < new.at:
         return False
     if old.invalid_at is not None or new.invalid_at is not None:
         return False  # superseded: placed by the routing (recall/temporal.py)
-    a, b = read(old.content), read(new.content)
-    if b.question or a.question:
-        return False
     if _for_a_while(new) and not _for_a_while(old):
         return False  # "this week", 今天: an exception for that time, not a new value
-    who_a, who_b = _speaker(old), _speaker(new)
-    if who_a and who_b and who_a != who_b and USER in a.mentions | b.mentions:
-        return False  # "I" of two speakers
-    if values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
-            and (same_frame(a, b) or replaces(a, b)):
+    said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
+    who = _speaker(old), _speaker(new)
+    if any(_states_anew(x, y, who)
+           for y in _said(new, said_new) for x in _said(old, said_old)):
         return True
-    # a value said in plain words; named again only between turns of a conversation (or what
-    # was extracted from them): two remembered facts are the write path's to set apart
-    return RESTATED and restated(old.content, new.content, said_in_chat(old) or said_in_chat(new))
+    # a value said in plain words, named again (recall/restated.py), by texts of one sentence:
+    # only between turns of a conversation (or what was extracted from them), two remembered
+    # facts being the write path's to set apart; read in the sentences of longer turns it
+    # reordered LoCoMo's chit-chat (R@1 -0.005 through ingest)
+    return RESTATED and len(said_old) <= 1 and len(said_new) <= 1 \
+        and restated(old.content, new.content, said_in_chat(old) or said_in_chat(new))
+
+
+def _said(rec: Record, found: list[tuple[str, bool]]) -> list[str]:
+    """The sentences (``found``: write/extract.py ``marked_sentences``) of a memory that say
+    a value, not asking: a fact's each, and a turn's one, the rest being an opener or an
+    aside ("Morning! Quick thing, Ada's piano lesson is every Wednesday at 5.", 我看错了，订单上
+    写的其实是5号场); a turn with values in several sentences tells a story, not a change, and
+    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049)."""
+    if len(found) <= 1:
+        return [rec.content]
+    held = [text for text, asked in found if not asked and read(text).values]
+    return held if rec.kind in KINDS or len(held) == 1 else []
+
+
+def _states_anew(x: str, y: str, who: tuple[str, str]) -> bool:
+    """Sentence ``y`` of ``new`` states a new value of what sentence ``x`` of ``old`` does."""
+    a, b = read(x), read(y)
+    if b.question or a.question:
+        return False
+    if who[0] and who[1] and who[0] != who[1] and USER in a.mentions | b.mentions:
+        return False  # "I" of two speakers
+    return values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
+        and (same_frame(a, b) or replaces(a, b))
 
 
 def said_in_chat(rec: Record) -> bool:
@@ -282,14 +309,13 @@ def _for_a_while(rec: Record) -> bool:
 
 
 def stating(rec: Record) -> bool:
-    """A memory that states how things are: a fact, preference or identity, or a turn of a
-    conversation (an event with its role) that says one sentence; not an episode, which
-    happened and stays, nor a turn of several sentences, which tells a story (ingest reads
-    statements from one-sentence turns alone too, write/extract.py: on LoCoMo through ingest,
-    reading longer turns here cost R@1 0.011, 11 questions lost for 2 gained)."""
+    """A memory that states how things are: a fact, preference or identity, or a person's
+    turn of a conversation; not an episode, which happened and stays, nor an assistant's
+    turn, which answers or echoes what it was told ("Makes sense, lots of people like Zed")."""
     if rec.kind in KINDS:
         return True
-    return rec.kind == Kind.EVENT and "role" in rec.metadata and len(sentences(rec.content)) == 1
+    role = rec.metadata.get("role")
+    return rec.kind == Kind.EVENT and role is not None and role != "assistant"
 
 
 def order_conflicts(hits: list[Hit], mode: str, query: str,
