@@ -29,7 +29,8 @@ from common import NOW, Corpus, pct  # noqa: E402
 from engramdb.testing import FrozenClock  # noqa: E402
 
 STAGES = ("run_legs", "cross_leg", "rrf_scores", "expand_query", "rrf", "wake",
-          "best_candidates", "rerank", "mixed_rank", "mmr", "order_conflicts", "window_first",
+          "best_candidates", "rerank", "mixed_rank", "mmr", "order_near", "order_conflicts",
+          "window_first",
           "plan_query", "hold")
 METHODS = ("_terms", "_relevance", "_associate")
 
