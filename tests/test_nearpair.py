@@ -50,6 +50,32 @@ def test_a_question_in_a_mood_ranks_the_statement_in_it_first(me, clock, fact, p
     assert hits.plan["stages"]["near"][0]["by"] == "mood"
 
 
+@pytest.mark.parametrize(("fact", "aside", "asked"), [
+    ("Our team syncs every Tuesday at 10.", "Would Wednesday be a better day for the team sync?",
+     "When does our team sync?"),
+    ("I work as a nurse in Leeds.", "Years ago I worked as a lifeguard in Leeds.",
+     "What do I work as?"),
+    ("我们的周会在每周二上午十点。", "周会改到周三会不会更好？", "我们的周会是哪天？"),
+    ("我住在成都。", "小时候我在重庆住过几年。", "我住在哪里？"),
+])
+def test_a_plain_question_ranks_the_plain_statement_above_a_question_or_a_story(  # type: ignore[no-untyped-def]
+        me, clock, fact, aside, asked) -> None:
+    """Two hits the question's words weigh alike, the aside (a question said, a past story)
+    first: a question in no mood moves the plain statement above it."""
+    from engramdb.model import Explanation, Hit
+    from engramdb.recall.nearpair import order_near
+    from engramdb.registry import make_embedder
+    model = make_embedder("hashing")
+    said = {me.remember(text, kind="fact", at=clock.now() - timedelta(days=d)).memory.id: text
+            for text, d in ((aside, 1), (fact, 3))}
+    hits = [Hit(memory=me.get(mid), score=1.0, explanation=Explanation(terms={"coverage": 0.5}))
+            for mid in said]
+    moved = order_near(hits, asked, "current", model.embed_batch([asked], query=True)[0],
+                       lambda ids: {mid: model.embed_batch([said[mid]])[0] for mid in ids})
+    assert [h.memory.content for h in hits] == [fact, aside]
+    assert [why for _, _, why in moved] == ["mood"]
+
+
 @pytest.mark.parametrize(("older", "newer", "about_older", "about_newer"), [
     ("我常去的健身房早上六点开门。", "我常去的健身房在滨江路上。",
      "健身房几点开门？", "健身房在哪里？"),
