@@ -55,7 +55,7 @@ def test_a_question_in_a_mood_ranks_the_statement_in_it_first(me, clock, fact, p
      "When does our team sync?"),
     ("I work as a nurse in Leeds.", "Years ago I worked as a lifeguard in Leeds.",
      "What do I work as?"),
-    ("我们的周会在每周二上午十点。", "周会改到周三会不会更好？", "我们的周会是哪天？"),
+    ("我们的周会在每周二上午十点。", "周会改到周三会不会更好？", "我们的周会在什么时候？"),
     ("我住在成都。", "小时候我在重庆住过几年。", "我住在哪里？"),
 ])
 def test_a_plain_question_ranks_the_plain_statement_above_a_question_or_a_story(  # type: ignore[no-untyped-def]
@@ -90,3 +90,14 @@ def test_two_attributes_of_one_subject_each_first_for_its_question(me, clock, ol
     assert me.recall(about_older, k=3, track=False)[0].memory.content == older
     assert me.recall(about_newer, k=3, track=False)[0].memory.content == newer
 
+
+
+@pytest.mark.parametrize(("text", "past"), [
+    ("我们的周会在什么时候？", False),       # 什么时候 asks "when": no story
+    ("小时候我在重庆住过几年。", True),
+    ("Years ago I worked as a lifeguard in Leeds.", True),
+    ("When does our team sync?", False),
+])
+def test_a_when_question_is_not_a_past_story(text, past) -> None:  # type: ignore[no-untyped-def]
+    from engramdb.write.reading import read
+    assert ("past" in read(text).moods) is past

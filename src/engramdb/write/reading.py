@@ -56,7 +56,7 @@ MOODS: dict[str, frozenset[str]] = {
     "plan": frozenset("""might may maybe perhaps plan plans planning planned considering next
         thinking hope hoping hopefully will 'll going gonna would could should someday
         可能 也许 或许 打算 计划 准备 考虑 希望 将来 以后 明年 下个月 下周 有机会""".split()),
-    "past": frozenset("""ago childhood 以前 曾经 那时 那时候 时候 小时候 当年 当时 过""".split()),
+    "past": frozenset("""ago childhood 以前 曾经 那时 那时候 小时候 当年 当时 过""".split()),
     "passing": frozenset("""today tonight temporarily temporary until 暂时 临时
         今天 今晚 这次 这周 本周 这几天 那天 当天 除夕""".split()),
     "more": frozenset("also too another additionally 也 另外 另一个 还有".split()),
