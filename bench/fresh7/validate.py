@@ -106,7 +106,7 @@ def check_updates() -> None:
     three = sum(len(c["statements"]) >= 3 for c in chains)
     if len(chains) != 40 or by[("en", "remember")] + by[("en", "ingest")] != 20:
         bad(f"updates: counts {len(chains)} {dict(by)}")
-    if sum(v for (l, via), v in by.items() if via == "ingest") != 12 or three != 10:
+    if sum(v for (_lang, via), v in by.items() if via == "ingest") != 12 or three != 10:
         bad(f"updates: want 12 ingest and 10 chains with 3 values, got {dict(by)} / {three}")
     print(f"updates: {len(chains)} chains {dict(sorted(by.items()))}; {three} with 3+ values; "
           f"{len(set(c['style'] for c in chains))} styles")
