@@ -237,8 +237,9 @@ def unmentioned(a: Statement, b: Statement) -> bool:
     (write/supersede.py). Recall does not ask it: a change is often said after an opener
     ("wait, I misread the ticket, it's 9:15 not 7:40", 刚才说错了，其实主管是王蕾, "Long
     week honestly. ... Mum got transferred to Elmfield Lodge"), which this reading takes for
-    the subject; asked at recall it kept 9 of 241 update chains (five sets) in the wrong
-    order and one near miss of 210 in the right one (bench/results/conflicts.md)."""
+    the subject; asked at recall it kept 8 of 361 update chains (the dev file and five fresh
+    sets) in the wrong order and one near miss of 260 in the right one
+    (bench/results/conflicts.md)."""
     if a.subject is None or b.subject is None:
         return False
     return a.subject.isdisjoint(b.mentions) and b.subject.isdisjoint(a.mentions)
