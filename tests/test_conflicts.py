@@ -124,8 +124,8 @@ def test_a_correction_said_in_conversation_ranks_first(me, clock) -> None:  # ty
 ])
 def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, second, question,  # type: ignore[no-untyped-def]
                                                          new) -> None:
-    """An opener or an aside beside the change ("ugh, long day.", 今天累坏了。) is not read: the
-    sentence that says a value is."""
+    """An opener or an aside beside the change ("ugh, long day.", 唉，累坏了。) is not read:
+    the sentence that says a value is."""
     me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=9)}],
               session="s1")
     me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=1)}],

@@ -91,7 +91,6 @@ def test_two_attributes_of_one_subject_each_first_for_its_question(me, clock, ol
     assert me.recall(about_newer, k=3, track=False)[0].memory.content == newer
 
 
-
 @pytest.mark.parametrize(("text", "past"), [
     ("我们的周会在什么时候？", False),       # 什么时候 asks "when": no story
     ("小时候我在重庆住过几年。", True),
