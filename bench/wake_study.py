@@ -2,10 +2,12 @@
 questions that wake an episode (same domain, another thing) from the cues that mean it.
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python bench/wake_study.py collect   # stores + probes -> json
+    ... collect --wrap                # each cue asked as a question (FRAMES)
+    ... collect [--wrap] --gate bank:2.63   # the probes again with a gate (q_use, z-S4, bank)
     OMP_NUM_THREADS=1 PYTHONPATH=src python bench/wake_study.py report    # tables and the rules
 
-``collect`` fades each wake file's episodes exactly as ../shared/bench/behaviours/score.py
-``run_wake`` does (its own function builds nothing here: the same clock steps, background facts,
+The json goes to /tmp/wake10 (WAKE_STUDY_CACHE). ``collect`` fades each wake file's episodes as
+../shared/bench/behaviours/score.py ``run_wake`` does (the same clock steps, background facts,
 episodes and sleep(full=True) until archived), then probes each cue and control with
 recall(k=3) on a copy of the faded store, as the scorer does, and reads for every archived
 episode (not only the 20 nearest the query) the signals below. Nothing under src/ changes: the
