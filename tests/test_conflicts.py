@@ -136,20 +136,23 @@ def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, seco
 
 
 def test_an_assistants_turn_and_a_story_state_nothing_new(me, clock) -> None:  # type: ignore[no-untyped-def]
-    """An assistant's turn echoes what it was told; a turn with values in several sentences
-    tells a story: neither is ordered as a newer value."""
+    """An assistant's or a tool's turn echoes or answers; a turn with values in several
+    sentences tells a story: none is ordered as a newer value."""
     from engramdb.recall.conflicts import conflict, stating
     me.ingest([{"role": "user", "content": "My gym fee is $40 a month.",
                 "at": clock.now() - timedelta(days=9)},
                {"role": "assistant", "content": "Noted, $40 a month.",
-                "at": clock.now() - timedelta(days=9) + timedelta(seconds=1)}], session="s1")
+                "at": clock.now() - timedelta(days=9) + timedelta(seconds=1)},
+               {"role": "tool", "content": "Billing lookup: the gym fee is $42 a month.",
+                "at": clock.now() - timedelta(days=9) + timedelta(seconds=2)}], session="s1")
     me.ingest([{"role": "user", "content": "We went to Lisbon in May. Then we moved to Porto "
                 "in June, and now the gym fee is $55 a month.",
                 "at": clock.now() - timedelta(days=1)}], session="s2")
     turns = {r.content: r for r in me.list(limit=20) if "role" in r.metadata}
     fee, echo = turns["My gym fee is $40 a month."], turns["Noted, $40 a month."]
+    tool = turns["Billing lookup: the gym fee is $42 a month."]
     story = next(r for c, r in turns.items() if c.startswith("We went to Lisbon"))
-    assert stating(fee) and not stating(echo)
+    assert stating(fee) and not stating(echo) and not stating(tool)
     assert not conflict(fee, story)
 
 

@@ -311,12 +311,12 @@ def _for_a_while(rec: Record) -> bool:
 
 def stating(rec: Record) -> bool:
     """A memory that states how things are: a fact, preference or identity, or a person's
-    turn of a conversation; not an episode, which happened and stays, nor an assistant's
-    turn, which answers or echoes what it was told ("Makes sense, lots of people like Zed")."""
+    turn of a conversation (role "user", the turns write/extract.py reads too); not an
+    episode, which happened and stays, nor an assistant's or a tool's turn, which answers or
+    echoes what it was told ("Makes sense, lots of people like Zed")."""
     if rec.kind in KINDS:
         return True
-    role = rec.metadata.get("role")
-    return rec.kind == Kind.EVENT and role is not None and role != "assistant"
+    return rec.kind == Kind.EVENT and rec.metadata.get("role") == "user"
 
 
 def order_conflicts(hits: list[Hit], mode: str, query: str,
