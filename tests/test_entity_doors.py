@@ -107,3 +107,31 @@ def test_web_page_entity_view(mem, browser):  # type: ignore[no-untyped-def]  # 
         finally:
             page.close()
 
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} missing")
+def test_web_page_a_late_entity_list_never_hides_the_page_asked(mem, browser):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The tab opens the entity view (its list, and an empty page); a name asked at once shows
+    its page, and the list answering after it changes nothing: the requests for the list are
+    held until the page is shown, then let through."""
+    mem.scope(user="alice", agent="noah").remember("Sofia Reyes lives in Lima", kind="fact",
+                                                   people=["Sofia Reyes"])
+    held = []
+    with thread_server(mem) as url:
+        page = browser.new_page()
+        page.set_default_timeout(20000)
+        try:
+            login(page, url, new_key(mem, "read"))
+            page.route("**/v1/entities?*", lambda route: held.append(route))
+            page.click("button[data-view=entity]")
+            page.fill("#e-name", "Sofia Reyes")
+            page.click("#entity-open")
+            page.wait_for_selector("#e-page:not([hidden])")
+            assert held   # the list was asked and is not answered yet
+            for request in held:
+                request.continue_()
+            page.locator("#e-list a", has_text="Sofia Reyes").wait_for()
+            assert page.is_visible("#e-page")
+            assert page.inner_text("#e-title") == "Sofia Reyes"
+        finally:
+            page.close()

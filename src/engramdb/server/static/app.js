@@ -97,7 +97,8 @@ function route() {
   const load = {
     timeline: loadTimeline, sleep: loadSleeps, stats: loadStats, goals: loadGoals,
     context: loadBoot, review: loadReview, sessions: () => loadSessions(value),
-    entity: async () => { await loadEntities(); await openEntity(value); },
+    // both at once, the page opened now: a list arriving late never reopens an older name
+    entity: () => Promise.all([loadEntities(), openEntity(value)]),
     browse: () => browse(0),
   }[name];
   if (load) guard(load);

@@ -39,11 +39,15 @@ export async function loadEntities() {
     : [el("span", { class: "note" }, "No person, place or topic is named yet.")]));
 }
 
+let opened = 0;  // the latest openEntity call: an earlier one's answer never shows over it
+
 export async function openEntity(name) {
+  const mine = ++opened;
   $("e-name").value = name;
   $("e-page").hidden = true;
   if (!name.trim()) return;
   const page = await api("GET", "/v1/entity?" + new URLSearchParams({ name }).toString());
+  if (mine !== opened) return;
   $("e-title").textContent = page.name;
   $("e-chips").replaceChildren(...[...page.kinds.map((k) => chip(k, "kind")),
     el("span", {}, `${page.memories} memories, first seen ${when(page.first_seen)}, `
