@@ -134,7 +134,7 @@ def comparers(similarity: str, conflict: str) -> Comparers:
     return Comparers(similarity, _similarities[similarity], conflict, fn, at_write)
 
 
-def _statements(old: Any, new: Any) -> bool:
+def statements(old: Any, new: Any) -> bool:
     """recall/conflicts.py's reading of two texts: ``new`` states a new value of what ``old``
     states."""
     from .recall.conflicts import conflict
@@ -143,4 +143,4 @@ def _statements(old: Any, new: Any) -> bool:
 
 
 register_similarity("cosine", cosine)
-register_conflict("statements", _statements, at_write=False)
+register_conflict("statements", statements, at_write=False)

@@ -107,6 +107,8 @@ class Core:
     def _recaller(self) -> Recaller:
         from ..recall.pipeline import Recaller
         from ..recall.questionbank import bank_for
+        from ..registry import statements
+        from ..write.kindvote import vectors_for
 
         params, embed_query = self.decay_params, self._embed_query
         embedder = self.embedder
@@ -116,7 +118,11 @@ class Core:
                         aligned=getattr(embedder, "embed_aligned", None),
                         main=getattr(embedder, "embed_main", None),
                         meaning=not getattr(embedder, "lexical_only", False),
-                        conflict=self.compare.conflicts, bank=lambda: bank_for(embedder))
+                        # recall's own reading (None) reads meaning too; another is asked as is
+                        conflict=None if self.compare.conflict_fn is statements
+                        else self.compare.conflicts,
+                        bank=lambda: bank_for(embedder),
+                        examples=lambda cjk: vectors_for(embedder, cjk))
 
     @built_once
     def _unconfirmed(self) -> Unconfirmed:

@@ -20,7 +20,10 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   mentions of the other are the write path's reading alone: ``unmentioned``);
 - **frame**: they share a word or value besides their subjects' names ("Bob said the review
   was cold" / "Bob works at Tyrell" share only Bob), or the newer names the older's value
-  (below);
+  (below), or, where they share no word, the two memories mean something alike and the newer
+  is in no mood (a plan, a past story, a passing exception: write/reading.py): their cosine
+  stands out against what the kind examples meet (recall/framemeaning.py; "I rent a flat in
+  Shoreditch" / "Just moved into a house in Walthamstow"; an embedder with meaning only);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
   denies a value of the older ("not the 14th", 不是孙磊), or names each value the older
   states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
@@ -34,8 +37,9 @@ A question about the present (and a neutral one) gets the newer of a conflicting
 above the older; one about the past ("before", 以前: recall/temporal.py's routing), the older
 just above the newer. A question that names a time is left to the window. Each hit of a pair
 says so in its notes and terms (``earlier_value`` / ``newer_value``), which recall/why.py
-reads; the plan lists the pairs (``stages["conflicts"]``). Only the top TOP hits are read: no
-store query, no model call (bench/results/conflicts.md)."""
+reads; the plan lists the pairs (``stages["conflicts"]``). Only the top TOP hits are read, and
+no model call: the meaning frame reads two stored vectors, only for a pair that passes every
+other test (bench/results/conflicts.md)."""
 
 from __future__ import annotations
 
@@ -61,6 +65,8 @@ from ..write.align import (
     typed_tokens,
 )
 from ..write.extract import marked_sentences
+from ..write.reading import read as wread
+from ..write.tripledecide import OTHER_MOODS
 from .restated import restated
 
 TOP = 4                  # hits read for conflicts
@@ -250,7 +256,8 @@ def _speaker(rec: Record) -> str:
     return who.strip().lower() if isinstance(who, str) else ""
 
 
-def conflict(old: Record, new: Record) -> bool:
+def conflict(old: Record, new: Record,
+             alike: Callable[[Record, Record], bool] | None = None) -> bool:
     """Does ``new`` (said later) state a new value of what ``old`` states? Both are
     ``stating`` (order_conflicts reads no other). Read sentence by sentence (``_said``): one
     sentence of each that conflict are enough ("Ugh, I had that wrong. The owner
@@ -263,7 +270,9 @@ def conflict(old: Record, new: Record) -> bool:
         return False  # "this week", 今天: an exception for that time, not a new value
     said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
     who = _speaker(old), _speaker(new)
-    if any(_states_anew(x, y, who)
+    meant = (lambda: alike(old, new) and not wread(new.content).moods & OTHER_MOODS) \
+        if alike is not None else None
+    if any(_states_anew(x, y, who, meant)
            for y in _said(new, said_new) for x in _said(old, said_old)):
         return True
     # a value said in plain words, named again (recall/restated.py), by texts of one sentence:
@@ -286,15 +295,18 @@ def _said(rec: Record, found: list[tuple[str, bool]]) -> list[str]:
     return held if rec.kind in KINDS or len(held) == 1 else []
 
 
-def _states_anew(x: str, y: str, who: tuple[str, str]) -> bool:
-    """Sentence ``y`` of ``new`` states a new value of what sentence ``x`` of ``old`` does."""
+def _states_anew(x: str, y: str, who: tuple[str, str],
+                 meant: Callable[[], bool] | None = None) -> bool:
+    """Sentence ``y`` of ``new`` states a new value of what sentence ``x`` of ``old`` does;
+    ``meant``: whether the two memories mean something alike (recall/framemeaning.py), a
+    frame where they share no word."""
     a, b = read(x), read(y)
     if b.question or a.question:
         return False
     if who[0] and who[1] and who[0] != who[1] and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
     return values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
-        and (same_frame(a, b) or replaces(a, b))
+        and (same_frame(a, b) or replaces(a, b) or (meant is not None and meant()))
 
 
 def said_in_chat(rec: Record) -> bool:

@@ -27,6 +27,7 @@ from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
 from .expand import expand_query
 from .explain import below_floor, outside_note, why_empty
+from .framemeaning import Examples, MeaningFrame
 from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
 from .mixedrank import mixed_rank, others_of
@@ -74,7 +75,8 @@ class Recaller:
                  preset: str = "default", assoc_slots: int = 2, hit_floor: float = 0.0,
                  aligned: Aligned | None = None, main: Aligned | None = None,
                  meaning: bool = True, conflict: ConflictFn | None = None,
-                 bank: Callable[[], QuestionBank | None] | None = None) -> None:
+                 bank: Callable[[], QuestionBank | None] | None = None,
+                 examples: Examples | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -89,6 +91,8 @@ class Recaller:
         self.conflict = conflict  # does a newer hit state another value (compare.py)
         self.backgrounds = Backgrounds(store)  # each scope's background in meaning (waking)
         self.bank = bank  # typical questions, to read a hit's standing by (questionbank.py)
+        # what users say (write/kindvote.py's examples), to read two statements' meaning by
+        self.examples = examples
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -148,7 +152,7 @@ class Recaller:
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
         pairs = order_conflicts(hits, plan.routing.mode, plan.query,
-                                self.conflict or conflict)
+                                self.conflict or self._conflict(scope, plan))
         if pairs:  # values the write path left side by side: the newer first for "now"
             plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
                                         for o, n in pairs]
@@ -190,6 +194,15 @@ class Recaller:
         if "aligned" not in plan.halves:
             plan.halves["aligned"] = self.aligned(plan.query)
         return plan.halves["aligned"]
+
+    def _conflict(self, scope: Scope, plan: QueryPlan) -> Callable[[Record, Record], bool]:
+        """recall/conflicts.py's reading, with two statements' meaning as their frame where
+        they share no word (recall/framemeaning.py; an embedder with meaning only)."""
+        if not self.meaning or self.examples is None:
+            return conflict
+        alike = MeaningFrame(plan.vector, lambda ids: self.store.vectors(scope, ids),
+                             self.examples)
+        return lambda old, new: conflict(old, new, alike)
 
     def _vectors(self, plan: QueryPlan) -> list[np.ndarray]:
         """The query in every model the embedder has (one, or the routed pair's two)."""

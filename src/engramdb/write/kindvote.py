@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..embed.shipped import PerModel, data_path, load
 from ..model import Draft, Kind
+from ..text import is_cjk
 from .extract import GENERIC
 
 if TYPE_CHECKING:
@@ -112,6 +113,15 @@ class KindBook:
         self.vectors = np.asarray(vectors, dtype=np.float32)
         self.labels = np.array([self.kinds.index(k) for k in labels])
         self.needed = self._measured_lead()
+        self._scripts: dict[bool, np.ndarray] = {}
+
+    def of_script(self, cjk: bool) -> np.ndarray:
+        """The rows of the examples in Chinese (``cjk``) or in other scripts."""
+        if cjk not in self._scripts:
+            mask = [is_cjk(text) == cjk for text, _ in examples()]
+            self._scripts[cjk] = self.vectors[mask] if len(mask) == len(self.vectors) \
+                else self.vectors[:0]
+        return self._scripts[cjk]
 
     def scores(self, vectors: np.ndarray, leave_out: bool = False) -> np.ndarray:
         """(n, kinds): each kind's mean cosine over its NEAREST closest examples; with
@@ -171,6 +181,14 @@ def book_for(embedder: Any, embed: Embed | None = None) -> KindBook | None:
         return KindBook(vectors, [kind for _, kind in known])
 
     return _BOOKS.get(model, build)
+
+
+def vectors_for(embedder: Any, cjk: bool) -> np.ndarray | None:
+    """The unit vectors of the examples in Chinese (``cjk``) or in other scripts, in
+    ``embedder``'s model (None: an embedder without meaning): what recall reads two
+    statements' meaning against (recall/framemeaning.py)."""
+    book = book_for(embedder)
+    return book.of_script(cjk) if book is not None else None
 
 
 def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None,

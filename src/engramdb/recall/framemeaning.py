@@ -1,0 +1,69 @@
+"""Two statements about the same thing in other words, judged by meaning against what people
+say: the frame recall/conflicts.py asks for where two statements share no word ("I live in
+Manchester now" / "I moved to Glasgow last weekend", 我们组在望京SOHO办公 / 全组搬去了中关村).
+
+A model's cosine between two statements says little on its own (e5 gives unrelated English
+statements ~0.8, USE unrelated Chinese ones ~0.3), and the behaviour files' scopes hold two or
+three memories, too few for a background of their own. So each statement's cosine to the other
+is read against its cosines to the kind examples of its language (data/kind_examples.txt: a few
+hundred things users say, in many domains, written without reading any evaluation data, shipped
+with the default embedder's vectors; write/kindvote.py), in the question's own model half:
+
+    standing = mean over the two of (cos(x, y) - mean cos(x, examples)) / spread
+
+Two statements that stand STANDING or more above what the examples meet say something alike:
+more alike than all but a few of the examples are to either. The number is the examples'
+spread, the same for every model and language; an embedder that reads words, not meaning
+(the hashing one), gives no standing. bench/results/conflicts.md has what it buys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..model import Record
+from ..text import is_cjk
+from .background import in_model, model_half
+
+STANDING = 2.5   # spreads above the examples' mean that two statements must stand
+
+Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
+
+
+Examples = Callable[[bool], "np.ndarray | None"]   # the examples' rows in Chinese or not
+
+
+class MeaningFrame:
+    """Whether two stored memories say something alike, for one question: ``query`` is its
+    vector (its non-zero positions are its model's), ``vectors`` reads stored vectors by id,
+    ``examples`` gives the examples' vectors of a script (write/kindvote.py ``vectors_for``)."""
+
+    def __init__(self, query: np.ndarray | None, vectors: Vectors, examples: Examples) -> None:
+        self.dims = model_half(query) if query is not None else np.zeros(0, dtype=int)
+        self.vectors = vectors
+        self.examples = examples
+        self._seen: dict[tuple[str, str], bool] = {}
+
+    def __call__(self, old: Record, new: Record) -> bool:
+        key = (old.id, new.id)
+        if key not in self._seen:
+            self._seen[key] = self.standing(old, new) >= STANDING
+        return self._seen[key]
+
+    def standing(self, old: Record, new: Record) -> float:
+        """The two memories' cosine above what each meets among the examples of its script,
+        in the spreads of those (the mean of the two); -inf where it cannot be told."""
+        cjk = is_cjk(old.content)
+        if not len(self.dims) or is_cjk(new.content) != cjk:
+            return float("-inf")
+        book = self.examples(cjk)
+        found = self.vectors([old.id, new.id])
+        if book is None or not len(book) or old.id not in found or new.id not in found:
+            return float("-inf")
+        x, y = in_model(np.array([found[old.id], found[new.id]]), self.dims)
+        sims = in_model(book, self.dims) @ np.array([x, y]).T
+        spread = sims.std(axis=0)
+        if (spread <= 0).any():
+            return float("-inf")
+        return float((((x @ y) - sims.mean(axis=0)) / spread).mean())

@@ -1,0 +1,85 @@
+"""Two statements of one thing in other words (recall/framemeaning.py): with no word in common,
+the newer value comes first for a question about now and the older for one about before,
+judged by their meaning against what the kind examples meet. The default embedder, real
+SQLite files, a frozen clock; English and Chinese."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+import engramdb
+from engramdb.recall.conflicts import conflict
+from engramdb.recall.framemeaning import STANDING, MeaningFrame
+from engramdb.registry import make_embedder
+from engramdb.testing import FrozenClock
+from engramdb.write.kindvote import vectors_for
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+CHANGES = [
+    ("Our team chats on Slack.", "Everyone messages each other on Microsoft Teams now.",
+     "What does our team use to chat?", "What did our team use to chat before?"),
+    ("I rent a flat in Shoreditch.", "Just moved into a house in Walthamstow.",
+     "Where do I live?", "Where did I live before?"),
+    ("我的家庭医生是李医生。", "现在换成王医生给我看病了。",
+     "我的家庭医生是谁？", "我以前的家庭医生是谁？"),
+]
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return make_embedder("default", threads=1)
+
+
+def _stored(tmp_path: Any, model: Any, old: str, new: str) -> Any:
+    clock = FrozenClock(NOW)
+    mem = engramdb.open(tmp_path / "memory.db", embedder=model, clock=clock)
+    me = mem.scope(user="ana")
+    a = me.remember(old, kind="fact", at=NOW - timedelta(days=30)).memory
+    b = me.remember(new, kind="fact", at=NOW - timedelta(days=2)).memory
+    return mem, me, a, b
+
+
+@pytest.mark.parametrize(("old", "new", "now_q", "before_q"), CHANGES)
+def test_a_change_in_other_words_comes_first_for_now_and_last_for_before(
+        tmp_path: Any, model: Any, old: str, new: str, now_q: str, before_q: str) -> None:
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        assert me.get(a.id).current and me.get(b.id).current  # the write kept both
+        # their words alone share nothing recall reads as one frame
+        assert not conflict(me.get(a.id), me.get(b.id))
+        hits = me.recall(now_q, k=3, track=False)
+        assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
+        assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
+        assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
+        past = me.recall(before_q, k=3, track=False)
+        assert [h.memory.id for h in past[:2]] == [a.id, b.id]
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I rent a flat in Shoreditch.", "Our build runs on GitHub Actions now."),
+    ("我的家庭医生是李医生。", "现在周末都去城西的游泳馆游泳。"),
+])
+def test_statements_about_different_things_do_not_stand_out(tmp_path: Any, model: Any,
+                                                            old: str, new: str) -> None:
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        vectors = dict(zip([a.id, b.id], model.embed_batch([old, new]), strict=True))
+        frame = MeaningFrame(model.embed_batch([new], query=True)[0],
+                             lambda ids: {i: vectors[i] for i in ids},
+                             lambda cjk: vectors_for(model, cjk))
+        assert frame.standing(a, b) < STANDING
+        assert not frame(a, b)
+
+
+def test_without_meaning_the_words_alone_decide(tmp_path: Any) -> None:
+    """The hashing embedder reads words: no standing, and the two stay in recall's order."""
+    hashing = make_embedder("hashing")
+    assert vectors_for(hashing, False) is None
+    mem, me, a, b = _stored(tmp_path, hashing, *CHANGES[1][:2])
+    with mem:
+        hits = me.recall("Where do I live?", k=3, track=False)
+        assert "conflicts" not in (hits.plan or {}).get("stages", {})
