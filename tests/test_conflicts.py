@@ -97,6 +97,20 @@ def test_near_misses_keep_their_order(me, clock, first, second, question, expect
     assert not any("earlier value" in h.why for h in hits)
 
 
+@pytest.mark.parametrize(("first", "second", "question"), [
+    ("Our standup is at 9:00.", "fyi standup moved to 9:45 from today", "When is standup?"),
+    ("站会在每天九点。", "从今天起站会改到九点四十五。", "站会几点开？"),
+])
+def test_a_change_from_today_on_is_a_new_value(me, clock, net_only, first, second,  # type: ignore[no-untyped-def]
+                                               question) -> None:
+    """"from today", 今天起: where the new value starts, not a passing exception for today
+    (which "this week the standup is at 10" is: ``test_near_misses_keep_their_order``)."""
+    told(me, clock, first, second)
+    hits = me.recall(question, k=3, track=False)
+    assert [h.memory.content for h in hits[:2]] == [second, first]
+    assert hits.plan["stages"]["conflicts"]
+
+
 def test_a_question_that_names_a_time_is_left_to_the_window(me, clock, net_only) -> None:  # type: ignore[no-untyped-def]
     told(me, clock, "The car is insured with Admiral.", "We insure the car with Direct Line now.")
     hits = me.recall("Who insured the car in 2025?", k=3, track=False)

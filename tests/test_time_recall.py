@@ -11,7 +11,7 @@ import pytest
 import engramdb
 from engramdb.model import Record
 from engramdb.testing import FrozenClock, HashingEmbedder
-from engramdb.text.timewindow import parse_window
+from engramdb.text.timewindow import LATEST, parse_window
 
 BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
 
@@ -71,6 +71,24 @@ def test_open_ended_windows() -> None:
         "since 2025-01-01")
     zh_after = parse_window("2024年以后", NOW)
     assert zh_after is not None and (zh_after.start, zh_after.end) == (after.start, after.end)
+
+
+@pytest.mark.parametrize(("text", "expr"), [
+    ("Standup moved to 9:45 from today.", "from today"),
+    ("Since yesterday I work from home.", "Since yesterday"),
+    ("从今天起站会改到九点四十五。", "今天起"),
+    ("今天开始药改成一整片。", "今天开始"),
+])
+def test_a_time_said_as_where_something_starts_is_open_ended(text: str, expr: str) -> None:
+    window = parse_window(text, NOW)
+    assert window is not None and window.expr == expr
+    assert window.start <= NOW and window.end == LATEST
+
+
+def test_a_time_alone_stays_its_own_span() -> None:
+    for text in ("This week the standup is at 10.", "今天在家办公。"):
+        window = parse_window(text, NOW)
+        assert window is not None and window.end < LATEST
 
 
 @pytest.mark.parametrize(("query", "start", "end", "expr"), [

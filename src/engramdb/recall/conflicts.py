@@ -30,7 +30,8 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   "Traded the Yaris in for a Kia EV6" after "I drive a Toyota Yaris"); so a plan, a second item of a
   list, a negation of something else ("We don't ship to Switzerland") is no new value;
 - **not for a while**: a newer text that names a time around when it was said ("this week",
-  今天, text/timewindow.py) is an exception for that time, not a new value;
+  今天, text/timewindow.py) is an exception for that time, not a new value; one said as where
+  the value starts ("from today", 从今天起: an open-ended window) is a new value;
 - neither is a question ("Should I move to Hamburg?").
 
 A question about the present (and a neutral one) gets the newer of a conflicting pair just
@@ -50,7 +51,7 @@ from functools import lru_cache
 
 from ..model import Hit, Kind, Record
 from ..text import is_cjk
-from ..text.timewindow import parse_window
+from ..text.timewindow import LATEST, parse_window
 from ..write.align import (
     CUE,
     DATE_WORDS,
@@ -318,7 +319,8 @@ def _for_a_while(rec: Record) -> bool:
     """Does the text name a time around when it was said ("today", "this week", 这周) that
     holds it (text/timewindow.py)?"""
     window = parse_window(rec.content, rec.at)
-    return window is not None and not window.loose and window.contains(rec.at)
+    return window is not None and not window.loose and window.contains(rec.at) \
+        and window.end != LATEST  # "from today", 今天起: a change that holds from then on
 
 
 def stating(rec: Record) -> bool:

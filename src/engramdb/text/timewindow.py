@@ -10,7 +10,8 @@ Understood, in English and Chinese, most specific first:
   week/month/year (本周/上周, 这个月/上个月, 今年/去年/前年), "N days/weeks/months/years ago"
   (三天前, 两周前), and a bare month ("in March", "三月": the latest March not after now);
 - "before"/"after"/"since"/"until" a day, month or year ("before May 2023", "2023年5月之前",
-  "2024年以后"): an open-ended window;
+  "2024年以后"): an open-ended window; so is a time relative to now said as where something
+  starts ("from today", "since yesterday", 从这周起, 今天开始: from its start on);
 - with ``ranges``, a range between two days, months or years ("between August 11 and August
   15 2023", "from May 2023 to July 2023", "2023年5月1日到5月8日"): from the start of the first
   to the end of the second; a side without a year takes the other's ("between 11 and 15
@@ -129,7 +130,8 @@ def parse_window(text: str, now: datetime, ranges: bool = False) -> TimeWindow |
     if found is not None:
         window, span = found
         return _open_ended(text, window, span)
-    return _relative_window(text, now)
+    window = _relative_window(text, now)
+    return _onward(text, window) if window is not None else None
 
 
 def _range(text: str, now: datetime) -> TimeWindow | None:
@@ -256,6 +258,25 @@ def _open_ended(text: str, window: TimeWindow, span: tuple[int, int]) -> TimeWin
     if word in ("since", "以来"):
         return TimeWindow(window.start, LATEST, expr, window.anchored)
     return TimeWindow(window.end, LATEST, expr, window.anchored)
+
+
+_ONWARD_EN = re.compile(r"\b(from|starting|since|as\s+of|beginning)\s+$", re.IGNORECASE)
+_ONWARD_ZH = re.compile(r"^\s*(起|开始|以来|以后|之后)")
+
+
+def _onward(text: str, window: TimeWindow) -> TimeWindow:
+    """A time relative to now said as where something starts ("from today", "starting next
+    week", 从这周起, 今天开始): from the window's start on, not the window alone."""
+    at = text.find(window.expr)
+    if at < 0:
+        return window
+    before = _ONWARD_EN.search(text[:at])
+    after = _ONWARD_ZH.match(text[at + len(window.expr):])
+    if not before and not after:
+        return window
+    word = before.group(1) if before else after.group(1) if after else ""
+    expr = f"{word} {window.expr}" if before else f"{window.expr}{word}"
+    return TimeWindow(window.start, LATEST, expr, window.anchored, window.loose)
 
 
 def _relative_window(text: str, now: datetime) -> TimeWindow | None:
