@@ -1,7 +1,7 @@
 """Two statements of one thing in other words (recall/framemeaning.py): with no word in common,
-the newer value comes first for a question about now and the older for one about before,
-judged by their meaning against what the kind examples meet. The default embedder, real
-SQLite files, a frozen clock; English and Chinese."""
+or a value no typed token tells, the newer value comes first for a question about now and the
+older for one about before, judged by their meaning against what the kind examples meet. The
+default embedder, real SQLite files, a frozen clock; English and Chinese."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engramdb
-from engramdb.recall.conflicts import conflict
+from engramdb.recall.conflicts import conflict, read, values_conflict
 from engramdb.recall.framemeaning import STANDING, MeaningFrame
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
@@ -57,6 +57,38 @@ def test_a_change_in_other_words_comes_first_for_now_and_last_for_before(
         assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
         past = me.recall(before_q, k=3, track=False)
         assert [h.memory.id for h in past[:2]] == [a.id, b.id]
+
+
+@pytest.mark.parametrize(("old", "new", "now_q"), [
+    ("I drink black coffee every morning.", "Switched to green tea in the mornings now.",
+     "What do I drink in the morning?"),
+    ("我们组的代码放在码云上。", "代码仓库现在换成了极狐。", "我们组的代码放在哪里？"),
+    ("我用的输入法是搜狗。", "输入法换成了微信输入法。", "我用什么输入法？"),
+])
+def test_a_value_in_plain_words_is_what_differs(tmp_path: Any, model: Any, old: str, new: str,
+                                                now_q: str) -> None:
+    """No typed value (a name, a number) tells these apart: where the two mean one thing and
+    the newer says a change, the words that differ are the value."""
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        assert not values_conflict(read(old), read(new))
+        hits = me.recall(now_q, k=3, track=False)
+        assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
+        assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
+
+
+@pytest.mark.parametrize(("old", "new", "asked"), [
+    ("I'm allergic to shellfish.", "I'm not allergic to peanuts anymore.",
+     "What am I allergic to?"),
+    ("我对芒果过敏。", "我对菠萝不过敏，可以吃。", "我对什么过敏？"),
+])
+def test_a_negation_of_something_else_is_no_new_value(tmp_path: Any, model: Any, old: str,
+                                                      new: str, asked: str) -> None:
+    mem, me, a, _ = _stored(tmp_path, model, old, new)
+    with mem:
+        hits = me.recall(asked, k=3, track=False)
+        assert hits[0].memory.id == a.id
+        assert "conflicts" not in hits.plan.get("stages", {})
 
 
 @pytest.mark.parametrize(("old", "new"), [

@@ -14,6 +14,9 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   code, and a run holding a capitalised word that is no date word, a model or version: "Kia
   EV6", "Java 21"; adjacent value tokens are one value, 阿里云):
   "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
+  where no typed value tells two statements apart (码云 / 极狐, "black coffee" / "green tea")
+  and they mean one thing (the meaning frame, below), the words that differ are the value,
+  when the newer, not negated, has a change word the older has not (``_replaced``);
 - **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
   "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
   ("Our dog Bruno" / "Our cat Tilly"), or "I" said by two speakers (subjects neither text
@@ -306,8 +309,19 @@ def _states_anew(x: str, y: str, who: tuple[str, str],
         return False
     if who[0] and who[1] and who[0] != who[1] and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
-    return values_conflict(a, b) and says_change(a, b) and not subjects_clash(a, b) \
-        and (same_frame(a, b) or replaces(a, b) or (meant is not None and meant()))
+    alike = meant is not None and says_change(a, b) and meant()
+    changed = values_conflict(a, b) or (alike and _replaced(a, b))
+    return changed and says_change(a, b) and not subjects_clash(a, b) \
+        and (same_frame(a, b) or replaces(a, b) or alike)
+
+
+def _replaced(old: Statement, new: Statement) -> bool:
+    """Where no typed value tells (a brand, a drink, a tool in plain words: 码云 / 极狐, "black
+    coffee" / "green tea"), what differs is the value: the newer, not negated, has a change
+    word the older has not, words the older lacks, and lacks some of the older's."""
+    return bool(new.changes - old.changes) and not new.negated \
+        and bool(new.mentions - old.mentions - {USER}) \
+        and bool(old.mentions - new.mentions - {USER})
 
 
 def said_in_chat(rec: Record) -> bool:
