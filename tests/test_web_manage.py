@@ -179,3 +179,30 @@ def test_a_phone_screen(site, browser):  # type: ignore[no-untyped-def]  # noqa:
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
     assert problems == []
     close(page)
+
+
+def test_a_late_session_list_never_hides_the_session_asked(site, browser):  # type: ignore[no-untyped-def]  # noqa: F811
+    """The sessions tab asks for its list; a session opened before that list answers shows its
+    page, and the first list answering after it changes nothing: the list's requests are held,
+    the newer let through first."""
+    s, url = site
+    page, problems = open_page(browser, url, new_key(s.mem, "read"), 1280)
+    held = []
+    page.route("**/v1/sessions", lambda route: held.append(route))
+    for hash_ in ("#/sessions", "#/sessions/chat-1"):
+        with page.expect_request("**/v1/sessions"):
+            page.evaluate(f"location.hash = {hash_!r}")
+    for _ in range(1000):  # each call to the page lets its held requests reach the route
+        if len(held) == 2:
+            break
+        page.evaluate("0")
+    assert len(held) == 2
+    with page.expect_response("**/v1/sessions/chat-1"):
+        held[1].continue_()
+    page.wait_for_selector("#s-page:not([hidden]) #s-turns td")
+    with page.expect_response("**/v1/sessions"):
+        held[0].continue_()
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(null)))")
+    assert page.is_visible("#s-page") and page.inner_text("#s-title") == "chat-1"
+    assert problems == []
+    close(page)

@@ -11,8 +11,12 @@ function rows(table, pairs) {
     el("td", {}, value))));
 }
 
+let asked = 0;  // the latest loadSessions call: an earlier one's answer never shows over it
+
 export async function loadSessions(id) {
+  const mine = ++asked;
   const { sessions } = await api("GET", "/v1/sessions");
+  if (mine !== asked) return;
   $("s-list").replaceChildren(...(sessions.length ? sessions.map((s) => el("li", {},
     el("a", { class: "chip" + (s === id ? " on" : ""), href: "#/sessions/" + enc(s) }, s)))
     : [el("li", { class: "empty" }, "No working-memory session yet (they start with a turn: "
@@ -20,6 +24,7 @@ export async function loadSessions(id) {
   $("s-page").hidden = true;
   if (!id) return;
   const s = await api("GET", "/v1/sessions/" + enc(id));
+  if (mine !== asked) return;
   $("s-title").textContent = s.id;
   $("s-facts").textContent = `${s.turns} turns, ${s.tokens} of ${s.settings.budget} tokens in `
     + `the window${s.over_budget ? " (over budget)" : ""}; started ${when(s.created_at)}`
