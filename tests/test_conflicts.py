@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from engramdb.recall.conflicts import (
+    order_conflicts,
     read,
     replaces,
     same_frame,
@@ -248,3 +249,25 @@ def test_episodes_happened_and_stay(me, clock) -> None:  # type: ignore[no-untyp
                 at=clock.now() - timedelta(days=1))
     hits = me.recall("What is the budget?", k=3, track=False)
     assert len(hits) == 2 and "conflicts" not in hits.plan.get("stages", {})
+
+
+def test_the_net_reads_what_a_default_recall_returns(me, clock) -> None:  # type: ignore[no-untyped-def]
+    """The five hits a recall returns by default: a pair of the first and the fifth is read
+    (the newer placed first); one of the first and the sixth is not."""
+    for i in range(7):
+        me.remember(f"Rota note {i}: the lab cleaning rota covers bench {i}.",
+                    at=clock.now() - timedelta(days=10 - i))
+    hits = list(me.recall("lab cleaning rota", k=7, track=False))
+    assert len(hits) == 7
+    for late, within in ((4, True), (5, False)):
+        pair = {hits[0].memory.id, hits[late].memory.id}
+        ordered = list(hits)
+        found = order_conflicts(ordered, "current", "lab cleaning rota",
+                                lambda old, new, pair=pair: {old.id, new.id} == pair)
+        assert bool(found) == within
+        if within:
+            older, newer = found[0]
+            places = [h.memory.id for h in ordered]
+            assert places.index(newer.memory.id) < places.index(older.memory.id)
+        else:
+            assert ordered == hits

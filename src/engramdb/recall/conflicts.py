@@ -73,7 +73,7 @@ from ..write.reading import read as wread
 from ..write.tripledecide import OTHER_MOODS
 from .restated import restated
 
-TOP = 4                  # hits read for conflicts
+TOP = 5                  # hits read for conflicts: what a recall returns by default (k = 5)
 RESTATED = True          # also recall/restated.py's test (a switch to measure what it buys)
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
 USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
