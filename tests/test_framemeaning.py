@@ -64,6 +64,8 @@ def test_a_change_in_other_words_comes_first_for_now_and_last_for_before(
      "What do I drink in the morning?"),
     ("我们组的代码放在码云上。", "代码仓库现在换成了极狐。", "我们组的代码放在哪里？"),
     ("我用的输入法是搜狗。", "输入法换成了微信输入法。", "我用什么输入法？"),
+    # 了 at the end of a clause says a new state
+    ("女儿在红星幼儿园上大班。", "女儿上一年级了，在育才小学。", "女儿在哪里上学？"),
 ])
 def test_a_value_in_plain_words_is_what_differs(tmp_path: Any, model: Any, old: str, new: str,
                                                 now_q: str) -> None:
@@ -81,8 +83,10 @@ def test_a_value_in_plain_words_is_what_differs(tmp_path: Any, model: Any, old: 
     ("I'm allergic to shellfish.", "I'm not allergic to peanuts anymore.",
      "What am I allergic to?"),
     ("我对芒果过敏。", "我对菠萝不过敏，可以吃。", "我对什么过敏？"),
+    # 了 after a verb says an act is done: one more item, no change
+    ("我订阅的杂志有《三联生活周刊》。", "我还订阅了《读者》。", "我订阅了什么杂志？"),
 ])
-def test_a_negation_of_something_else_is_no_new_value(tmp_path: Any, model: Any, old: str,
+def test_a_negation_or_one_more_item_is_no_new_value(tmp_path: Any, model: Any, old: str,
                                                       new: str, asked: str) -> None:
     mem, me, a, _ = _stored(tmp_path, model, old, new)
     with mem:

@@ -310,18 +310,27 @@ def _states_anew(x: str, y: str, who: tuple[str, str],
     if who[0] and who[1] and who[0] != who[1] and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
     alike = meant is not None and says_change(a, b) and meant()
-    changed = values_conflict(a, b) or (alike and _replaced(a, b))
+    changed = values_conflict(a, b) or (alike and _replaced(a, b, y))
     return changed and says_change(a, b) and not subjects_clash(a, b) \
         and (same_frame(a, b) or replaces(a, b) or alike)
 
 
-def _replaced(old: Statement, new: Statement) -> bool:
+def _replaced(old: Statement, new: Statement, said: str) -> bool:
     """Where no typed value tells (a brand, a drink, a tool in plain words: 码云 / 极狐, "black
-    coffee" / "green tea"), what differs is the value: the newer, not negated, has a change
-    word the older has not, words the older lacks, and lacks some of the older's."""
-    return bool(new.changes - old.changes) and not new.negated \
+    coffee" / "green tea"), what differs is the value: the newer (``said``), not negated, has a
+    change word the older has not, words the older lacks, and lacks some of the older's. 了
+    counts only at the end of a clause, where it says a new state (豆豆上小学了); after a verb
+    inside one it says an act is done (我还订阅了《菜市场经济学》, 我们选了奶油风)."""
+    changes = new.changes - old.changes
+    if changes == {LE} and not _NEW_STATE.search(said):
+        return False
+    return bool(changes) and not new.negated \
         and bool(new.mentions - old.mentions - {USER}) \
         and bool(old.mentions - new.mentions - {USER})
+
+
+LE = "了"
+_NEW_STATE = re.compile(r"了(?=\s*(?:[，。！？；、,.!?;~…]|$))")
 
 
 def said_in_chat(rec: Record) -> bool:
