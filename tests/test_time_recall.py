@@ -85,6 +85,13 @@ def test_a_time_said_as_where_something_starts_is_open_ended(text: str, expr: st
     assert window.start <= NOW and window.end == LATEST
 
 
+def test_after_a_relative_time_starts_at_its_end() -> None:
+    last_week = parse_window("上周我在做什么", NOW)
+    after = parse_window("上周以后我在做什么", NOW)
+    assert last_week is not None and after is not None
+    assert (after.start, after.end) == (last_week.end, LATEST)
+
+
 def test_a_time_alone_stays_its_own_span() -> None:
     for text in ("This week the standup is at 10.", "今天在家办公。"):
         window = parse_window(text, NOW)

@@ -319,8 +319,8 @@ def _replaced(old: Statement, new: Statement, said: str) -> bool:
     """Where no typed value tells (a brand, a drink, a tool in plain words: 码云 / 极狐, "black
     coffee" / "green tea"), what differs is the value: the newer (``said``), not negated, has a
     change word the older has not, words the older lacks, and lacks some of the older's. 了
-    counts only at the end of a clause, where it says a new state (豆豆上小学了); after a verb
-    inside one it says an act is done (我还订阅了《菜市场经济学》, 我们选了奶油风)."""
+    counts only at the end of a clause, where it says a new state (女儿上一年级了); after a verb
+    inside one it says an act is done (我还订阅了《读者》, 我们挑了一张原木餐桌)."""
     changes = new.changes - old.changes
     if changes == {LE} and not _NEW_STATE.search(said):
         return False

@@ -1,6 +1,7 @@
 """Two statements about the same thing in other words, judged by meaning against what people
-say: the frame recall/conflicts.py asks for where two statements share no word ("I live in
-Manchester now" / "I moved to Glasgow last weekend", 我们组在望京SOHO办公 / 全组搬去了中关村).
+say: the frame recall/conflicts.py asks for where two statements share no word ("I rent a flat
+in Shoreditch." / "Just moved into a house in Walthamstow.", 我的家庭医生是李医生 /
+现在换成王医生给我看病了).
 
 A model's cosine between two statements says little on its own (e5 gives unrelated English
 statements ~0.8, USE unrelated Chinese ones ~0.3), and the behaviour files' scopes hold two or
@@ -28,9 +29,7 @@ from .background import in_model, model_half
 
 STANDING = 2.5   # spreads above the examples' mean that two statements must stand
 
-Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
-
-
+Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]   # stored vectors by id
 Examples = Callable[[bool], "np.ndarray | None"]   # the examples' rows in Chinese or not
 
 

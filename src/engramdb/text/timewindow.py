@@ -265,8 +265,9 @@ _ONWARD_ZH = re.compile(r"^\s*(起|开始|以来|以后|之后)")
 
 
 def _onward(text: str, window: TimeWindow) -> TimeWindow:
-    """A time relative to now said as where something starts ("from today", "starting next
-    week", 从这周起, 今天开始): from the window's start on, not the window alone."""
+    """A time relative to now said as where something starts ("from today", "starting this
+    week", 从这周起, 今天开始): from the window's start on, not the window alone; after it
+    (上周以后): from its end on, as ``_open_ended`` reads a date."""
     at = text.find(window.expr)
     if at < 0:
         return window
@@ -276,7 +277,8 @@ def _onward(text: str, window: TimeWindow) -> TimeWindow:
         return window
     word = before.group(1) if before else after.group(1) if after else ""
     expr = f"{word} {window.expr}" if before else f"{window.expr}{word}"
-    return TimeWindow(window.start, LATEST, expr, window.anchored, window.loose)
+    start = window.end if word in ("以后", "之后") else window.start
+    return TimeWindow(start, LATEST, expr, window.anchored, window.loose)
 
 
 def _relative_window(text: str, now: datetime) -> TimeWindow | None:
