@@ -89,6 +89,10 @@ def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, f
      "Where do we sell?", "We sell to Canada."),
     ("例会一般在周五下午三点。", "这周因为放假，例会改到周四下午三点。",        # this week only
      "例会一般什么时候？", "例会一般在周五下午三点。"),
+    ("Our book club meets on Thursdays at 7pm.", "This Thursday book club moved to 8pm.",  # one day
+     "When does book club usually meet?", "Our book club meets on Thursdays at 7pm."),
+    ("我们的周会在每周一上午十点。", "下周一周会改到下午两点。",                  # one day
+     "我们的周会一般几点？", "我们的周会在每周一上午十点。"),
 ])
 def test_near_misses_keep_their_order(me, clock, first, second, question, expected) -> None:  # type: ignore[no-untyped-def]
     told(me, clock, first, second)

@@ -100,3 +100,19 @@ def test_two_attributes_of_one_subject_each_first_for_its_question(me, clock, ol
 def test_a_when_question_is_not_a_past_story(text, past) -> None:  # type: ignore[no-untyped-def]
     from engramdb.write.reading import read
     assert ("past" in read(text).moods) is past
+
+
+@pytest.mark.parametrize(("usual", "once", "asked"), [
+    ("Our standup is at 9:30 in room B.", "Next Tuesday standup moves to 11:00 for the offsite.",
+     "When is our standup?"),
+    ("我每周六上午去游泳馆游泳。", "这周六上午我改去爬香山。", "我周六上午一般做什么？"),
+])
+def test_a_plain_question_ranks_how_things_stand_above_one_day(me, clock, usual, once,  # type: ignore[no-untyped-def]
+                                                             asked) -> None:
+    """One occasion of a weekday ("next Tuesday", 这周六) is an exception or a plan for that
+    day: a question in no mood is about how things stand."""
+    me.remember(usual, kind="fact", at=clock.now() - timedelta(days=10))
+    me.remember(once, kind="fact", at=clock.now() - timedelta(days=1))
+    hits = me.recall(asked, k=3, track=False)
+    assert hits[0].memory.content == usual
+    assert hits.plan["stages"]["near"][0]["by"] == "mood"

@@ -69,6 +69,7 @@ from ..write.align import (
     typed_tokens,
 )
 from ..write.extract import marked_sentences
+from ..write.reading import occasion
 from ..write.reading import read as wread
 from ..write.tripledecide import OTHER_MOODS
 from .restated import restated
@@ -272,6 +273,8 @@ def conflict(old: Record, new: Record,
         return False  # superseded: placed by the routing (recall/temporal.py)
     if _for_a_while(new) and not _for_a_while(old):
         return False  # "this week", 今天: an exception for that time, not a new value
+    if occasion(new.content) and not occasion(old.content):
+        return False  # "this Thursday", 下周二: an exception or a plan for that day
     said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
     who = _speaker(old), _speaker(new)
     meant = (lambda: alike(old, new) and not wread(new.content).moods & OTHER_MOODS) \

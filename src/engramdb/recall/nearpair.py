@@ -41,7 +41,7 @@ import numpy as np
 from ..model import Hit, Kind
 from ..text import is_cjk
 from ..write.align import COPULAS
-from ..write.reading import Reading, read
+from ..write.reading import Reading, occasion, read
 from ..write.tripledecide import OTHER_MOODS
 from .background import in_model, model_half
 from .conflicts import read as statement
@@ -143,8 +143,8 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if mine != theirs:
             return "mood" if mine else ""
     else:  # a plain question: a plain statement above a question or a past story
-        mine = bool(read(lower.memory.content).moods & ASIDE)
-        theirs = bool(read(upper.memory.content).moods & ASIDE)
+        mine = bool(read(lower.memory.content).moods & ASIDE) or occasion(lower.memory.content)
+        theirs = bool(read(upper.memory.content).moods & ASIDE) or occasion(upper.memory.content)
         if mine != theirs:
             return "" if mine else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \

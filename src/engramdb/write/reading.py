@@ -330,6 +330,12 @@ def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
     return frozen(found)
 
 
+def occasion(text: str) -> bool:
+    """Does the text name one occasion of a weekday ("this Thursday", 下周二): a passing
+    exception or a plan for that day, not how things stand?"""
+    return bool(_OCCASION.search(text))
+
+
 def corrects(sentence: str) -> bool:
     """Does the sentence give a value and mark another as former ("it's B, not A", "from A to
     B", "A -> B", 是B，不是A)? A correction or a change, said in any wording."""
