@@ -34,7 +34,9 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   list, a negation of something else ("We don't ship to Switzerland") is no new value;
 - **not for a while**: a newer text that names a time around when it was said ("this week",
   今天, text/timewindow.py) is an exception for that time, not a new value; one said as where
-  the value starts ("from today", 从今天起: an open-ended window) is a new value;
+  the value starts ("from today", 从今天起: an open-ended window) is a new value; one that
+  names one occasion of a weekday ("this Thursday", 下周二: write/reading.py ``occasion``) is
+  an exception or a plan for that day;
 - neither is a question ("Should I move to Hamburg?").
 
 A question about the present (and a neutral one) gets the newer of a conflicting pair just

@@ -13,7 +13,8 @@ Three things decide, in this order:
   one hit is in and the other is not ("Which version are we considering?": the plan); a
   question in none ranks a plain statement above one that is itself a question or a past
   story (``ASIDE``: "Where do I live?": "I live in Edinburgh" above "Back in 2015 I lived in
-  Glasgow");
+  Glasgow") or that names one occasion of a weekday ("next Tuesday standup moves to 11",
+  write/reading.py ``occasion``);
 - **meaning**: the two statements differ in a direction, x - y, their vectors in the
   question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
   far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
@@ -142,7 +143,7 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         theirs = mood <= read(upper.memory.content).moods
         if mine != theirs:
             return "mood" if mine else ""
-    else:  # a plain question: a plain statement above a question or a past story
+    else:  # a plain question: a plain statement above a question, a past story or one day
         mine = bool(read(lower.memory.content).moods & ASIDE) or occasion(lower.memory.content)
         theirs = bool(read(upper.memory.content).moods & ASIDE) or occasion(upper.memory.content)
         if mine != theirs:
