@@ -314,9 +314,10 @@ def _states_anew(x: str, y: str, who: tuple[str, str],
         return False
     if who[0] and who[1] and who[0] != who[1] and USER in a.mentions | b.mentions:
         return False  # "I" of two speakers
-    alike = meant is not None and says_change(a, b) and meant()
+    said = says_change(a, b)
+    alike = said and meant is not None and meant()
     changed = values_conflict(a, b) or (alike and _replaced(a, b, y))
-    return changed and says_change(a, b) and not subjects_clash(a, b) \
+    return changed and said and not subjects_clash(a, b) \
         and (same_frame(a, b) or replaces(a, b) or alike)
 
 

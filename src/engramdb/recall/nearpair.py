@@ -144,13 +144,18 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if mine != theirs:
             return "mood" if mine else ""
     else:  # a plain question: a plain statement above a question, a past story or one day
-        mine = bool(read(lower.memory.content).moods & ASIDE) or occasion(lower.memory.content)
-        theirs = bool(read(upper.memory.content).moods & ASIDE) or occasion(upper.memory.content)
+        mine, theirs = _aside(lower.memory.content), _aside(upper.memory.content)
         if mine != theirs:
             return "" if mine else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
         and _in_time(lower, upper, mode)
     return "meaning" if lifted else ""
+
+
+def _aside(text: str) -> bool:
+    """Said aside from how things stand: a question, a past story (``ASIDE``) or one occasion
+    of a weekday."""
+    return bool(read(text).moods & ASIDE) or occasion(text)
 
 
 def _in_time(up: Hit, down: Hit, mode: str) -> bool:

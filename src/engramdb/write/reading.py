@@ -325,7 +325,7 @@ def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
     found = {name for name, marks in MOODS.items() if marks & (words | cjk)}
     if _QUESTION.search(text.strip()):
         found.add("question")
-    if _OCCASION.search(text):
+    if occasion(text):
         found.add("passing")
     return frozen(found)
 
