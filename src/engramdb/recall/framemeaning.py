@@ -43,6 +43,7 @@ class MeaningFrame:
         self.vectors = vectors
         self.examples = examples
         self._seen: dict[tuple[str, str], bool] = {}
+        self._rows: dict[bool, np.ndarray | None] = {}  # the examples in the model, by script
 
     def __call__(self, old: Record, new: Record) -> bool:
         key = (old.id, new.id)
@@ -56,13 +57,22 @@ class MeaningFrame:
         cjk = is_cjk(old.content)
         if not len(self.dims) or is_cjk(new.content) != cjk:
             return float("-inf")
-        book = self.examples(cjk)
+        rows = self._examples_of(cjk)
         found = self.vectors([old.id, new.id])
-        if book is None or not len(book) or old.id not in found or new.id not in found:
+        if rows is None or old.id not in found or new.id not in found:
             return float("-inf")
         x, y = in_model(np.array([found[old.id], found[new.id]]), self.dims)
-        sims = in_model(book, self.dims) @ np.array([x, y]).T
+        sims = rows @ np.array([x, y]).T
         spread = sims.std(axis=0)
         if (spread <= 0).any():
             return float("-inf")
         return float((((x @ y) - sims.mean(axis=0)) / spread).mean())
+
+    def _examples_of(self, cjk: bool) -> np.ndarray | None:
+        """The examples of a script in the question's model, unit length there (once per
+        recall, whatever the pairs read)."""
+        if cjk not in self._rows:
+            book = self.examples(cjk)
+            self._rows[cjk] = in_model(book, self.dims) if book is not None and len(book) \
+                else None
+        return self._rows[cjk]
