@@ -1,0 +1,283 @@
+"""Check a held-out set's files (bench/freshN/: updates, near misses, relevance, wake) as the
+fresh7 and fresh8 writers specified them: schema, counts, and that each expected substring occurs
+in the text it must match (case-insensitive, as score.py compares). Standard library only. Each
+set's validate.py runs it with the domains earlier sets used, which its chains must avoid:
+
+    python bench/fresh8/validate.py     # exits 1 and lists every problem if any check fails
+"""
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent   # the set's folder: run() sets it
+USED_DOMAINS: tuple[str, ...] = ()       # domains earlier sets used: run() sets them
+problems: list[str] = []
+HAN = re.compile(r"[\u4e00-\u9fff]")
+KINDS = {"fact", "preference", "event", "pending", "rule", "lesson", "procedure", "identity"}
+STOP = set("""a an the and or but of to in on at by for with from into onto over off out up down
+about as is are was were be been being am i me my mine we our us you your he his she her it its
+they them their this that these those there here when where which who whom what why how do does
+did done have has had not no so then than too very just still some any all each every one two
+three time day night that's i'm it's while during after before again""".split())
+notes: list[str] = []
+
+
+def bad(msg: str) -> None:
+    problems.append(msg)
+
+
+def has(text: str, sub: str) -> bool:
+    return sub.lower() in text.lower()
+
+
+def load(name: str) -> dict:
+    data = json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))
+    if data.get("schema") != 1:
+        bad(f"{name}: schema is not 1")
+    return data
+
+
+def stmt_text(st: dict, via: str, cid: str) -> str:
+    if via == "remember":
+        if set(st) != {"day", "text"}:
+            bad(f"{cid}: remember statement keys {sorted(st)}")
+        return st.get("text", "")
+    if set(st) != {"day", "turns"}:
+        bad(f"{cid}: ingest statement keys {sorted(st)}")
+    for t in st.get("turns", []):
+        if not {"role", "content"} <= set(t) or not set(t) <= {"role", "speaker", "content"}:
+            bad(f"{cid}: turn keys {sorted(t)}")
+        if t.get("role") not in ("user", "assistant"):
+            bad(f"{cid}: role {t.get('role')!r}")
+    # the value must come from what a user said, not only from an assistant's echo
+    return "\n".join(t["content"] for t in st.get("turns", []) if t.get("role") == "user")
+
+
+def check_updates() -> None:
+    chains = load("updates")["chains"]
+    keys = {"id", "lang", "via", "style", "subject", "attribute", "kind", "statements",
+            "now_q", "before_q", "current", "previous"}
+    ids = Counter(c.get("id") for c in chains)
+    for i, n in ids.items():
+        if n > 1:
+            bad(f"updates: duplicate id {i}")
+    for c in chains:
+        cid = c.get("id", "?")
+        if not keys <= set(c):
+            bad(f"{cid}: missing {sorted(keys - set(c))}")
+            continue
+        if c["lang"] not in ("en", "zh") or c["via"] not in ("remember", "ingest"):
+            bad(f"{cid}: lang/via {c['lang']}/{c['via']}")
+        if c["kind"] not in KINDS:
+            bad(f"{cid}: kind {c['kind']!r}")
+        sts = c["statements"]
+        if not 2 <= len(sts) <= 4:
+            bad(f"{cid}: {len(sts)} statements")
+            continue
+        days = [s["day"] for s in sts]
+        if days != sorted(days):
+            bad(f"{cid}: days not in order {days}")
+        texts = [stmt_text(s, c["via"], cid) for s in sts]
+        if not has(texts[-1], c["current"]):
+            bad(f"{cid}: current {c['current']!r} not in the last statement")
+        if not has(texts[-2], c["previous"]):
+            bad(f"{cid}: previous {c['previous']!r} not in the statement before the last")
+        for j, t in enumerate(texts[:-1]):
+            if has(t, c["current"]):
+                bad(f"{cid}: current {c['current']!r} already in statement {j}")
+        if has(c["current"], c["previous"]) or has(c["previous"], c["current"]):
+            bad(f"{cid}: current and previous overlap")
+        for q in ("now_q", "before_q"):
+            if any(c[q].strip("?？ ").lower() in t.lower() for t in texts):
+                bad(f"{cid}: {q} copies a statement")
+        if c["lang"] == "zh" and not HAN.search(" ".join(texts)):
+            bad(f"{cid}: zh chain without Chinese text")
+        if c["lang"] == "en" and HAN.search(" ".join(texts)):
+            bad(f"{cid}: en chain with Chinese text")
+        for w in USED_DOMAINS:
+            if w in (c["subject"] + " " + c["attribute"]).lower():
+                bad(f"{cid}: subject/attribute uses an earlier domain word {w!r}")
+        if has(texts[-1], c["previous"]):
+            notes.append(f"{cid}: the last statement also names the old value ({c['style']})")
+    by = Counter((c["lang"], c["via"]) for c in chains)
+    three = sum(len(c["statements"]) >= 3 for c in chains)
+    if len(chains) != 40 or by[("en", "remember")] + by[("en", "ingest")] != 20:
+        bad(f"updates: counts {len(chains)} {dict(by)}")
+    if sum(v for (_lang, via), v in by.items() if via == "ingest") != 12 or three != 10:
+        bad(f"updates: want 12 ingest and 10 chains with 3 values, got {dict(by)} / {three}")
+    for lang in ("en", "zh"):
+        n3 = sum(len(c["statements"]) >= 3 for c in chains if c["lang"] == lang)
+        if by[(lang, "remember")] != 14 or by[(lang, "ingest")] != 6 or n3 != 5:
+            bad(f"updates: {lang} wants 14 remember, 6 ingest, 5 with 3 values; got "
+                f"{by[(lang, 'remember')]}/{by[(lang, 'ingest')]}/{n3}")
+    print(f"updates: {len(chains)} chains {dict(sorted(by.items()))}; {three} with 3+ values; "
+          f"{len(set(c['style'] for c in chains))} styles")
+
+
+def check_near() -> None:
+    pairs = load("near_misses")["pairs"]
+    types = {"same_attr_diff_subject", "diff_attr_same_subject", "temporary_exception",
+             "plan_vs_fact", "past_story_vs_fact", "negation_of_other", "list_items",
+             "question_vs_statement"}
+    keys = {"id", "lang", "type", "a", "b", "q_a", "q_b", "expect_a", "expect_b", "expected"}
+    for p in pairs:
+        pid = p.get("id", "?")
+        if not keys <= set(p):
+            bad(f"{pid}: missing {sorted(keys - set(p))}")
+            continue
+        if p["type"] not in types:
+            bad(f"{pid}: type {p['type']}")
+        if p["expected"] != "both_current":
+            bad(f"{pid}: expected {p['expected']}")
+        for side in ("a", "b"):
+            if set(p[side]) != {"text", "kind", "day"}:
+                bad(f"{pid}: {side} keys {sorted(p[side])}")
+            elif p[side]["kind"] not in KINDS:
+                bad(f"{pid}: {side} kind {p[side]['kind']!r}")
+            if (p["lang"] == "zh") != bool(HAN.search(p[side]["text"])):
+                bad(f"{pid}: {side} text language does not match lang")
+        a, b = p["a"]["text"], p["b"]["text"]
+        if not has(a, p["expect_a"]) or has(b, p["expect_a"]):
+            bad(f"{pid}: expect_a {p['expect_a']!r} must be in a and not in b")
+        if not has(b, p["expect_b"]) or has(a, p["expect_b"]):
+            bad(f"{pid}: expect_b {p['expect_b']!r} must be in b and not in a")
+        if p["a"]["day"] >= p["b"]["day"]:
+            bad(f"{pid}: b must be written after a")
+    if len(pairs) != 30 or Counter(p["lang"] for p in pairs) != Counter({"en": 15, "zh": 15}):
+        bad("near_misses: want 30 pairs, 15 per language")
+    if set(Counter(p["type"] for p in pairs)) != types:
+        bad("near_misses: not every type is covered")
+    print(f"near_misses: {len(pairs)} pairs {dict(Counter(p['lang'] for p in pairs))}; "
+          f"types {dict(Counter(p['type'] for p in pairs))}")
+    if len({p["id"] for p in pairs}) != len(pairs):
+        bad("near_misses: duplicate ids")
+
+
+def check_relevance() -> None:
+    stores = load("relevance")["stores"]
+    kinds = {"fact", "preference", "event", "pending", "rule", "lesson", "procedure"}
+    for st in stores:
+        sid = st.get("id", "?")
+        if not {"id", "lang", "about", "memories", "on_topic", "off_topic"} <= set(st):
+            bad(f"{sid}: missing store keys")
+            continue
+        by = {}
+        for m in st["memories"]:
+            if set(m) != {"id", "kind", "text"} or m["kind"] not in kinds:
+                bad(f"{sid}/{m.get('id')}: memory keys or kind")
+            if m["id"] in by:
+                bad(f"{sid}: duplicate memory id {m['id']}")
+            by[m["id"]] = m["text"]
+        for q in st["on_topic"]:
+            if set(q) != {"q", "expect", "expect_text", "type"}:
+                bad(f"{sid}: on_topic keys {sorted(q)}")
+            if q["expect"] not in by:
+                bad(f"{sid}: on_topic expects unknown {q['expect']}")
+            elif by[q["expect"]] != q["expect_text"]:
+                bad(f"{sid}: expect_text differs from memory {q['expect']}")
+            if q["type"] not in ("direct", "paraphrase", "crosslingual"):
+                bad(f"{sid}: on_topic type {q['type']}")
+            if q["q"] in by.values():
+                bad(f"{sid}: question copies a memory: {q['q']!r}")
+        for q in st["off_topic"]:
+            if set(q) != {"q", "type"} or q["type"] not in ("general", "other_person", "adjacent"):
+                bad(f"{sid}: off_topic {q}")
+        t_off = Counter(q["type"] for q in st["off_topic"])
+        if len(st["memories"]) != 40 or len(st["on_topic"]) != 25 or \
+                t_off != Counter({"general": 8, "other_person": 6, "adjacent": 16}):
+            bad(f"{sid}: counts {len(st['memories'])}/{len(st['on_topic'])}/{dict(t_off)}")
+        for q in st["on_topic"]:
+            if q["q"].strip("?？ ").lower() in by.get(q["expect"], "").lower():
+                bad(f"{sid}: on-topic question is a piece of its memory: {q['q']!r}")
+        offq = [q["q"] for q in st["off_topic"]]
+        if len(set(offq)) != len(offq):
+            bad(f"{sid}: duplicate off-topic question")
+        kinds = dict(Counter(m['kind'] for m in st['memories']))
+        types = dict(Counter(q['type'] for q in st['off_topic']))
+        print(f"relevance {sid}: {len(st['memories'])} memories {kinds}; "
+              f"{len(st['on_topic'])} on-topic; {len(st['off_topic'])} off-topic {types}")
+
+
+def en_words(text: str) -> set[str]:
+    """Content words, cut to a four-letter stem so that lake/lakeside or fell/fells collide
+    (crude on purpose: it may flag a false match, never misses a shared stem)."""
+    return {w[:4] for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP and len(w) > 1}
+
+
+def zh_bigrams(text: str) -> set[str]:
+    out = set()
+    for run in re.findall(r"[\u4e00-\u9fff]+", text):
+        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+    return out
+
+
+def check_wake() -> None:
+    data = json.loads((HERE / "wake.json").read_text(encoding="utf-8"))
+    if data.get("schema") != 1:
+        bad("wake: schema is not 1")
+    fade = data.get("fade", {})
+    if set(fade) != {"advance_days_per_step", "max_steps"}:
+        bad(f"wake: fade keys {sorted(fade)}")
+    for m in data.get("background", []):
+        if set(m) != {"text", "kind"}:
+            bad(f"wake: background keys {sorted(m)}")
+    eps, ctls = data["episodes"], data["controls"]
+    ids = [e["id"] for e in eps] + [c["id"] for c in ctls]
+    if len(set(ids)) != len(ids):
+        bad("wake: duplicate ids")
+    for e in eps:
+        eid = e.get("id", "?")
+        if set(e) != {"id", "lang", "text", "kind", "cues"} or e["kind"] != "event":
+            bad(f"{eid}: episode keys or kind")
+            continue
+        cues = e["cues"]
+        if set(cues) != {"exact", "paraphrase", "cross_lingual"}:
+            bad(f"{eid}: cue keys {sorted(cues)}")
+            continue
+        zh = e["lang"] == "zh"
+        if zh != bool(HAN.search(e["text"])):
+            bad(f"{eid}: text language does not match lang")
+        if cues["exact"] not in e["text"]:
+            bad(f"{eid}: exact cue is not a verbatim piece of the episode")
+        if zh:
+            shared = zh_bigrams(cues["paraphrase"]) & zh_bigrams(e["text"])
+            if not HAN.search(cues["paraphrase"]) or HAN.search(cues["cross_lingual"]):
+                bad(f"{eid}: paraphrase must be Chinese and cross_lingual English")
+        else:
+            shared = en_words(cues["paraphrase"]) & en_words(e["text"])
+            if HAN.search(cues["paraphrase"]) or not HAN.search(cues["cross_lingual"]):
+                bad(f"{eid}: paraphrase must be English and cross_lingual Chinese")
+        if shared:
+            bad(f"{eid}: paraphrase shares content with the episode: {sorted(shared)}")
+    for c in ctls:
+        if set(c) != {"id", "lang", "q"}:
+            bad(f"{c.get('id')}: control keys {sorted(c)}")
+        elif (c["lang"] == "zh") != bool(HAN.search(c["q"])):
+            bad(f"{c['id']}: control language does not match lang")
+    le, lc = Counter(e["lang"] for e in eps), Counter(c["lang"] for c in ctls)
+    if le != Counter({"en": 8, "zh": 8}) or lc != Counter({"en": 4, "zh": 4}):
+        bad(f"wake: counts episodes {dict(le)} controls {dict(lc)}")
+    print(f"wake: {len(eps)} episodes {dict(le)}, {3 * len(eps)} cues, "
+          f"{len(ctls)} controls {dict(lc)}, {len(data.get('background', []))} background facts")
+
+
+def run(here: Path, used_domains: tuple[str, ...]) -> int:
+    """Check the set in ``here``; its update chains' subject and attribute must name none of
+    ``used_domains``. Prints what it finds; 1 when any check fails."""
+    global HERE, USED_DOMAINS
+    HERE, USED_DOMAINS = here, used_domains
+    problems.clear()
+    notes.clear()
+    for fn in (check_updates, check_near, check_relevance, check_wake):
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest
+            bad(f"{fn.__name__}: {type(exc).__name__}: {exc}")
+    for n in notes:
+        print("note:", n)
+    for p in problems:
+        print("PROBLEM:", p)
+    print("OK" if not problems else f"{len(problems)} problem(s)")
+    return 1 if problems else 0
