@@ -38,6 +38,15 @@ def told(me, clock, first: str, second: str, days: int = 10) -> None:  # type: i
     assert me.get(a.memory.id).current and me.get(b.memory.id).current
 
 
+def told_in_chat(me, clock, first: str, second: str, first_ago: int,  # type: ignore[no-untyped-def]
+                 second_ago: int) -> None:
+    """``first`` and ``second`` said by the user in two sessions, ``first_ago`` and
+    ``second_ago`` days ago: turn events, which the write path never supersedes."""
+    for text, ago, session in ((first, first_ago, "s1"), (second, second_ago, "s2")):
+        me.ingest([{"role": "user", "content": text, "at": clock.now() - timedelta(days=ago)}],
+                  session=session)
+
+
 @pytest.mark.parametrize(("first", "second", "now", "before", "new", "old"), [
     ("I take 50 mg of sertraline every morning.",
      "Dr. Okafor increased my sertraline to 100 mg.",
@@ -145,10 +154,7 @@ def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, seco
                                                          new) -> None:
     """An opener or an aside beside the change ("ugh, long day.", 唉，累坏了。) is not read:
     the sentence that says a value is."""
-    me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=9)}],
-              session="s1")
-    me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=1)}],
-              session="s2")
+    told_in_chat(me, clock, first, second, 9, 1)
     hits = me.recall(question, k=3, track=False)
     assert new in hits[0].memory.content
     assert hits.plan["stages"]["conflicts"]

@@ -11,6 +11,7 @@ import pytest
 
 from engramdb.recall.restated import restated
 from engramdb.write.extract import sentences
+from test_conflicts import told_in_chat
 
 
 @pytest.fixture
@@ -133,10 +134,7 @@ def test_between_remembered_statements_a_change_word_is_needed(old: str, new: st
 def test_a_change_said_in_conversation_ranks_first(me, clock, first, second, question,  # type: ignore[no-untyped-def]
                                                    new) -> None:
     """Turn events are never superseded: the net orders the turns and what they yielded."""
-    me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=30)}],
-              session="s1")
-    me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=2)}],
-              session="s2")
+    told_in_chat(me, clock, first, second, 30, 2)
     hits = me.recall(question, k=3, track=False)
     assert new in hits[0].memory.content
     assert hits.plan["stages"]["conflicts"]
