@@ -4,7 +4,9 @@ it reads them instead of embedding them on first use (embed/shipped.py):
 - src/engramdb/data/kind_examples.npz: the kind examples (write/kindvote.py; 529 sentences,
   about 9.5 s of CPU on a process's first ``ingest``);
 - src/engramdb/data/question_bank.npz: the question bank, embedded as queries
-  (recall/questionbank.py; 400 questions, on a process's first recall).
+  (recall/questionbank.py; 400 questions, on a process's first recall);
+- src/engramdb/data/change_examples.npz: changes and plain statements (recall/changemeaning.py;
+  220 sentences, on the first recall whose conflicts reach them).
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python tools/shipped_vectors.py
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from engramdb.embed.shipped import save
-from engramdb.recall import questionbank
+from engramdb.recall import changemeaning, questionbank
 from engramdb.registry import make_embedder
 from engramdb.write import kindvote
 
@@ -26,8 +28,10 @@ def main() -> None:
     embedder = make_embedder("default", threads=1)
     kinds = [text for text, _ in kindvote.examples()]
     bank = [text for _, text in questionbank.questions()]
+    changes = [text for text, _ in changemeaning.examples()]
     for name, source, vectors in (
             (kindvote.SHIPPED, kindvote.EXAMPLES, embedder.embed_batch(kinds)),
+            (changemeaning.SHIPPED, changemeaning.EXAMPLES, embedder.embed_batch(changes)),
             (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
         values = np.asarray(vectors, dtype=np.float32)
         path = save(name, source, embedder.model_id, values)

@@ -105,6 +105,7 @@ class Core:
 
     @built_once
     def _recaller(self) -> Recaller:
+        from ..recall.changemeaning import book_for as change_book
         from ..recall.pipeline import Recaller
         from ..recall.questionbank import bank_for
         from ..registry import statements
@@ -122,7 +123,8 @@ class Core:
                         conflict=None if self.compare.conflict_fn is statements
                         else self.compare.conflicts,
                         bank=lambda: bank_for(embedder),
-                        examples=lambda cjk: vectors_for(embedder, cjk))
+                        examples=lambda cjk: vectors_for(embedder, cjk),
+                        changes=lambda: change_book(embedder))
 
     @built_once
     def _unconfirmed(self) -> Unconfirmed:

@@ -21,6 +21,7 @@ from .across import across
 from .asked import unanswered, unheld
 from .associate import associate, merge
 from .background import Backgrounds
+from .changemeaning import ChangeBook, ChangeMeaning
 from .collapse import collapse, gists_above
 from .conflicts import conflict, order_conflicts
 from .crosslingual import Aligned, LanguageMix, cross_leg
@@ -76,7 +77,8 @@ class Recaller:
                  aligned: Aligned | None = None, main: Aligned | None = None,
                  meaning: bool = True, conflict: ConflictFn | None = None,
                  bank: Callable[[], QuestionBank | None] | None = None,
-                 examples: Examples | None = None) -> None:
+                 examples: Examples | None = None,
+                 changes: Callable[[], ChangeBook | None] | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -93,6 +95,7 @@ class Recaller:
         self.bank = bank  # typical questions, to read a hit's standing by (questionbank.py)
         # what users say (write/kindvote.py's examples), to read two statements' meaning by
         self.examples = examples
+        self.changes = changes  # changes said in other words (recall/changemeaning.py)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -197,12 +200,14 @@ class Recaller:
 
     def _conflict(self, scope: Scope, plan: QueryPlan) -> Callable[[Record, Record], bool]:
         """recall/conflicts.py's reading, with two statements' meaning as their frame where
-        they share no word (recall/framemeaning.py; an embedder with meaning only)."""
+        they share no word (recall/framemeaning.py) and a change said in other words
+        (recall/changemeaning.py); an embedder with meaning only."""
         if not self.meaning or self.examples is None:
             return conflict
-        alike = MeaningFrame(plan.vector, lambda ids: self.store.vectors(scope, ids),
-                             self.examples)
-        return lambda old, new: conflict(old, new, alike)
+        stored = lambda ids: self.store.vectors(scope, ids)  # noqa: E731
+        alike = MeaningFrame(plan.vector, stored, self.examples)
+        told = ChangeMeaning(stored, self.changes) if self.changes is not None else None
+        return lambda old, new: conflict(old, new, alike, told)
 
     def _vectors(self, plan: QueryPlan) -> list[np.ndarray]:
         """The query in every model the embedder has (one, or the routed pair's two)."""

@@ -1,0 +1,148 @@
+"""A change said in any words, read by meaning: what recall/conflicts.py asks of a newer
+statement when it holds no change word ("Landlord renewed the lease at ...", "turns out I'm a
+10", 私教又换人了).
+
+The examples (data/change_examples.txt: changes and plain statements users say, in many domains,
+written without reading any evaluation data) give, in each model and script, a direction: the
+mean of the changes less the mean of the plain statements (a passing exception, a plan and a past
+story count as plain). A statement's standing is how far its vector lies along that direction
+above the plain examples, in their spread, averaged over the models the vector holds (the default
+embedder's two halves):
+
+    standing = mean over models of (v . direction - mean(plain . direction)) / spread(plain)
+
+The newer of two statements says a change when it stands STANDING or more: set on the design sets
+(bench/results/conflicts.md); an embedder that reads words, not meaning (the hashing one), gives
+no standing. The net asks it of a remembered statement, not of a turn of a conversation
+(recall/conflicts.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..embed.shipped import PerModel, data_path, load
+from ..model import Record
+from ..text import is_cjk
+
+if TYPE_CHECKING:
+    import numpy as np
+
+EXAMPLES = "data/change_examples.txt"
+SHIPPED = "data/change_examples.npz"   # the default embedder's vectors of EXAMPLES (float16)
+CHANGE = "change"
+STANDING = 2.0   # spreads above the plain examples the newer must stand
+
+Vectors = Callable[[Sequence[str]], dict[str, "np.ndarray"]]   # stored vectors by id
+
+
+@lru_cache(maxsize=1)
+def examples() -> tuple[tuple[str, bool], ...]:
+    """(sentence, is a change) of every example line ("label | sentence"; "#": a comment)."""
+    out = []
+    for line in data_path(EXAMPLES).read_text("utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        label, text = (part.strip() for part in line.split("|", 1))
+        out.append((text, label == CHANGE))
+    return tuple(out)
+
+
+def parts_of(embedder: Any) -> list[slice]:
+    """The positions of each model in ``embedder``'s vectors: the two halves of a routed
+    embedder (embed/routed.py), or the whole vector."""
+    main = getattr(embedder, "main", None)
+    split = getattr(main, "dimensions", None)
+    total = int(embedder.dimensions)
+    if isinstance(split, int) and 0 < split < total:
+        return [slice(0, split), slice(split, total)]
+    return [slice(0, total)]
+
+
+class ChangeBook:
+    """Per script and model: the direction from plain statements to changes, and the plain
+    examples' mean and spread along it."""
+
+    def __init__(self, vectors: np.ndarray, changes: Sequence[bool], cjk: Sequence[bool],
+                 parts: list[slice]) -> None:
+        import numpy as np
+
+        rows = np.asarray(vectors, dtype=np.float32)
+        change, script = np.array(changes, dtype=bool), np.array(cjk, dtype=bool)
+        self.parts = parts
+        self.axes: dict[bool, list[tuple[np.ndarray, float, float]]] = {}
+        for zh in (False, True):
+            mine = script == zh
+            if not (change & mine).any() or not (~change & mine).any():
+                continue
+            axes = []
+            for part in parts:
+                x = _unit(rows[mine, part])
+                d = x[change[mine]].mean(axis=0) - x[~change[mine]].mean(axis=0)
+                d /= max(float(np.linalg.norm(d)), 1e-12)
+                plain = x[~change[mine]] @ d
+                axes.append((d, float(plain.mean()), max(float(plain.std()), 1e-6)))
+            self.axes[zh] = axes
+
+    def standing(self, vector: np.ndarray, cjk: bool) -> float:
+        """How far ``vector`` (a stored memory's) stands along the change direction of its
+        script, above the plain examples: -inf where it cannot be told."""
+        axes = self.axes.get(cjk)
+        if not axes:
+            return float("-inf")
+        out = 0.0
+        for part, (d, mean, spread) in zip(self.parts, axes, strict=True):
+            x = _unit(vector[part][None, :])[0]
+            out += (float(x @ d) - mean) / spread
+        return out / len(axes)
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    rows = rows.astype(np.float32)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.float32(1e-12))
+
+
+_BOOKS: PerModel[ChangeBook] = PerModel()
+
+
+def book_for(embedder: Any) -> ChangeBook | None:
+    """The examples read by ``embedder`` (once per process and model id; the default
+    embedder's vectors ship), or None for an embedder without meaning."""
+    if getattr(embedder, "lexical_only", False):
+        return None
+    model = str(getattr(embedder, "model_id", ""))
+
+    def build() -> ChangeBook:
+        known = examples()
+        texts = [text for text, _ in known]
+        vectors = load(SHIPPED, EXAMPLES, model)
+        if vectors is None:
+            vectors = embedder.embed_batch(texts)
+        return ChangeBook(vectors, [c for _, c in known], [is_cjk(t) for t in texts],
+                          parts_of(embedder))
+
+    return _BOOKS.get(model, build)
+
+
+class ChangeMeaning:
+    """Whether the newer of two stored memories says a change, for one recall (each memory's
+    standing read once; ``book`` asked only when a pair gets this far)."""
+
+    def __init__(self, vectors: Vectors, book: Callable[[], ChangeBook | None]) -> None:
+        self.vectors = vectors
+        self.book = book
+        self._standing: dict[str, float] = {}
+
+    def __call__(self, old: Record, new: Record) -> bool:
+        return self.standing(new) >= STANDING
+
+    def standing(self, rec: Record) -> float:
+        if rec.id not in self._standing:
+            book = self.book()
+            found = self.vectors([rec.id]).get(rec.id) if book is not None else None
+            self._standing[rec.id] = float("-inf") if book is None or found is None \
+                else book.standing(found, is_cjk(rec.content))
+        return self._standing[rec.id]

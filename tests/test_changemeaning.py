@@ -1,0 +1,122 @@
+"""A change said with no change word (recall/changemeaning.py): the newer statement's meaning
+stands out along the direction from plain statements to changes, so the net orders the pair
+(newer first for a question about now, older first for one about before); a plain statement
+of something else with another value does not. The default embedder, real SQLite files, a
+frozen clock; English and Chinese."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+
+import engramdb
+from engramdb.embed.shipped import load
+from engramdb.recall.changemeaning import (
+    EXAMPLES,
+    SHIPPED,
+    STANDING,
+    book_for,
+    examples,
+    parts_of,
+)
+from engramdb.recall.conflicts import conflict, read, says_change
+from engramdb.registry import make_embedder
+from engramdb.testing import FrozenClock
+from engramdb.text import is_cjk
+
+NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+CHANGES = [
+    ("My daughter's school bus comes at 7:40.",
+     "The district redid the routes and the school bus comes at 7:10 for my daughter.",
+     "When does my daughter's school bus come?", "When did the school bus come before?"),
+    ("健身卡每年两千块。", "健身房续费时涨价，健身卡一年要两千四。",
+     "健身卡一年多少钱？", "健身卡以前一年多少钱？"),
+]
+
+# another thing with another value, said plainly: no change
+PLAIN = [
+    ("The gym closes at 10pm.", "The gym's sauna closes at 9pm.", "When does the gym close?"),
+    ("我家狗每天吃两顿。", "我家猫每天吃三顿。", "我家狗每天吃几顿？"),
+]
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    return make_embedder("default", threads=1)
+
+
+def _stored(tmp_path: Any, model: Any, old: str, new: str) -> Any:
+    mem = engramdb.open(tmp_path / "memory.db", embedder=model, clock=FrozenClock(NOW))
+    me = mem.scope(user="ana")
+    a = me.remember(old, kind="fact", at=NOW - timedelta(days=30)).memory
+    b = me.remember(new, kind="fact", at=NOW - timedelta(days=2)).memory
+    return mem, me, a, b
+
+
+@pytest.mark.parametrize(("old", "new", "now_q", "before_q"), CHANGES)
+def test_a_change_said_without_a_change_word_comes_first_for_now(
+        tmp_path: Any, model: Any, old: str, new: str, now_q: str, before_q: str) -> None:
+    assert not says_change(read(old), read(new))  # no change word, no denial, no "from X to Y"
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        assert me.get(a.id).current and me.get(b.id).current  # the write kept both
+        assert not conflict(me.get(a.id), me.get(b.id))  # the words alone say no change
+        hits = me.recall(now_q, k=3, track=False)
+        assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
+        assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
+        assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
+        past = me.recall(before_q, k=3, track=False)
+        assert [h.memory.id for h in past[:2]] == [a.id, b.id]
+
+
+@pytest.mark.parametrize(("old", "new", "now_q"), PLAIN)
+def test_a_plain_statement_of_another_thing_is_no_change(tmp_path: Any, model: Any, old: str,
+                                                         new: str, now_q: str) -> None:
+    book = book_for(model)
+    assert book is not None
+    assert book.standing(model.embed_batch([new])[0], is_cjk(new)) < STANDING
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        hits = me.recall(now_q, k=3, track=False)
+        assert "conflicts" not in hits.plan["stages"] or not hits.plan["stages"]["conflicts"]
+        assert {h.memory.id for h in hits} >= {a.id, b.id}
+        assert not any(n.startswith(("earlier value", "newer value"))
+                       for h in hits for n in h.explanation.notes)
+
+
+def test_the_examples_changes_stand_above_their_plain_statements(model: Any) -> None:
+    """In each script, the examples' changes stand well above the plain ones on average (the
+    book is read from them), and the shipped vectors are the default embedder's own."""
+    book = book_for(model)
+    assert book is not None and len(book.parts) == 2  # e5 and USE: the routed halves
+    known = examples()
+    vectors = model.embed_batch([text for text, _ in known])
+    for cjk in (False, True):
+        mine = [(v, change) for v, (text, change) in zip(vectors, known, strict=True)
+                if is_cjk(text) == cjk]
+        change = np.mean([book.standing(v, cjk) for v, c in mine if c])
+        plain = np.mean([book.standing(v, cjk) for v, c in mine if not c])
+        assert change - plain > 1.5
+        assert abs(plain) < 0.05  # the plain examples' mean is the zero of the scale
+
+
+def test_an_embedder_without_meaning_reads_no_change() -> None:
+    hashing = make_embedder("hashing")
+    assert book_for(hashing) is None
+    assert parts_of(hashing) == [slice(0, hashing.dimensions)]
+
+
+def test_the_default_embedders_vectors_of_the_examples_ship(model: Any) -> None:
+    """tools/shipped_vectors.py wrote them for these examples and this model (run it again after
+    editing data/change_examples.txt): a process reads them, it does not embed the examples."""
+    vectors = load(SHIPPED, EXAMPLES, model.model_id)
+    assert vectors is not None, "examples changed: run tools/shipped_vectors.py"
+    texts = [text for text, _ in examples()]
+    assert vectors.shape == (len(texts), model.dimensions)
+    fresh = model.embed_batch(texts[:4])
+    assert np.allclose(vectors[:4], fresh, atol=2e-3)
+    assert load(SHIPPED, EXAMPLES, "another-model") is None
