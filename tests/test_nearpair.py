@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import pytest
 
+from engramdb.recall.nearpair import MIN_LEAN, _two_kinds
+
 
 @pytest.mark.parametrize(("mine", "theirs", "about_me", "about_them"), [
     ("I work at Siemens.", "My wife works at Roche.",
@@ -116,3 +118,44 @@ def test_a_plain_question_ranks_how_things_stand_above_one_day(me, clock, usual,
     hits = me.recall(asked, k=3, track=False)
     assert hits[0].memory.content == usual
     assert hits.plan["stages"]["near"][0]["by"] == "mood"
+
+
+@pytest.fixture(scope="module")
+def model():  # type: ignore[no-untyped-def]
+    from engramdb.registry import make_embedder
+
+    return make_embedder("default", threads=1)
+
+
+def test_values_of_two_kinds_are_two_attributes_that_meaning_orders(  # type: ignore[no-untyped-def]
+        tmp_path, clock, model) -> None:
+    """A quantity and a name are two attributes, not one value changed: the question's
+    meaning, not time, lifts the older above the newer (the default embedder)."""
+    import engramdb
+
+    older, newer = "Leo walks 10,000 steps every day.", "Leo's neighbour Ines never walks anywhere."
+    with engramdb.open(tmp_path / "m.db", embedder=model, clock=clock) as mem:
+        me = mem.scope(user="ana")
+        me.remember(older, kind="fact", at=clock.now() - timedelta(days=3))
+        me.remember(newer, kind="fact", at=clock.now() - timedelta(days=1))
+        hits = me.recall("How active is Leo on foot?", k=3, track=False)
+        assert hits[0].memory.content == older
+        assert hits.plan["stages"]["near"][0]["by"] == "meaning"
+        assert hits[0].explanation.terms["near_lean"] >= MIN_LEAN
+
+
+@pytest.mark.parametrize(("x", "y", "two"), [
+    ("Leo walks 10,000 steps every day.", "Leo's neighbour Ines never walks anywhere.", True),
+    ("The lab laptop runs Windows.", "The lab laptop has 512 gigabytes of storage.", True),
+    ("测试服务器装的是 CentOS。", "测试服务器有64G内存。", True),
+    ("Standup is at 9:15.", "Standup is at 10:30.", False),       # one kind: maybe a change
+    ("我的车位是A区12号。", "我的车位是C区7号。", False),
+    ("I drink black coffee.", "I drink green tea.", False),       # no typed value: not told
+])
+def test_two_kinds_of_value(x, y, two) -> None:  # type: ignore[no-untyped-def]
+    from types import SimpleNamespace
+
+    def hit(text):  # type: ignore[no-untyped-def]
+        return SimpleNamespace(memory=SimpleNamespace(content=text))
+
+    assert _two_kinds(hit(x), hit(y)) is two

@@ -23,9 +23,10 @@ Three things decide, in this order:
   MIN_LEAN or more ranks first, when the two share a word besides their subjects' names
   (recall/conflicts.py ``same_frame``) and the lift keeps time's order (the newer first; for
   a question about the past the older): two values said of one thing may be one fact
-  changed, which time orders, not meaning. (Letting meaning overrule time where the write
-  path reads two subjects bought one held-out near miss and cost one held-out update chain:
-  dropped.)
+  changed, which time orders, not meaning. Where their values are of two kinds (a name and a
+  quantity: "runs Ubuntu 22.04" / "has 64 GB of RAM") they are two attributes, and meaning
+  decides whatever the order. (Letting meaning overrule time where the write path reads two
+  subjects bought one held-out near miss and cost one held-out update chain: dropped.)
 
 A pair is read only when both are facts, preferences or identities, current and in the
 question's script. Only the top TOP hits are read, with one store read of their vectors when
@@ -148,8 +149,17 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if mine != theirs:
             return "" if mine else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
-        and _in_time(lower, upper, mode)
+        and (_in_time(lower, upper, mode) or _two_kinds(lower, upper))
     return "meaning" if lifted else ""
+
+
+def _two_kinds(x: Hit, y: Hit) -> bool:
+    """Each holds typed values and no kind of one is the other's (a name against a quantity:
+    "runs Ubuntu 22.04" / "has 64 GB of RAM"): two attributes, not one value changed, so time
+    does not order them (recall/conflicts.py ``values_conflict`` reads no change either)."""
+    kx = set(statement(x.memory.content).values.values())
+    ky = set(statement(y.memory.content).values.values())
+    return bool(kx) and bool(ky) and kx.isdisjoint(ky)
 
 
 def _aside(text: str) -> bool:
