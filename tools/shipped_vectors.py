@@ -6,7 +6,9 @@ it reads them instead of embedding them on first use (embed/shipped.py):
 - src/engramdb/data/question_bank.npz: the question bank, embedded as queries
   (recall/questionbank.py; 400 questions, on a process's first recall);
 - src/engramdb/data/change_examples.npz: changes and plain statements (recall/changemeaning.py;
-  220 sentences, on the first recall whose conflicts reach them).
+  244 sentences, on the first recall whose conflicts reach them);
+- src/engramdb/data/world_questions.npz: questions about the world, embedded as queries
+  (recall/worldly.py; 80 questions, on a process's first recall).
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python tools/shipped_vectors.py
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from engramdb.embed.shipped import save
-from engramdb.recall import changemeaning, questionbank
+from engramdb.recall import changemeaning, questionbank, worldly
 from engramdb.registry import make_embedder
 from engramdb.write import kindvote
 
@@ -29,9 +31,11 @@ def main() -> None:
     kinds = [text for text, _ in kindvote.examples()]
     bank = [text for _, text in questionbank.questions()]
     changes = [text for text, _ in changemeaning.examples()]
+    world = [text for _, text in worldly.questions()]
     for name, source, vectors in (
             (kindvote.SHIPPED, kindvote.EXAMPLES, embedder.embed_batch(kinds)),
             (changemeaning.SHIPPED, changemeaning.EXAMPLES, embedder.embed_batch(changes)),
+            (worldly.SHIPPED, worldly.TEXTS, embedder.embed_batch(world, query=True)),
             (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
         values = np.asarray(vectors, dtype=np.float32)
         path = save(name, source, embedder.model_id, values)

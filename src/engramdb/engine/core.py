@@ -108,6 +108,7 @@ class Core:
         from ..recall.changemeaning import book_for as change_book
         from ..recall.pipeline import Recaller
         from ..recall.questionbank import bank_for
+        from ..recall.worldly import book_for as world_book
         from ..registry import statements
         from ..write.kindvote import vectors_for
 
@@ -124,7 +125,8 @@ class Core:
                         else self.compare.conflicts,
                         bank=lambda: bank_for(embedder),
                         examples=lambda cjk: vectors_for(embedder, cjk),
-                        changes=lambda: change_book(embedder))
+                        changes=lambda: change_book(embedder),
+                        world=lambda: world_book(embedder))
 
     @built_once
     def _unconfirmed(self) -> Unconfirmed:

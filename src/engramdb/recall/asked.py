@@ -13,6 +13,9 @@
   a question whose every name, in Latin letters, is held by no memory of a scope in its own
   language ("What's the weather like in Lisbon in April?") is not about the store.
 
+And one from meaning: a question about the world (recall/worldly.py: "Who won the 2018 World
+Cup?") is not answered by a memory of its topic, unless that memory holds all its words.
+
 Either scales every hit's relevance by UNANSWERED, under the answer floor, and says why.
 bench/results/abstain.md (ninth session) has what each reading gave, and what was tried."""
 
@@ -104,17 +107,23 @@ def unheld(question: str, count: Callable[[list[str]], Mapping[str, int]]) -> li
     return missing if len(missing) == len(said) else []
 
 
-def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None) -> str | None:
+def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None,
+               worldly: bool = False) -> str | None:
     """Scale every hit's relevance by UNANSWERED when the question names something no
-    memory of the scope holds (``unheld``), or asks for a time or an amount and the best
-    match holds none; the explanation says which. Why, when it did, else None."""
+    memory of the scope holds (``unheld``), asks about the world (``worldly``:
+    recall/worldly.py) and the best match lacks some of its words, or asks for a time or an
+    amount and the best match holds none; the explanation says which. Why, when it did, else
+    None."""
     if not hits:
         return None
+    best = max(hits, key=lambda h: h.score)
     if unheld:
         why = f"the question names {', '.join(unheld)}, which no memory holds"
+    elif worldly and best.explanation.terms.get("coverage", 0.0) < 1.0:
+        why = "the question asks about the world, not about what the memories hold"
     else:
         kind = asks(question)
-        if kind is None or holds(max(hits, key=lambda h: h.score).memory, kind):
+        if kind is None or holds(best.memory, kind):
             return None
         why = f"the best match holds no {kind}, as the question asks"
     for hit in hits:

@@ -51,10 +51,13 @@ from .rerank import RERANK_DEPTH, rerank
 from .temporal import window_first
 from .wake import wake
 from .wakemeaning import Meaning
+from .worldly import WORLDLY as STAND_WORLDLY
+from .worldly import WorldBook
 
 STEP = 0.99   # a hit scores at most this share of the one above it
 ASKED = True  # recall/asked.py: a question asking a time or amount the best match lacks
 UNHELD = True  # recall/asked.py: a question naming what no memory holds
+WORLDLY = True  # recall/worldly.py: a question about the world, not the asker's life
 
 
 def falling(hits: list[Hit]) -> None:
@@ -78,7 +81,8 @@ class Recaller:
                  meaning: bool = True, conflict: ConflictFn | None = None,
                  bank: Callable[[], QuestionBank | None] | None = None,
                  examples: Examples | None = None,
-                 changes: Callable[[], ChangeBook | None] | None = None) -> None:
+                 changes: Callable[[], ChangeBook | None] | None = None,
+                 world: Callable[[], WorldBook | None] | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -96,6 +100,7 @@ class Recaller:
         # what users say (write/kindvote.py's examples), to read two statements' meaning by
         self.examples = examples
         self.changes = changes  # changes said in other words (recall/changemeaning.py)
+        self.world = world  # questions about the world, not the asker (recall/worldly.py)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -244,8 +249,8 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
-        asked = unanswered(top, plan.query, self._unheld(scope, plan, terms)) \
-            if judged and ASKED else None
+        asked = unanswered(top, plan.query, self._unheld(scope, plan, terms),
+                           self._worldly(plan)) if judged and ASKED else None
         return apply_floor(top, floor, judged, asked)
 
     def _unheld(self, scope: Scope, plan: QueryPlan, terms: QueryTerms) -> list[str]:
@@ -261,6 +266,14 @@ class Recaller:
             return doc_freqs(self.store, scope, words, plan.layers, cap=1)
 
         return unheld(plan.query, count)
+
+    def _worldly(self, plan: QueryPlan) -> bool:
+        """Does the question ask about the world, not the asker's life (recall/worldly.py)?"""
+        book = self.world() if WORLDLY and self.meaning and self.world is not None else None
+        if book is None:
+            return False
+        return book.standing(self._vector(plan), ZH if is_cjk(plan.query) else EN) \
+            >= STAND_WORLDLY
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    known: dict[str, float] | None = None) -> dict[str, float]:
