@@ -30,11 +30,10 @@ from engramdb.text import is_cjk
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 CHANGES = [
-    ("My daughter's school bus comes at 7:40.",
-     "The district redid the routes and the school bus comes at 7:10 for my daughter.",
-     "When does my daughter's school bus come?", "When did the school bus come before?"),
-    ("健身卡每年两千块。", "健身房续费时涨价，健身卡一年要两千四。",
-     "健身卡一年多少钱？", "健身卡以前一年多少钱？"),
+    ("My gym membership is 45 dollars a month.",
+     "The gym renewed my membership at 52 dollars a month.",
+     "How much is my gym membership?", "How much was my gym membership before?"),
+    ("宽带每月一百块。", "宽带合约到期续约，每月一百二。", "宽带每月多少钱？", "宽带以前每月多少钱？"),
 ]
 
 # another thing with another value, said plainly: no change

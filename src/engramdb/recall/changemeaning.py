@@ -11,6 +11,8 @@ embedder's two halves):
 
     standing = mean over models of (v . direction - mean(plain . direction)) / spread(plain)
 
+The plain examples include long statements full of names ("I work for Halden Logistics at their
+Rotterdam depot"): with short ones alone, the direction also read length and names as change.
 The newer of two statements says a change when it stands STANDING or more: set on the design sets
 (bench/results/conflicts.md); an embedder that reads words, not meaning (the hashing one), gives
 no standing. The net asks it of a remembered statement, not of a turn of a conversation
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 EXAMPLES = "data/change_examples.txt"
 SHIPPED = "data/change_examples.npz"   # the default embedder's vectors of EXAMPLES (float16)
 CHANGE = "change"
-STANDING = 2.0   # spreads above the plain examples the newer must stand
+STANDING = 2.5   # spreads above the plain examples the newer must stand
 
 Vectors = Callable[[Sequence[str]], dict[str, "np.ndarray"]]   # stored vectors by id
 
