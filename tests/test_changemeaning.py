@@ -33,7 +33,8 @@ CHANGES = [
     ("My gym membership is 45 dollars a month.",
      "The gym renewed my membership at 52 dollars a month.",
      "How much is my gym membership?", "How much was my gym membership before?"),
-    ("宽带每月一百块。", "宽带合约到期续约，每月一百二。", "宽带每月多少钱？", "宽带以前每月多少钱？"),
+    ("宽带每月一百块。", "宽带合约到期续约，每月一百二。",
+     "宽带每月多少钱？", "宽带以前每月多少钱？"),
 ]
 
 # another thing with another value, said plainly: no change

@@ -25,8 +25,10 @@ Three things decide, in this order:
   a question about the past the older): two values said of one thing may be one fact
   changed, which time orders, not meaning. Where their values are of two kinds (a name and a
   quantity: "runs Ubuntu 22.04" / "has 64 GB of RAM") they are two attributes, and meaning
-  decides whatever the order. (Letting meaning overrule time where the write path reads two
-  subjects bought one held-out near miss and cost one held-out update chain: dropped.)
+  decides whatever the order (an embedder with meaning only: hashed words lean by words, and
+  a value misread, 一家 as a quantity, then cost one chain). (Letting meaning overrule time
+  where the write path reads two subjects bought one held-out near miss and cost one
+  held-out update chain: dropped.)
 
 A pair is read only when both are facts, preferences or identities, current and in the
 question's script. Only the top TOP hits are read, with one store read of their vectors when
@@ -64,11 +66,13 @@ Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
 
 def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None,
-               vectors: Vectors) -> list[tuple[Hit, Hit, str]]:
+               vectors: Vectors, meaning: bool = True) -> list[tuple[Hit, Hit, str]]:
     """Move, within the top TOP hits, the one of each near pair the question ``query``
     (embedded as ``vector``) leans toward just above the other; ``vectors`` reads stored
-    vectors by id. Returns (moved up, moved down, why: "subject", "mood" or "meaning") for
-    each move; both hits say so in their notes, the one moved up with its ``near_lean``."""
+    vectors by id; ``meaning``: the embedder reads meaning, not hashed words (only then does
+    the lean order two kinds of value against time). Returns (moved up, moved down, why:
+    "subject", "mood" or "meaning") for each move; both hits say so in their notes, the one
+    moved up with its ``near_lean``."""
     if vector is None or len(hits) < 2:
         return []
     top = hits[:TOP]
@@ -87,7 +91,7 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
         for x, y in pairs:
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
-            why = _lifts(asks, mood, lower, upper, lean, mode)
+            why = _lifts(asks, mood, lower, upper, lean, mode, meaning)
             if why:
                 swap = (lower, upper, why)
                 break
@@ -131,7 +135,7 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
 
 
 def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,
-           mode: str) -> str:
+           mode: str, meaning: bool = True) -> str:
     """Why the question ranks ``lower`` above ``upper`` ("" when it does not): its subject
     first, then its mood, then its lean."""
     if asks is not None:
@@ -149,7 +153,7 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if mine != theirs:
             return "" if mine else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
-        and (_in_time(lower, upper, mode) or _two_kinds(lower, upper))
+        and (_in_time(lower, upper, mode) or (meaning and _two_kinds(lower, upper)))
     return "meaning" if lifted else ""
 
 

@@ -155,7 +155,7 @@ class Recaller:
         if plan.routing.mode == "past":
             hits = past_first(self.store, scope, hits)
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
-                          lambda ids: self.store.vectors(scope, ids))
+                          lambda ids: self.store.vectors(scope, ids), self.meaning)
         if near:  # near misses kept apart on write: the one the question is about first
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
