@@ -249,8 +249,11 @@ class Recaller:
         hold(self.store, scope, [h.memory for h in top], terms)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             self._standings(scope, plan, top, stood))
+        # a question about the world is said so only where a memory is about its topic
+        worldly = judged and max((h.score for h in top), default=0.0) >= floor \
+            and self._worldly(plan)
         asked = unanswered(top, plan.query, self._unheld(scope, plan, terms),
-                           self._worldly(plan)) if judged and ASKED else None
+                           worldly) if judged and ASKED else None
         return apply_floor(top, floor, judged, asked)
 
     def _unheld(self, scope: Scope, plan: QueryPlan, terms: QueryTerms) -> list[str]:
