@@ -6,13 +6,11 @@ frozen clock; English and Chinese."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
 import pytest
 
-import engramdb
 from engramdb.embed.shipped import load
 from engramdb.recall.changemeaning import (
     EXAMPLES,
@@ -24,10 +22,8 @@ from engramdb.recall.changemeaning import (
 )
 from engramdb.recall.conflicts import conflict, read, says_change
 from engramdb.registry import make_embedder
-from engramdb.testing import FrozenClock
 from engramdb.text import is_cjk
-
-NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
+from test_framemeaning import _stored, ordered_by_time  # two facts, 30 and 2 days old
 
 CHANGES = [
     ("My gym membership is 45 dollars a month.",
@@ -49,14 +45,6 @@ def model() -> Any:
     return make_embedder("default", threads=1)
 
 
-def _stored(tmp_path: Any, model: Any, old: str, new: str) -> Any:
-    mem = engramdb.open(tmp_path / "memory.db", embedder=model, clock=FrozenClock(NOW))
-    me = mem.scope(user="ana")
-    a = me.remember(old, kind="fact", at=NOW - timedelta(days=30)).memory
-    b = me.remember(new, kind="fact", at=NOW - timedelta(days=2)).memory
-    return mem, me, a, b
-
-
 @pytest.mark.parametrize(("old", "new", "now_q", "before_q"), CHANGES)
 def test_a_change_said_without_a_change_word_comes_first_for_now(
         tmp_path: Any, model: Any, old: str, new: str, now_q: str, before_q: str) -> None:
@@ -65,12 +53,7 @@ def test_a_change_said_without_a_change_word_comes_first_for_now(
     with mem:
         assert me.get(a.id).current and me.get(b.id).current  # the write kept both
         assert not conflict(me.get(a.id), me.get(b.id))  # the words alone say no change
-        hits = me.recall(now_q, k=3, track=False)
-        assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
-        assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
-        assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
-        past = me.recall(before_q, k=3, track=False)
-        assert [h.memory.id for h in past[:2]] == [a.id, b.id]
+        ordered_by_time(me, a, b, now_q, before_q)
 
 
 @pytest.mark.parametrize(("old", "new", "now_q"), PLAIN)

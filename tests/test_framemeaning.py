@@ -51,12 +51,18 @@ def test_a_change_in_other_words_comes_first_for_now_and_last_for_before(
         assert me.get(a.id).current and me.get(b.id).current  # the write kept both
         # their words alone share nothing recall reads as one frame
         assert not conflict(me.get(a.id), me.get(b.id))
-        hits = me.recall(now_q, k=3, track=False)
-        assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
-        assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
-        assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
-        past = me.recall(before_q, k=3, track=False)
-        assert [h.memory.id for h in past[:2]] == [a.id, b.id]
+        ordered_by_time(me, a, b, now_q, before_q)
+
+
+def ordered_by_time(me: Any, a: Any, b: Any, now_q: str, before_q: str) -> None:
+    """The newer (``b``) first for the question about now, marked as such, and the older
+    (``a``) first for the question about before."""
+    hits = me.recall(now_q, k=3, track=False)
+    assert [h.memory.id for h in hits[:2]] == [b.id, a.id]
+    assert hits.plan["stages"]["conflicts"] == [{"earlier": a.id, "newer": b.id}]
+    assert any(n.startswith("earlier value") for n in hits[1].explanation.notes)
+    past = me.recall(before_q, k=3, track=False)
+    assert [h.memory.id for h in past[:2]] == [a.id, b.id]
 
 
 @pytest.mark.parametrize(("old", "new", "now_q"), [

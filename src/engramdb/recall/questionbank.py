@@ -44,9 +44,15 @@ EmbedQueries = Callable[[Sequence[str]], "np.ndarray"]
 
 @lru_cache(maxsize=1)
 def questions() -> tuple[tuple[str, str], ...]:
-    """(language, question) of every line ("en<TAB>question"; "#" starts a comment)."""
+    """(language, question) of every line of the bank."""
+    return read_questions(TEXTS)
+
+
+def read_questions(name: str) -> tuple[tuple[str, str], ...]:
+    """(language, question) of every line of the data file ``name`` ("en<TAB>question"; "#"
+    starts a comment)."""
     out = []
-    for line in data_path(TEXTS).read_text("utf-8").splitlines():
+    for line in data_path(name).read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             lang, text = line.split("\t", 1)
             out.append((lang.strip(), text.strip()))

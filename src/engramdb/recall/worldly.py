@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import PerModel, data_path, load
+from ..embed.shipped import PerModel, load
 from ..text.lang import EN, ZH
 from . import questionbank
 
@@ -39,13 +39,8 @@ _OWN = re.compile(r"\b(i|me|my|mine|we|us|our|ours|i'm|i've|i'd|we're)\b|我|咱
 
 @lru_cache(maxsize=1)
 def questions() -> tuple[tuple[str, str], ...]:
-    """(language, question) of every line ("en<TAB>question"; "#" starts a comment)."""
-    out = []
-    for line in data_path(TEXTS).read_text("utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            lang, text = line.split("\t", 1)
-            out.append((lang.strip(), text.strip()))
-    return tuple(out)
+    """(language, question) of every world question."""
+    return questionbank.read_questions(TEXTS)
 
 
 class WorldBook:
