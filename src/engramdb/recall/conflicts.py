@@ -23,11 +23,11 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   mentions of the other are the write path's reading alone: ``unmentioned``);
 - **frame**: they share a word or value besides their subjects' names ("Bob said the review
   was cold" / "Bob works at Tyrell" share only Bob), or the newer names the older's value
-  (below), or, where they share no word, the two memories mean something alike and the newer
-  is in no mood (a plan, a past story, a passing exception: write/reading.py) and says a
-  change in words (below): their cosine
-  stands out against what the kind examples meet (recall/framemeaning.py; "I rent a flat in
-  Shoreditch" / "Just moved into a house in Walthamstow"; an embedder with meaning only);
+  (below), or, where they share no word, the two memories mean something alike, the newer
+  is in no mood (a plan, a past story, a passing exception: write/reading.py) and it says a
+  change in words (below): their cosine stands out against what the kind examples meet
+  (recall/framemeaning.py; "I rent a flat in Shoreditch" / "Just moved into a house in
+  Walthamstow"; an embedder with meaning only);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
   denies a value of the older ("not the 14th", 不是孙磊), or names each value the older
   states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
