@@ -6,7 +6,7 @@ it reads them instead of embedding them on first use (embed/shipped.py):
 - src/engramdb/data/question_bank.npz: the question bank, embedded as queries
   (recall/questionbank.py; 400 questions, on a process's first recall);
 - src/engramdb/data/change_examples.npz: changes and plain statements (recall/changemeaning.py;
-  280 sentences, on the first recall whose conflicts reach them);
+  300 sentences, on the first recall whose conflicts reach them);
 - src/engramdb/data/world_questions.npz: questions about the world, embedded as queries
   (recall/worldly.py; 80 questions, on a process's first recall).
 
