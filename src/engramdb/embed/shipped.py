@@ -40,6 +40,17 @@ def data_path(name: str) -> Any:
     return resources.files("engramdb").joinpath(name)
 
 
+def data_lines(name: str, sep: str) -> tuple[tuple[str, str], ...]:
+    """The lines of the data file ``name`` split once at ``sep``, each part stripped; blank
+    lines and lines starting with "#" (comments) left out."""
+    out = []
+    for line in data_path(name).read_text("utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            first, rest = line.split(sep, 1)
+            out.append((first.strip(), rest.strip()))
+    return tuple(out)
+
+
 def text_sha(name: str) -> str:
     """SHA-256 of the data file ``name``: shipped vectors are of this text."""
     return hashlib.sha256(data_path(name).read_bytes()).hexdigest()

@@ -24,9 +24,10 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import PerModel, data_path, load
+from ..embed.shipped import PerModel, data_lines, load
 from ..model import Record
 from ..text import is_cjk
+from .background import in_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -42,13 +43,7 @@ Vectors = Callable[[Sequence[str]], dict[str, "np.ndarray"]]   # stored vectors 
 @lru_cache(maxsize=1)
 def examples() -> tuple[tuple[str, bool], ...]:
     """(sentence, is a change) of every example line ("label | sentence"; "#": a comment)."""
-    out = []
-    for line in data_path(EXAMPLES).read_text("utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        label, text = (part.strip() for part in line.split("|", 1))
-        out.append((text, label == CHANGE))
-    return tuple(out)
+    return tuple((text, label == CHANGE) for label, text in data_lines(EXAMPLES, "|"))
 
 
 def parts_of(embedder: Any) -> list[slice]:
@@ -80,7 +75,7 @@ class ChangeBook:
                 continue
             axes = []
             for part in parts:
-                x = _unit(rows[mine, part])
+                x = in_model(rows[mine], part)
                 d = x[change[mine]].mean(axis=0) - x[~change[mine]].mean(axis=0)
                 d /= max(float(np.linalg.norm(d)), 1e-12)
                 plain = x[~change[mine]] @ d
@@ -95,16 +90,9 @@ class ChangeBook:
             return float("-inf")
         out = 0.0
         for part, (d, mean, spread) in zip(self.parts, axes, strict=True):
-            x = _unit(vector[part][None, :])[0]
+            x = in_model(vector[None, :], part)[0]
             out += (float(x @ d) - mean) / spread
         return out / len(axes)
-
-
-def _unit(rows: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    rows = rows.astype(np.float32)
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.float32(1e-12))
 
 
 _BOOKS: PerModel[ChangeBook] = PerModel()

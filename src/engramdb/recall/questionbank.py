@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import PerModel, data_path, load
+from ..embed.shipped import PerModel, data_lines, load
 from ..text import is_cjk
 from ..text.lang import EN, ZH
 
@@ -51,12 +51,7 @@ def questions() -> tuple[tuple[str, str], ...]:
 def read_questions(name: str) -> tuple[tuple[str, str], ...]:
     """(language, question) of every line of the data file ``name`` ("en<TAB>question"; "#"
     starts a comment)."""
-    out = []
-    for line in data_path(name).read_text("utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            lang, text = line.split("\t", 1)
-            out.append((lang.strip(), text.strip()))
-    return tuple(out)
+    return data_lines(name, "\t")
 
 
 class QuestionBank:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..embed.shipped import PerModel, load
 from ..text.lang import EN, ZH
 from . import questionbank
+from .background import in_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,43 +45,37 @@ def questions() -> tuple[tuple[str, str], ...]:
 
 
 class WorldBook:
-    """Per language: the direction from the asker's own questions to the world's, and the
-    own questions' mean and spread along it."""
+    """Per language: the direction from the asker's own questions (``bank``'s first-person
+    ones) to the world's, and the own questions' mean and spread along it, in the positions
+    the bank's questions of that language fill (a routed embedder's one model)."""
 
-    def __init__(self, world: np.ndarray, world_langs: Sequence[str], own: np.ndarray,
-                 own_langs: Sequence[str]) -> None:
+    def __init__(self, world: np.ndarray, world_langs: Sequence[str],
+                 bank: questionbank.QuestionBank) -> None:
         import numpy as np
 
+        self.spans = bank.dims
         self.axes: dict[str, tuple[np.ndarray, float, float]] = {}
+        asked = questionbank.questions()
         for lang in (EN, ZH):
-            w = _unit(world[np.array(world_langs) == lang])
-            o = _unit(own[np.array(own_langs) == lang])
-            if not len(w) or not len(o):
+            mine = [text for one, text in asked if one == lang]
+            own = bank.rows[lang][[i for i, text in enumerate(mine) if _OWN.search(text)]]
+            w = in_model(world[np.array(world_langs) == lang], self.spans[lang])
+            if not len(w) or not len(own):
                 continue
-            d = w.mean(axis=0) - o.mean(axis=0)
+            d = w.mean(axis=0) - own.mean(axis=0)
             d /= max(float(np.linalg.norm(d)), 1e-12)
-            along = o @ d
+            along = own @ d
             self.axes[lang] = (d, float(along.mean()), max(float(along.std()), 1e-6))
 
     def standing(self, vector: np.ndarray, lang: str) -> float:
         """How far a question (its query vector) stands toward the world's questions: -inf
         where it cannot be told."""
-        import numpy as np
-
         axis = self.axes.get(lang)
         if axis is None:
             return float("-inf")
         d, mean, spread = axis
-        q = np.asarray(vector, dtype=np.float32)
-        q = q / max(float(np.linalg.norm(q)), 1e-12)
+        q = in_model(vector[None, :], self.spans[lang])[0]
         return (float(q @ d) - mean) / spread
-
-
-def _unit(rows: np.ndarray) -> np.ndarray:
-    import numpy as np
-
-    rows = np.asarray(rows, dtype=np.float32)
-    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), np.float32(1e-12))
 
 
 _BOOKS: PerModel[WorldBook] = PerModel()
@@ -93,17 +88,15 @@ def book_for(embedder: Any) -> WorldBook | None:
         return None
     model = str(getattr(embedder, "model_id", ""))
 
+    bank = questionbank.bank_for(embedder)   # embedded once per process, shared with recall
+    if bank is None:
+        return None
+
     def build() -> WorldBook:
         world = questions()
         world_vectors = load(SHIPPED, TEXTS, model)
         if world_vectors is None:
             world_vectors = embedder.embed_batch([t for _, t in world], query=True)
-        bank = questionbank.questions()
-        bank_vectors = load(questionbank.SHIPPED, questionbank.TEXTS, model)
-        if bank_vectors is None:
-            bank_vectors = embedder.embed_batch([t for _, t in bank], query=True)
-        own = [i for i, (_, text) in enumerate(bank) if _OWN.search(text)]
-        return WorldBook(world_vectors, [lang for lang, _ in world], bank_vectors[own],
-                         [bank[i][0] for i in own])
+        return WorldBook(world_vectors, [lang for lang, _ in world], bank)
 
     return _BOOKS.get(model, build)

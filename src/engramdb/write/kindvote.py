@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..embed.shipped import PerModel, data_path, load
+from ..embed.shipped import PerModel, data_lines, load
 from ..model import Draft, Kind
 from ..text import is_cjk
 from .extract import GENERIC
@@ -70,14 +70,7 @@ def votes(embedder: Any) -> bool:
 @lru_cache(maxsize=1)
 def examples() -> tuple[tuple[str, str], ...]:
     """(sentence, kind) of every example line ("kind | sentence"; "#" starts a comment)."""
-    raw = data_path(EXAMPLES).read_text("utf-8")
-    out = []
-    for line in raw.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        kind, text = (part.strip() for part in line.split("|", 1))
-        out.append((text, kind))
-    return tuple(out)
+    return tuple((text, kind) for kind, text in data_lines(EXAMPLES, "|"))
 
 
 def shipped(model: str) -> np.ndarray | None:
