@@ -47,7 +47,7 @@ from .relevance import (
     query_terms,
     score_hits,
 )
-from .rerank import RERANK_DEPTH, rerank
+from .rerank import RERANK_DEPTH, rerank, standing_ties
 from .temporal import window_first
 from .wake import wake
 from .wakemeaning import Meaning
@@ -143,7 +143,8 @@ class Recaller:
         terms = self._terms(scope, plan)
         hold(self.store, scope, [h.memory for h in hits[:RERANK_DEPTH]], terms)
         stood = self._standings(scope, plan, hits[:RERANK_DEPTH])
-        hits = rerank(hits, plan, terms, meanings(stood, terms.scope_size))
+        hits = rerank(hits, plan, terms, meanings(stood, terms.scope_size),
+                      standing_ties(stood, terms.scope_size))
         if plan.crosslingual is not None:
             hits = mixed_rank(hits, plan, terms, others_of(plan, self.languages.of(scope)))
         if preset.assoc_slots > 0 and hits:

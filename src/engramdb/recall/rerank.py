@@ -23,6 +23,12 @@ Each candidate's blend score is multiplied by
   stand above it, in a small personal store the one that answers usually does. Not read in
   a scope under 20 memories (relevance.py MIN_BACKGROUND) nor without a bank (an embedder
   of hashed words); bench/results/abstain.md, "On-topic ranking", has the figures.
+- a tie by meaning: in a scope under 20 memories, where meaning is not read (no chance level
+  to judge a standing by), the memories that hold none of the question's words are ordered
+  by their standing against the question bank, up to TIE_WEIGHT, not by the dense leg's raw
+  cosine alone: a raw cosine favours memories that are near every question ("The boat is
+  moored at Poole." over "The boat seats six." for "How many people fit on it?"), the
+  standing discounts that. It only breaks ties: any word held outweighs it.
 - session density: the share of the top candidates that come from the memory's session
   (``source_session``), scaled so the densest session counts 1. A conversation talks about one
   thing for a while: the session where many candidates cluster is where the question's topic
@@ -41,17 +47,22 @@ from collections import Counter
 
 from ..model import Hit
 from .plan import QueryPlan
-from .relevance import QueryTerms, lexical
+from .relevance import MIN_BACKGROUND, QueryTerms, lexical
 
 RERANK_DEPTH = 60        # candidates re-scored
 COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the question's weight
 DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
+TIE_WEIGHT = 0.03        # + this x the standing's place among the candidates, for a memory
+#                          holding no word of the question in a scope under 20 memories
 
 
 def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
-           meant: dict[str, float] | None = None) -> list[Hit]:
+           meant: dict[str, float] | None = None,
+           ties: dict[str, float] | None = None) -> list[Hit]:
     """The hits, the top ``RERANK_DEPTH`` re-scored and re-sorted, the rest after them.
-    ``meant``: memory id -> its meaning, 0 to 1 (none read: coverage alone)."""
+    ``meant``: memory id -> its meaning, 0 to 1 (none read: coverage alone); ``ties``: memory
+    id -> its tie by meaning (``standing_ties``), for the memories holding no word of the
+    question."""
     top, rest = hits[:RERANK_DEPTH], hits[RERANK_DEPTH:]
     if len(top) < 2:
         return hits
@@ -65,6 +76,9 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
         if meaning is not None:
             hit.explanation.terms["meaning"] = round(meaning, 4)
         factor = 1.0 + COVERAGE_WEIGHT * max(cov, meaning or 0.0) + DENSITY_WEIGHT * dens
+        if ties and cov == 0.0 and hit.memory.id in ties:
+            hit.explanation.terms["meaning_tie"] = round(ties[hit.memory.id], 4)
+            factor += ties[hit.memory.id]
         hit.explanation.terms.update({"coverage": round(cov, 4),
                                       "session_density": round(dens, 4),
                                       "rerank_factor": round(factor, 4)})
@@ -74,3 +88,15 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     plan.stages["rerank"] = {"depth": len(top), "coverage_weight": COVERAGE_WEIGHT,
                              "density_weight": DENSITY_WEIGHT}
     return top + rest
+
+
+def standing_ties(standings: dict[str, float], scope_size: int) -> dict[str, float]:
+    """Each memory's tie by meaning, in a scope under MIN_BACKGROUND memories (where
+    relevance.py ``meanings`` reads none): its standing's place between the lowest and the
+    highest of the candidates' standings, 0 to TIE_WEIGHT (none where fewer than two stand)."""
+    if scope_size >= MIN_BACKGROUND or len(standings) < 2:
+        return {}
+    low, high = min(standings.values()), max(standings.values())
+    if high <= low:
+        return {}
+    return {mid: TIE_WEIGHT * (stood - low) / (high - low) for mid, stood in standings.items()}
