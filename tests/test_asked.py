@@ -61,6 +61,10 @@ def chinese(tmp_path_factory: pytest.TempPathFactory) -> Any:
     ("日语课是什么时候？", TIME),
     ("Where does Anton work?", None),
     ("我老公做什么工作？", None),
+    ("I've got the flyer, so when's the gig?", TIME),
+    ("Which trains run, and when do they leave?", TIME),
+    ("What should I pack when I visit Gran?", None),   # "when" opening a clause asks nothing
+    ("What does Ilse do when it rains?", None),
 ])
 def test_what_a_question_asks_for(question: str, kind: str | None) -> None:
     assert asks(question) == kind
@@ -121,6 +125,18 @@ def test_the_topic_stored_but_not_the_time_or_amount_asked(life: Any, question: 
 def test_a_memory_holding_it_answers(life: Any, question: str, answer: str) -> None:
     hits = life.recall(question, k=3, track=False)
     assert hits and answer in hits[0].memory.content, [h.memory.content for h in hits]
+    assert "unanswered" not in hits[0].explanation.terms
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Which antibiotic must the doctor avoid when I get an infection?", "penicillin"),
+    ("Who runs the rota when I'm on the ward?", "Priya"),
+])
+def test_a_question_with_a_when_clause_is_answered(english: Any, question: str,
+                                                   answer: str) -> None:
+    hits = english.recall(question, k=3, track=False)
+    assert hits and answer in hits[0].memory.content, (hits.note, [h.memory.content
+                                                                   for h in hits])
     assert "unanswered" not in hits[0].explanation.terms
 
 

@@ -28,16 +28,21 @@ from functools import lru_cache
 from ..model import Hit, Kind, Record
 from ..text import is_cjk, tokenize
 from ..text.timewindow import parse_window
-from ..write.align import DATE_WORDS, VALUE, typed_tokens
+from ..write.align import COPULAS, DATE_WORDS, VALUE, typed_tokens
 from .conflicts import said_in_chat
 
 TIME, AMOUNT = "time", "amount"
 UNANSWERED = 0.2   # relevance x this when the best match holds nothing of the asked kind
 _I = re.IGNORECASE
+_AUX = "|".join(sorted(w for w in COPULAS if w.isalpha()))   # is, does, will, ...
 _ASKS = (
     (AMOUNT, re.compile(r"\bhow\s+(?:much|many|old|long|tall|big|far|often|heavy|large)\b"
                         r"|多少|几[个岁遍本次年天位只条件张口台辆门]|多[大久长高重远]", _I)),
-    (TIME, re.compile(r"\bwhen\b|\bwhat\s+(?:time|date|year)\b|\bwhich\s+(?:day|date|year|"
+    # "when" asks only where an auxiliary follows it ("When does the lease end?", "..., and
+    # when do they leave?"): with a subject after it, it opens a clause ("What should I pack
+    # when I visit Gran?", "What does Ilse do when it rains?")
+    (TIME, re.compile(rf"\bwhen(?:'s\b|\s+(?:{_AUX})\b)"
+                      r"|\bwhat\s+(?:time|date|year)\b|\bwhich\s+(?:day|date|year|"
                       r"month)s?\b|什么时候|何时|哪天|哪一天|哪年|几号|几点|几月", _I)),
 )
 _ZH_AMOUNT = re.compile("[〇零一二三四五六七八九十百千万亿两半]")
