@@ -52,6 +52,29 @@ def test_a_question_in_a_mood_ranks_the_statement_in_it_first(me, clock, fact, p
     assert hits.plan["stages"]["near"][0]["by"] == "mood"
 
 
+@pytest.mark.parametrize(("fact", "plan", "planned_q", "plain_q"), [
+    ("The hall is painted grey.", "We plan to repaint the hall yellow in May.",
+     "What colour are we going to paint the hall?", "What colour is the hall?"),
+    ("我家客厅的墙刷的是米白色。", "准备明年春天把客厅重新粉刷成浅绿色。",
+     "客厅的墙打算刷成什么颜色？", "客厅的墙现在是什么颜色？"),
+])
+@pytest.mark.parametrize("fact_first", [True, False])
+def test_a_question_in_a_plans_mood_ranks_the_pending_plan_first_whatever_its_words(  # type: ignore[no-untyped-def]
+        me, clock, fact, plan, planned_q, plain_q, fact_first) -> None:
+    """The statement holds more of the question's words ("painted" / "paint"): the plan,
+    kept as a pending item, is still what a question in its mood is about."""
+    first, second = ((fact, "fact"), (plan, "pending")) if fact_first \
+        else ((plan, "pending"), (fact, "fact"))
+    me.remember(first[0], kind=first[1], at=clock.now() - timedelta(days=3))
+    me.remember(second[0], kind=second[1], at=clock.now() - timedelta(days=1))
+    hits = me.recall(planned_q, k=3, track=False)
+    terms = {h.memory.content: h.explanation.terms["coverage"] for h in hits}
+    assert terms[fact] > terms[plan]
+    assert hits[0].memory.content == plan
+    assert hits.plan["stages"]["near"][0]["by"] == "mood"
+    assert me.recall(plain_q, k=3, track=False)[0].memory.content == fact
+
+
 @pytest.mark.parametrize(("fact", "aside", "asked"), [
     ("Our team syncs every Tuesday at 10.", "Would Wednesday be a better day for the team sync?",
      "When does our team sync?"),

@@ -30,10 +30,15 @@ Three things decide, in this order:
   where the write path reads two subjects bought one held-out near miss and cost one
   held-out update chain: dropped.)
 
-A pair is read only when both are facts, preferences or identities, current and in the
-question's script. Only the top TOP hits are read, with one store read of their vectors when
-such a pair is there and no model call; a pair recall/conflicts.py finds conflicting is
-ordered by it after this (the newer first for a question about now).
+A pair is read only when both are facts, preferences, identities or plans kept as pending
+items, current and in the question's script. A plan and a statement are a pair whatever the
+question's words weigh, and only the mood orders them: "What colour are we going to paint
+the hall?" is about the pending "We plan to repaint the hall yellow" even where "The hall is
+painted grey" holds more of its words (past stories kept as events read so as well cost
+update chains their order: bench/results/conflicts.md). Only the top TOP hits are read, with
+one store read of their vectors when such a pair is there and no model call; a pair
+recall/conflicts.py finds conflicting is ordered by it after this (the newer first for a
+question about now).
 bench/results/restated.md has what each part buys."""
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ TOP = 4                  # hits read for near pairs
 TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
 MIN_LEAN = 0.05          # the question's lean toward one of the two that decides
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
+PLANNED = Kind.PENDING   # a plan kept as one: paired with a statement by the mood alone
 # the moods a question in none of them is not about: a question said, a past story (a plan and
 # a passing exception are not here: their words also open a change that holds from now, "from
 # today", 今天开始, "from next month"; with them, 5 of 361 update chains lost their order)
@@ -77,9 +83,10 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
         return []
     top = hits[:TOP]
     asked = is_cjk(query)
-    said = [h for h in top if h.memory.kind in KINDS and h.memory.invalid_at is None
-            and is_cjk(h.memory.content) == asked]
-    pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:] if _near(x, y)]
+    said = [h for h in top if h.memory.kind in KINDS | {PLANNED}
+            and h.memory.invalid_at is None and is_cjk(h.memory.content) == asked]
+    pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:]
+             if _near(x, y) or _planned(x, y)]
     if not pairs:
         return []
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
@@ -92,6 +99,8 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
             why = _lifts(asks, mood, lower, upper, lean, mode, meaning)
+            if why != "mood" and not _near(x, y):
+                why = ""   # a plan and a statement the question's words set apart
             if why:
                 swap = (lower, upper, why)
                 break
@@ -183,6 +192,13 @@ def _near(x: Hit, y: Hit) -> bool:
     """Two statements that the question's words weigh alike."""
     cx, cy = x.explanation.terms.get("coverage"), y.explanation.terms.get("coverage")
     return cx is not None and cy is not None and abs(cx - cy) < TIE
+
+
+def _planned(x: Hit, y: Hit) -> bool:
+    """One is a plan kept as one (a pending item), the other a statement of how things
+    stand: a question in the plan's mood is about the plan whatever words it shares with
+    the statement ("What are we going to call the boat?" / "The boat is called ...")."""
+    return (x.memory.kind == PLANNED) != (y.memory.kind == PLANNED)
 
 
 def _alike(x: Hit, y: Hit) -> bool:
