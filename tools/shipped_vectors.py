@@ -8,7 +8,10 @@ it reads them instead of embedding them on first use (embed/shipped.py):
 - src/engramdb/data/change_examples.npz: changes and plain statements (recall/changemeaning.py;
   300 sentences, on the first recall whose conflicts reach them);
 - src/engramdb/data/world_questions.npz: questions about the world, embedded as queries
-  (recall/worldly.py; 80 questions, on a process's first recall).
+  (recall/worldly.py; 80 questions, on a process's first recall);
+- src/engramdb/data/earlier_questions.npz: questions about an earlier value and their twins
+  about now, embedded as queries (recall/earlier.py; 160 questions, on a process's first
+  recall).
 
     OMP_NUM_THREADS=1 PYTHONPATH=src python tools/shipped_vectors.py
 
@@ -21,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from engramdb.embed.shipped import save
-from engramdb.recall import changemeaning, questionbank, worldly
+from engramdb.recall import changemeaning, earlier, questionbank, worldly
 from engramdb.registry import make_embedder
 from engramdb.write import kindvote
 
@@ -36,6 +39,7 @@ def main() -> None:
             (kindvote.SHIPPED, kindvote.EXAMPLES, embedder.embed_batch(kinds)),
             (changemeaning.SHIPPED, changemeaning.EXAMPLES, embedder.embed_batch(changes)),
             (worldly.SHIPPED, worldly.TEXTS, embedder.embed_batch(world, query=True)),
+            (earlier.SHIPPED, earlier.TEXTS, embedder.embed_batch(earlier.texts(), query=True)),
             (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
         values = np.asarray(vectors, dtype=np.float32)
         path = save(name, source, embedder.model_id, values)

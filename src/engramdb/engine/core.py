@@ -106,6 +106,7 @@ class Core:
     @built_once
     def _recaller(self) -> Recaller:
         from ..recall.changemeaning import book_for as change_book
+        from ..recall.earlier import book_for as earlier_book
         from ..recall.pipeline import Recaller
         from ..recall.questionbank import bank_for
         from ..recall.worldly import book_for as world_book
@@ -126,7 +127,8 @@ class Core:
                         bank=lambda: bank_for(embedder),
                         examples=lambda cjk: vectors_for(embedder, cjk),
                         changes=lambda: change_book(embedder),
-                        world=lambda: world_book(embedder))
+                        world=lambda: world_book(embedder),
+                        earlier=lambda: earlier_book(embedder))
 
     @built_once
     def _unconfirmed(self) -> Unconfirmed:

@@ -26,6 +26,8 @@ from .collapse import collapse, gists_above
 from .conflicts import conflict, order_conflicts
 from .crosslingual import Aligned, LanguageMix, cross_leg
 from .diversify import mmr
+from .earlier import EARLIER as STAND_EARLIER
+from .earlier import EarlierBook
 from .expand import expand_query
 from .explain import below_floor, outside_note, why_empty
 from .framemeaning import Examples, MeaningFrame
@@ -48,7 +50,7 @@ from .relevance import (
     score_hits,
 )
 from .rerank import RERANK_DEPTH, rerank, standing_ties
-from .temporal import window_first
+from .temporal import HISTORY, Routing, window_first
 from .wake import wake
 from .wakemeaning import Meaning
 from .worldly import WORLDLY as STAND_WORLDLY
@@ -58,6 +60,7 @@ STEP = 0.99   # a hit scores at most this share of the one above it
 ASKED = True  # recall/asked.py: a question asking a time or amount the best match lacks
 UNHELD = True  # recall/asked.py: a question naming what no memory holds
 WORLDLY = True  # recall/worldly.py: a question about the world, not the asker's life
+EARLY = True    # recall/earlier.py: a question about an earlier value, said in other words
 
 
 def falling(hits: list[Hit]) -> None:
@@ -82,7 +85,8 @@ class Recaller:
                  bank: Callable[[], QuestionBank | None] | None = None,
                  examples: Examples | None = None,
                  changes: Callable[[], ChangeBook | None] | None = None,
-                 world: Callable[[], WorldBook | None] | None = None) -> None:
+                 world: Callable[[], WorldBook | None] | None = None,
+                 earlier: Callable[[], EarlierBook | None] | None = None) -> None:
         self.store = store
         self.hit_floor = hit_floor  # Config.relevance_floor: hits less relevant are dropped
         self.embed_query = embed_query
@@ -101,6 +105,7 @@ class Recaller:
         self.examples = examples
         self.changes = changes  # changes said in other words (recall/changemeaning.py)
         self.world = world  # questions about the world, not the asker (recall/worldly.py)
+        self.earlier = earlier  # questions about an earlier value (recall/earlier.py)
 
     def recall(self, scope: Scope, query: str, kinds: tuple[str, ...], preset: str | None,
                k: int, now: datetime, within: str | None = None,
@@ -123,6 +128,7 @@ class Recaller:
                                       lambda _: self._aligned_vector(plan), scope, plan,
                                       preset, self._main_vector)
             ranked.update(cross)
+        self._reroute(plan)
         fused = rrf_scores(ranked, preset)   # what the expansion reads from
         ranked, preset = expand_query(self.store, scope, plan, ranked, fused, preset)
         fused, seen = rrf(ranked, preset)
@@ -153,14 +159,15 @@ class Recaller:
             depth = 3 * k
             hits = mmr(hits, self.store.vectors(scope, [h.memory.id for h in hits[:depth]]),
                        preset.mmr, depth)
-        if plan.routing.mode == "past":
-            hits = past_first(self.store, scope, hits)
+        if plan.routing.mode in ("past", HISTORY):
+            hits = past_first(self.store, scope, hits, plan.routing.mode == "past")
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
                           lambda ids: self.store.vectors(scope, ids), self.meaning)
         if near:  # near misses kept apart on write: the one the question is about first
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
-        pairs = order_conflicts(hits, plan.routing.mode, plan.query,
+        pairs = order_conflicts(hits, "current" if plan.routing.mode == HISTORY
+                                else plan.routing.mode, plan.query,
                                 self.conflict or self._conflict(scope, plan))
         if pairs:  # values the write path left side by side: the newer first for "now"
             plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
@@ -270,6 +277,23 @@ class Recaller:
             return doc_freqs(self.store, scope, words, plan.layers, cap=1)
 
         return unheld(plan.query, count)
+
+    def _reroute(self, plan: QueryPlan) -> None:
+        """A question routed as one about now that asks about an earlier value by its
+        meaning (recall/earlier.py) is routed as one about the past. Read only where the dense
+        leg has embedded the question: no model call for it."""
+        if not EARLY or plan.routing.mode != "current" or plan.vector is None \
+                or not self.meaning or self.earlier is None:
+            return
+        book = self.earlier()
+        if book is None:
+            return
+        stood = book.standing(plan.vector, ZH if is_cjk(plan.query) else EN)
+        if stood >= STAND_EARLIER:
+            plan.routing = Routing(HISTORY, f"the question's meaning leans to an earlier value "
+                                            f"(it stands {stood:.1f} toward questions about "
+                                            "before): former values kept, each just below the "
+                                            "value that replaced it")
 
     def _worldly(self, plan: QueryPlan) -> bool:
         """Does the question ask about the world, not the asker's life (recall/worldly.py)?"""

@@ -135,9 +135,10 @@ def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPl
     return Hit(memory=record, score=final, explanation=explanation)
 
 
-def past_first(store: Store, scope: Scope, hits: list[Hit]) -> list[Hit]:
+def past_first(store: Store, scope: Scope, hits: list[Hit], before: bool = True) -> list[Hit]:
     """Each superseded hit goes just above the current value its chain leads to (the
-    newest former value first); chains keep the place of their best hit."""
+    newest former value first); chains keep the place of their best hit. ``before=False``
+    (a question read as about an earlier value by its meaning alone): just below it."""
     head: dict[str, str] = {}
     for hit in hits:
         rec, steps = hit.memory, 0
@@ -150,14 +151,16 @@ def past_first(store: Store, scope: Scope, hits: list[Hit]) -> list[Hit]:
         if hit.memory.invalid_at is not None:
             hit.explanation.notes.append(
                 f"a former value (superseded on {hit.memory.invalid_at.date()}), placed "
-                "first: the query asks about the past")
+                + ("first: the query asks about the past" if before else
+                   "after the value that replaced it: the query's meaning leans to an "
+                   "earlier value"))
     place = {}
     for i, hit in enumerate(hits):
         place.setdefault(head[hit.memory.id], i)
 
     def key(h: Hit) -> tuple[int, int, float]:
         gone = h.memory.invalid_at
-        return (place[head[h.memory.id]], gone is None,
+        return (place[head[h.memory.id]], (gone is None) == before,
                 -gone.timestamp() if gone else 0.0)
 
     return sorted(hits, key=key)

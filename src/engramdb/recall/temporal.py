@@ -14,6 +14,10 @@ Routing (one per query, shown in the plan):
   "previously", 以前, 之前, 原来, 曾经...): superseded memories are kept and each is placed just
   above the current value that replaced it (the newest former value first).
 - ``current``: present-tense and neutral questions: superseded memories are not returned.
+- ``history``: a question said in none of the past's words whose meaning leans to an earlier
+  value ("Which dentist did the kids go to at first?": recall/earlier.py, set by the recall
+  pipeline once the question is embedded): superseded memories are kept, each just below the
+  value that replaced it, as the meaning is less sure than the words.
 
 A window is applied when it names its year ("in May 2023", "2023年5月", "on 8 May 2023",
 "before 2024") or is read from the clock in a way that is right for a live agent ("yesterday",
@@ -38,13 +42,14 @@ _PAST = re.compile(
     # 旧金山 is San Francisco)
     r"|\b(?:my|our|your|his|her|their|the)\s+old\b|(?<![依仍])旧(?!金山)",
     re.IGNORECASE)
+HISTORY = "history"
 _NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+present|today)\b"
                   r"|现在|目前|如今|当前|最近", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Routing:
-    mode: str     # window | past | current
+    mode: str     # window | past | current | history
     reason: str
 
     def to_dict(self) -> dict[str, str]:
