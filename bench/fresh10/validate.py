@@ -65,7 +65,8 @@ def check_near() -> None:
             fresh_check.bad(f"{pid}: a kind {p['a']['kind']!r}, want fact")
         if p["b"]["kind"] != want_b.get(p["type"], "fact"):
             fresh_check.bad(f"{pid}: b kind {p['b']['kind']!r} for {p['type']}")
-        if p["type"] == "question_vs_statement" and not p["b"]["text"].rstrip().endswith(("?", "？")):
+        asked = p["b"]["text"].rstrip().endswith(("?", "？"))
+        if p["type"] == "question_vs_statement" and not asked:
             fresh_check.bad(f"{pid}: question_vs_statement b is not a question")
         for q in ("q_a", "q_b"):
             if any(p[q].strip("?？ ").lower() in p[s]["text"].lower() for s in ("a", "b")):
