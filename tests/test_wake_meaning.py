@@ -108,3 +108,34 @@ def test_a_woken_memory_keeps_its_place_in_a_scope_of_two_languages(faded_mixed)
     with engramdb.open(path, clock=clock) as mem:
         hits = mem.recall("Porto marina Ruiz dinghy regatta", k=3, track=False)
         assert hits[0].memory.id == boat.id and hits[0].woken
+
+
+def test_a_standing_against_the_question_bank_lifts_a_wake_by_at_most_its_cap() -> None:
+    from engramdb.recall.wakemeaning import BANK_SHIFT, LIFT, lift
+
+    standing = {"near": 1.8, "far": 0.2, "high": 4.0, "unbanked": 1.0}
+    banked = {"near": BANK_SHIFT + 2.2, "far": BANK_SHIFT + 9.0, "high": BANK_SHIFT + 3.0}
+    assert lift(standing, banked) == pytest.approx({"near": 2.2, "far": 0.2 + LIFT})
+    assert lift(standing, {}) == {}
+
+
+def test_waking_reads_the_bank_for_memories_in_the_questions_language_only(faded_mixed,  # type: ignore[no-untyped-def]
+                                                                          monkeypatch):
+    from engramdb.recall import wakemeaning
+
+    path, clock, boat = faded_mixed
+    seen: list[dict[str, float]] = []
+
+    def spy(standing, banked):  # type: ignore[no-untyped-def]
+        seen.append(dict(banked))
+        return {}
+
+    monkeypatch.setattr(wakemeaning, "lift", spy)
+    with engramdb.open(path, clock=clock) as mem:
+        chinese = {m.id for m in mem.list(limit=100) if not m.content.isascii()}
+        mem.recall("Do you remember the day we borrowed a little boat for a race?", k=3,
+                   track=False)
+        mem.recall("还记得那次借小船去参加帆船比赛吗？", k=3, track=False)
+    assert len(seen) == 2
+    assert boat.id in seen[0] and not set(seen[0]) & chinese   # English memories only
+    assert boat.id not in seen[1] and set(seen[1]) <= chinese  # the archived boat is English

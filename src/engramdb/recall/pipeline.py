@@ -139,7 +139,8 @@ class Recaller:
                      self.params, Meaning(lambda: self._vector(plan), ranked.get("dense", []),
                                          self.embed_query, lambda: self._vectors(plan),
                                          lambda: self.languages.of(scope).ids,
-                                         self.backgrounds, plan.query, layers=asleep),
+                                         self.backgrounds, plan.query, layers=asleep,
+                                         bank=self._bank_of(plan)),
                      asleep)
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
@@ -278,9 +279,18 @@ class Recaller:
 
         return unheld(plan.query, count)
 
+    def _bank_of(self, plan: QueryPlan) -> Callable[[dict[str, np.ndarray]],
+                                                     dict[str, float]] | None:
+        """Memories' standings against the question bank for this question (waking reads
+        them, recall/wakemeaning.py); None without a bank."""
+        book = self.bank() if self.meaning and self.bank is not None else None
+        if book is None:
+            return None
+        return lambda found: book.standings(plan.query, self._vector(plan), found)
+
     def _reroute(self, plan: QueryPlan) -> None:
         """A question routed as one about now that asks about an earlier value by its
-        meaning (recall/earlier.py) is routed as one about the past. Read only where the dense
+        meaning (recall/earlier.py) is routed as one about history. Read only where the dense
         leg has embedded the question: no model call for it."""
         if not EARLY or plan.routing.mode != "current" or plan.vector is None \
                 or not self.meaning or self.earlier is None:

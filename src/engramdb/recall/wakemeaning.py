@@ -22,6 +22,19 @@ paraphrases and translations at 0.9-4.2, the wake file's control questions at mo
 the relevance file's off-topic ones at most 1.9 but for two that share a topic with an
 episode (car insurance and a towed car, 2.05; a cat's food and a stray cat's litter, 3.2).
 
+**Against the question bank.** A cue asked as a question ("Do you remember when ...?",
+"还记得...吗？") crowds its cosines to every memory together: its frame is what they all meet,
+so the memory it means stands less far out of the scope. The memory's standing against the
+question bank (recall/questionbank.py: its cosine to this question less its mean cosine to
+typical questions of the question's language, over their spread; what relevance reads)
+cancels the frame: typical questions share it. For a memory in the question's language (the
+bank's questions are in it; read for the other language's memories too, it lifted the wrong
+episodes for cues in the other language), that standing, less BANK_SHIFT (it runs higher than
+a standing in the scope: the bank's questions are unlike any one memory, the scope's memories
+alike), stands for the memory's standing in the scope where it is higher, by at most LIFT: it
+lifts a memory that stands out a little, it cannot wake one that does not
+(bench/results/wake.md, thirteenth session).
+
 **Words.** The share of the query's content words the memory's text holds, when it holds two of
 them or more: the exact words of a faded episode wake it even where a small scope has no
 background to stand out from."""
@@ -42,6 +55,8 @@ from .background import Backgrounds, averaged, chance
 
 CANDIDATES = 20       # archived memories nearest the query, per model, whose standing is read
 MARGIN = 0.5          # standing above the best one chance match among n would reach
+BANK_SHIFT = 1.5      # a standing against the question bank, less this, is one in the scope
+LIFT = 1.0            # ... and lifts the scope's standing by at most this
 WORDS_Z = 1.0         # the standing that the query's words need beside them
 MIN_WORDS = 2         # content words the memory must hold for a words cue
 WORDS_SHARE = 2 / 3   # ... and this share of the query's content words
@@ -73,6 +88,8 @@ class Meaning:
     backgrounds: Backgrounds | None = None   # the scope's background, kept between queries
     text: str = ""                          # the query, for its language
     layers: tuple[Layer, ...] = (Layer.ARCHIVED,)   # where the candidates sleep (+ cold)
+    # memory id -> vector, to each memory's standing against the question bank, if any
+    bank: Callable[[dict[str, np.ndarray]], dict[str, float]] | None = None
     _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
     _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
 
@@ -103,6 +120,10 @@ class Meaning:
         candidates = [(mid, of[mid], found[mid]) for mid in ids if mid in found]
         asked = ZH if self.text and is_cjk(self.text) else EN
         z = averaged(self.backgrounds, scope, vectors, langs, asked, candidates)
+        if self.bank is not None and z:
+            banked = self.bank({mid: v for mid, lang, v in candidates
+                                if mid in z and lang == asked})
+            z = {**z, **lift(z, banked)}
         return {mid: (z[mid], wake_at(len(langs.get(lang, ()))))
                 for mid, lang, _ in candidates if mid in z}
 
@@ -138,6 +159,18 @@ class Meaning:
             return None
         return Cue("meaning", f"{words!r} ~ similarity {cos:.3f}",
                    round(min(0.5 + 0.5 * (cos - need) / span, 1.0), 4))
+
+
+def lift(standing: dict[str, float], banked: dict[str, float]) -> dict[str, float]:
+    """The standings in the scope that a standing against the question bank (``banked``)
+    lifts: to that standing less BANK_SHIFT, by at most LIFT."""
+    out = {}
+    for mid, z in standing.items():
+        if mid in banked:
+            up = min(banked[mid] - BANK_SHIFT, z + LIFT)
+            if up > z:
+                out[mid] = up
+    return out
 
 
 def wake_at(n: int) -> float:
