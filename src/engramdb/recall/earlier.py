@@ -58,39 +58,23 @@ def texts() -> list[str]:
     return [before for _, before, _ in pairs] + [now for _, _, now in pairs]
 
 
-class EarlierBook:
+class EarlierBook(questionbank.Axes):
     """Per language: the direction from the questions about now to those about before, and
-    the questions about now's mean and spread along it (the twins and the bank's), in the
-    positions the bank's questions of that language fill (a routed embedder's one model)."""
+    the questions about now's mean and spread along it (the twins and the bank's)."""
 
     def __init__(self, vectors: np.ndarray, languages: Sequence[str],
                  bank: questionbank.QuestionBank) -> None:
         import numpy as np
 
-        self.spans = bank.dims
-        self.axes: dict[str, tuple[np.ndarray, float, float]] = {}
+        super().__init__(bank)
         n = len(languages)
         picked = np.array(languages)
         for lang in (EN, ZH):
             rows = picked == lang
-            if not rows.any() or lang not in bank.rows:
-                continue
-            before = in_model(vectors[:n][rows], self.spans[lang])
-            now = in_model(vectors[n:][rows], self.spans[lang])
-            d = before.mean(axis=0) - now.mean(axis=0)
-            d /= max(float(np.linalg.norm(d)), 1e-12)
-            along = np.concatenate([now, bank.rows[lang]]) @ d
-            self.axes[lang] = (d, float(along.mean()), max(float(along.std()), 1e-6))
-
-    def standing(self, vector: np.ndarray, lang: str) -> float:
-        """How far a question (its query vector) stands toward the questions about before:
-        -inf where it cannot be told."""
-        axis = self.axes.get(lang)
-        if axis is None:
-            return float("-inf")
-        d, mean, spread = axis
-        q = in_model(vector[None, :], self.spans[lang])[0]
-        return (float(q @ d) - mean) / spread
+            if rows.any() and lang in bank.rows:
+                before = in_model(vectors[:n][rows], self.spans[lang])
+                now = in_model(vectors[n:][rows], self.spans[lang])
+                self.set(lang, before, now, np.concatenate([now, bank.rows[lang]]))
 
 
 _BOOKS: PerModel[EarlierBook] = PerModel()
@@ -101,15 +85,11 @@ def book_for(embedder: Any) -> EarlierBook | None:
     default embedder's vectors ship), or None for an embedder without meaning."""
     if getattr(embedder, "lexical_only", False):
         return None
-    model = str(getattr(embedder, "model_id", ""))
-    bank = questionbank.bank_for(embedder)   # embedded once per process, shared with recall
-    if bank is None:
-        return None
 
-    def build() -> EarlierBook:
-        vectors = load(SHIPPED, TEXTS, model)
+    def build(bank: questionbank.QuestionBank) -> EarlierBook:
+        vectors = load(SHIPPED, TEXTS, str(getattr(embedder, "model_id", "")))
         if vectors is None:
             vectors = embedder.embed_batch(texts(), query=True)
         return EarlierBook(vectors, [lang for lang, _, _ in twins()], bank)
 
-    return _BOOKS.get(model, build)
+    return questionbank.banked(embedder, _BOOKS, build)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..embed.shipped import PerModel, data_lines, load
 from ..text import is_cjk
@@ -40,6 +40,7 @@ TEXTS = "data/question_bank.txt"
 SHIPPED = "data/question_bank.npz"  # the default embedder's query vectors of TEXTS (float16)
 
 EmbedQueries = Callable[[Sequence[str]], "np.ndarray"]
+B = TypeVar("B")
 
 
 @lru_cache(maxsize=1)
@@ -138,3 +139,46 @@ def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank |
         return QuestionBank(vectors, [lang for lang, _ in known])
 
     return _BANKS.get(model, build)
+
+
+class Axes:
+    """Per language, a direction in the questions' own model (the positions the bank's
+    questions of that language fill: a routed embedder's one model) from one set of
+    questions to another, and a reference set's mean and spread along it: how far a question
+    stands toward one kind of question (recall/worldly.py, recall/earlier.py)."""
+
+    def __init__(self, bank: QuestionBank) -> None:
+        self.spans = bank.dims
+        self.axes: dict[str, tuple[np.ndarray, float, float]] = {}
+
+    def set(self, lang: str, toward: np.ndarray, away: np.ndarray,
+            reference: np.ndarray) -> None:
+        """The direction mean(``toward``) - mean(``away``) for ``lang``, standings measured
+        above ``reference`` along it (rows already in the model's positions, unit length)."""
+        import numpy as np
+
+        d = toward.mean(axis=0) - away.mean(axis=0)
+        d /= max(float(np.linalg.norm(d)), 1e-12)
+        along = reference @ d
+        self.axes[lang] = (d, float(along.mean()), max(float(along.std()), 1e-6))
+
+    def standing(self, vector: np.ndarray, lang: str) -> float:
+        """How far a question (its query vector) stands along the direction of ``lang``, in
+        the reference's spreads above its mean: -inf where it cannot be told."""
+        from .background import in_model
+
+        axis = self.axes.get(lang)
+        if axis is None:
+            return float("-inf")
+        d, mean, spread = axis
+        q = in_model(vector[None, :], self.spans[lang])[0]
+        return (float(q @ d) - mean) / spread
+
+
+def banked(embedder: Any, books: PerModel[B], build: Callable[[QuestionBank], B]) -> B | None:
+    """What ``build`` makes of the question bank of ``embedder`` (once per process and model
+    id, kept in ``books``), or None for an embedder without meaning."""
+    bank = bank_for(embedder)   # embedded once per process, shared with recall
+    if bank is None:
+        return None
+    return books.get(str(getattr(embedder, "model_id", "")), lambda: build(bank))

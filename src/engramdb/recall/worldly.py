@@ -44,38 +44,22 @@ def questions() -> tuple[tuple[str, str], ...]:
     return questionbank.read_questions(TEXTS)
 
 
-class WorldBook:
+class WorldBook(questionbank.Axes):
     """Per language: the direction from the asker's own questions (``bank``'s first-person
-    ones) to the world's, and the own questions' mean and spread along it, in the positions
-    the bank's questions of that language fill (a routed embedder's one model)."""
+    ones) to the world's, and the own questions' mean and spread along it."""
 
     def __init__(self, world: np.ndarray, world_langs: Sequence[str],
                  bank: questionbank.QuestionBank) -> None:
         import numpy as np
 
-        self.spans = bank.dims
-        self.axes: dict[str, tuple[np.ndarray, float, float]] = {}
+        super().__init__(bank)
         asked = questionbank.questions()
         for lang in (EN, ZH):
             mine = [text for one, text in asked if one == lang]
             own = bank.rows[lang][[i for i, text in enumerate(mine) if _OWN.search(text)]]
             w = in_model(world[np.array(world_langs) == lang], self.spans[lang])
-            if not len(w) or not len(own):
-                continue
-            d = w.mean(axis=0) - own.mean(axis=0)
-            d /= max(float(np.linalg.norm(d)), 1e-12)
-            along = own @ d
-            self.axes[lang] = (d, float(along.mean()), max(float(along.std()), 1e-6))
-
-    def standing(self, vector: np.ndarray, lang: str) -> float:
-        """How far a question (its query vector) stands toward the world's questions: -inf
-        where it cannot be told."""
-        axis = self.axes.get(lang)
-        if axis is None:
-            return float("-inf")
-        d, mean, spread = axis
-        q = in_model(vector[None, :], self.spans[lang])[0]
-        return (float(q @ d) - mean) / spread
+            if len(w) and len(own):
+                self.set(lang, w, own, own)
 
 
 _BOOKS: PerModel[WorldBook] = PerModel()
@@ -86,17 +70,12 @@ def book_for(embedder: Any) -> WorldBook | None:
     default embedder's vectors ship), or None for an embedder without meaning."""
     if getattr(embedder, "lexical_only", False):
         return None
-    model = str(getattr(embedder, "model_id", ""))
 
-    bank = questionbank.bank_for(embedder)   # embedded once per process, shared with recall
-    if bank is None:
-        return None
-
-    def build() -> WorldBook:
+    def build(bank: questionbank.QuestionBank) -> WorldBook:
         world = questions()
-        world_vectors = load(SHIPPED, TEXTS, model)
+        world_vectors = load(SHIPPED, TEXTS, str(getattr(embedder, "model_id", "")))
         if world_vectors is None:
             world_vectors = embedder.embed_batch([t for _, t in world], query=True)
         return WorldBook(world_vectors, [lang for lang, _ in world], bank)
 
-    return _BOOKS.get(model, build)
+    return questionbank.banked(embedder, _BOOKS, build)
