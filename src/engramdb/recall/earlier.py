@@ -82,9 +82,7 @@ _BOOKS: PerModel[EarlierBook] = PerModel()
 
 def book_for(embedder: Any) -> EarlierBook | None:
     """The twins embedded by ``embedder`` as queries (once per process and model id; the
-    default embedder's vectors ship), or None for an embedder without meaning."""
-    if getattr(embedder, "lexical_only", False):
-        return None
+    default embedder's vectors ship), or None for an embedder without meaning (no bank)."""
 
     def build(bank: questionbank.QuestionBank) -> EarlierBook:
         vectors = load(SHIPPED, TEXTS, str(getattr(embedder, "model_id", "")))

@@ -67,9 +67,7 @@ _BOOKS: PerModel[WorldBook] = PerModel()
 
 def book_for(embedder: Any) -> WorldBook | None:
     """The two sets embedded by ``embedder`` as queries (once per process and model id; the
-    default embedder's vectors ship), or None for an embedder without meaning."""
-    if getattr(embedder, "lexical_only", False):
-        return None
+    default embedder's vectors ship), or None for an embedder without meaning (no bank)."""
 
     def build(bank: questionbank.QuestionBank) -> WorldBook:
         world = questions()
