@@ -9,10 +9,12 @@ set's validate.py runs it with the domains earlier sets used, which its chains m
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent   # the set's folder: run() sets it
 USED_DOMAINS: tuple[str, ...] = ()       # domains earlier sets used: run() sets them
+NEAR_PAIRS = 30                            # near-miss pairs a set holds, half per language
 problems: list[str] = []
 HAN = re.compile(r"[\u4e00-\u9fff]")
 KINDS = {"fact", "preference", "event", "pending", "rule", "lesson", "procedure", "identity"}
@@ -145,8 +147,10 @@ def check_near() -> None:
             bad(f"{pid}: expect_b {p['expect_b']!r} must be in b and not in a")
         if p["a"]["day"] >= p["b"]["day"]:
             bad(f"{pid}: b must be written after a")
-    if len(pairs) != 30 or Counter(p["lang"] for p in pairs) != Counter({"en": 15, "zh": 15}):
-        bad("near_misses: want 30 pairs, 15 per language")
+    half = NEAR_PAIRS // 2
+    if len(pairs) != NEAR_PAIRS or Counter(p["lang"] for p in pairs) != Counter({"en": half,
+                                                                               "zh": half}):
+        bad(f"near_misses: want {NEAR_PAIRS} pairs, {half} per language")
     if set(Counter(p["type"] for p in pairs)) != types:
         bad("near_misses: not every type is covered")
     print(f"near_misses: {len(pairs)} pairs {dict(Counter(p['lang'] for p in pairs))}; "
@@ -263,14 +267,16 @@ def check_wake() -> None:
           f"{len(ctls)} controls {dict(lc)}, {len(data.get('background', []))} background facts")
 
 
-def run(here: Path, used_domains: tuple[str, ...]) -> int:
+def run(here: Path, used_domains: tuple[str, ...], near_pairs: int = 30,
+        extra: tuple[Callable[[], None], ...] = ()) -> int:
     """Check the set in ``here``; its update chains' subject and attribute must name none of
-    ``used_domains``. Prints what it finds; 1 when any check fails."""
-    global HERE, USED_DOMAINS
-    HERE, USED_DOMAINS = here, used_domains
+    ``used_domains``; ``near_pairs``: the near-miss pairs it holds; ``extra``: the set's own
+    checks, run after these. Prints what it finds; 1 when any check fails."""
+    global HERE, USED_DOMAINS, NEAR_PAIRS
+    HERE, USED_DOMAINS, NEAR_PAIRS = here, used_domains, near_pairs
     problems.clear()
     notes.clear()
-    for fn in (check_updates, check_near, check_relevance, check_wake):
+    for fn in (check_updates, check_near, check_relevance, check_wake, *extra):
         try:
             fn()
         except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest
