@@ -77,6 +77,18 @@ def in_model(vectors: np.ndarray, dims: np.ndarray) -> np.ndarray:
     return part / np.maximum(norms, np.float32(1e-12))
 
 
+def axis(toward: np.ndarray, away: np.ndarray,
+         reference: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The unit direction mean(``toward``) - mean(``away``), and the mean and spread (at least
+    1e-6) of ``reference`` along it: a row's standing along it is (row . direction - mean) /
+    spread (the changes against plain statements, recall/changemeaning.py; one kind of
+    question against another, recall/questionbank.py ``Axes``)."""
+    d = toward.mean(axis=0) - away.mean(axis=0)
+    d /= max(float(np.linalg.norm(d)), 1e-12)
+    along = reference @ d
+    return d, float(along.mean()), max(float(along.std()), 1e-6)
+
+
 def _spaced(ids: set[str], n: int) -> list[str]:
     """At most ``n`` of ``ids`` spread evenly over their (time-sortable) order."""
     ordered = sorted(ids)

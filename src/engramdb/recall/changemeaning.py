@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..embed.shipped import PerModel, data_lines, load
 from ..model import Record
 from ..text import is_cjk
-from .background import in_model
+from .background import axis, in_model
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,10 +76,8 @@ class ChangeBook:
             axes = []
             for part in parts:
                 x = in_model(rows[mine], part)
-                d = x[change[mine]].mean(axis=0) - x[~change[mine]].mean(axis=0)
-                d /= max(float(np.linalg.norm(d)), 1e-12)
-                plain = x[~change[mine]] @ d
-                axes.append((d, float(plain.mean()), max(float(plain.std()), 1e-6)))
+                plain = x[~change[mine]]
+                axes.append(axis(x[change[mine]], plain, plain))
             self.axes[zh] = axes
 
     def standing(self, vector: np.ndarray, cjk: bool) -> float:

@@ -155,12 +155,9 @@ class Axes:
             reference: np.ndarray) -> None:
         """The direction mean(``toward``) - mean(``away``) for ``lang``, standings measured
         above ``reference`` along it (rows already in the model's positions, unit length)."""
-        import numpy as np
+        from .background import axis
 
-        d = toward.mean(axis=0) - away.mean(axis=0)
-        d /= max(float(np.linalg.norm(d)), 1e-12)
-        along = reference @ d
-        self.axes[lang] = (d, float(along.mean()), max(float(along.std()), 1e-6))
+        self.axes[lang] = axis(toward, away, reference)
 
     def standing(self, vector: np.ndarray, lang: str) -> float:
         """How far a question (its query vector) stands along the direction of ``lang``, in
