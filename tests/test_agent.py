@@ -11,7 +11,7 @@ import pytest
 
 import engramdb
 from engramdb import Config, Memory
-from engramdb.agent import Agent
+from engramdb.agent import Agent, Endpoint
 from llm_double import Script, serve
 
 QUESTION = "What is my dog called?"
@@ -25,7 +25,7 @@ def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
 @pytest.fixture
 def brain(tmp_path, clock, llm: Script) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
     config = Config(llm_url=llm.url, llm_model="planner-1", llm_api_key="sk-test",
-                    llm_timeout=0.5, auto_sleep_importance=0)
+                    llm_timeout=30, auto_sleep_importance=0)
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
                        config=config) as m:
         yield m
@@ -249,7 +249,6 @@ def test_a_contradicting_tool_result_lowers_the_belief(agent, llm):  # type: ign
 
 
 def test_an_unreachable_endpoint_gives_a_clear_answer_and_no_feedback(brain):  # type: ignore[no-untyped-def]
-    from engramdb.agent import Endpoint
 
     dog_id = dog(brain)
     a = Agent(brain, user="alice", endpoint=Endpoint("http://127.0.0.1:9/v1", "m", timeout=2))
@@ -260,9 +259,10 @@ def test_an_unreachable_endpoint_gives_a_clear_answer_and_no_feedback(brain):  #
     assert brain.get(dog_id, user="alice").version == 1   # the endpoint's failure: no verdict
 
 
-def test_a_silent_endpoint_times_out(agent, llm):  # type: ignore[no-untyped-def]
+def test_a_silent_endpoint_times_out(brain, llm):  # type: ignore[no-untyped-def]
     llm.slow(2.0, "too late")
-    result = agent.turn("我的狗叫什么？")
+    impatient = Agent(brain, user="alice", endpoint=Endpoint(llm.url, "planner-1", timeout=0.5))
+    result = impatient.turn("我的狗叫什么？")
     assert result.source == "fallback" and "did not answer within 0.5s" in result.answer
     assert result.answer.startswith("抱歉")
 

@@ -51,7 +51,7 @@ def cli(tmp_path: Path, llm: Script) -> Run:
     return runner_for(tmp_path, {
         "ENGRAMDB_EMBEDDER": "hashing", "COLUMNS": "200", "ENGRAMDB_LLM_URL": llm.url,
         "ENGRAMDB_LLM_MODEL": "planner-1", "ENGRAMDB_LLM_API_KEY": "sk-test",
-        "ENGRAMDB_LLM_TIMEOUT": "0.5", "ENGRAMDB_AUTO_SLEEP_IMPORTANCE": "0"})
+        "ENGRAMDB_LLM_TIMEOUT": "30", "ENGRAMDB_AUTO_SLEEP_IMPORTANCE": "0"})
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
 
 def config(llm: Script) -> Config:
     return Config(llm_url=llm.url, llm_model="planner-1", llm_api_key="sk-test",
-                  llm_timeout=2.0, auto_sleep_importance=0)
+                  llm_timeout=30, auto_sleep_importance=0)
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ def llm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Script]:
 
 def open_brain(path: Path, clock: FrozenClock, llm_url: str = "") -> Memory:
     config = Config(llm_url=llm_url, llm_model="planner-1" if llm_url else "",
-                    llm_api_key="sk-test", llm_timeout=0.5, auto_sleep_importance=0)
+                    llm_api_key="sk-test", llm_timeout=30, auto_sleep_importance=0)
     return engramdb.open(path, embedder="hashing", clock=clock, config=config)
 
 

@@ -90,7 +90,7 @@ def server() -> Iterator[str]:
 @pytest.fixture
 def llm_mem(tmp_path, clock, server):  # type: ignore[no-untyped-def]
     config = Config(llm_url=server, llm_model="extractor-1", llm_api_key="sk-test",
-                    llm_timeout=0.5)
+                    llm_timeout=30)
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
                        config=config) as m:
         yield m.scope(user="u")
@@ -155,9 +155,11 @@ def test_a_body_that_is_no_chat_completion_falls_back(llm_mem):  # type: ignore[
     assert report.extractor == "rules" and "no chat completion" in report.fallback_reason
 
 
-def test_a_silent_endpoint_times_out_and_falls_back(llm_mem):  # type: ignore[no-untyped-def]
+def test_a_silent_endpoint_times_out_and_falls_back(tmp_path, clock, server):  # type: ignore[no-untyped-def]
     Handler.delay = 2.0
-    report = llm_mem.ingest(CHAT)
+    config = Config(llm_url=server, llm_model="extractor-1", llm_timeout=0.5)
+    with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock, config=config) as m:
+        report = m.scope(user="u").ingest(CHAT)
     assert report.extractor == "rules"
     assert "did not answer within 0.5s" in (report.fallback_reason or "")
     assert len(report.extracted) == 3  # the rules' Lisbon, passport and 花生
@@ -196,7 +198,7 @@ def test_under_mask_the_llm_sees_placeholders_and_the_memory_keeps_the_value(
     email = "li.wei@example.com"
     Handler.answer = {"memories": [
         {"category": "fact", "content": "My e-mail is [email#1]", "slot": None, "turns": [0]}]}
-    config = Config(llm_url=server, llm_model="extractor-1", llm_timeout=0.5, pii="mask")
+    config = Config(llm_url=server, llm_model="extractor-1", llm_timeout=30, pii="mask")
     with engramdb.open(tmp_path / "m.db", embedder="hashing", clock=clock,
                        config=config) as m:
         report = m.ingest([{"role": "user", "content": f"My e-mail is {email}"}], user="u")

@@ -81,7 +81,7 @@ def open_mem(tmp_path, clock, **config):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def judged(tmp_path, clock, server):  # type: ignore[no-untyped-def]
     with open_mem(tmp_path, clock, llm_url=server, llm_model="judge-1",
-                  llm_timeout=0.5) as m:
+                  llm_timeout=30) as m:
         yield m.scope(user="u")
 
 
@@ -120,13 +120,18 @@ def test_a_no_keeps_both(judged):  # type: ignore[no-untyped-def]
     ({"replaces": True}, 500, 0.0, "HTTP 500"),
     ({"replaces": True}, 200, 2.0, "did not answer"),
 ])
-def test_a_judge_that_fails_leaves_the_rules_decision(judged, answer, status, delay, why):  # type: ignore[no-untyped-def]
+def test_a_judge_that_fails_leaves_the_rules_decision(tmp_path, clock, server, answer, status,  # type: ignore[no-untyped-def]
+                                                     delay, why):
     Judge.answer, Judge.status, Judge.delay = answer, status, delay
-    _, second = pair(judged, "小王喜欢咖啡", "小王喜欢茶")
-    assert second.action == Action.ADD
-    note = second.evidence["shape_judge"][0]
-    assert note["decided_by"] == "rules" and why in note["failed"]
-    assert len(list(judged.list(include_superseded=False))) == 2
+    patience = 0.5 if delay else 30   # the slow judge must outlast the client's patience
+    with open_mem(tmp_path, clock, llm_url=server, llm_model="judge-1",
+                  llm_timeout=patience) as m:
+        judged = m.scope(user="u")
+        _, second = pair(judged, "小王喜欢咖啡", "小王喜欢茶")
+        assert second.action == Action.ADD
+        note = second.evidence["shape_judge"][0]
+        assert note["decided_by"] == "rules" and why in note["failed"]
+        assert len(list(judged.list(include_superseded=False))) == 2
 
 
 @pytest.mark.parametrize(("old", "new", "action"), [
