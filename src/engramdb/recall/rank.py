@@ -45,7 +45,8 @@ def best_candidates(store: Store, params: DecayParams, scope: Scope, plan: Query
     window = plan.applied_window
     hits: list[Hit] = []
     # k and a few first, then a quarter of k more at a time: at 10k memories (scale.py's
-    # store) the stop came after a median 62 candidates for k = 60 (bench/results/speed.md)
+    # store) the stop came after a median 62 candidates for k = 60, a mean 49 for k = 30
+    # (bench/results/speed.md)
     done, step, more = 0, k + max(k // 16, 2), max(k // 4, 8)
     while done < len(order):
         batch = order[done : done + step]

@@ -49,7 +49,9 @@ from ..model import Hit
 from .plan import QueryPlan
 from .relevance import MIN_BACKGROUND, QueryTerms, lexical
 
-RERANK_DEPTH = 60        # candidates re-scored
+RERANK_DEPTH = 30        # candidates re-scored (60 until 2026-12-05: 30 leaves every
+#                          behaviour score and probe the same, LoCoMo R@10 +0.006 / -0.003,
+#                          and costs ~8 % less recall CPU at 10k: bench/results/speed.md)
 COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the question's weight
 DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
 TIE_WEIGHT = 0.03        # + this x the standing's place among the candidates, for a memory

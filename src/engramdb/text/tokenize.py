@@ -103,7 +103,7 @@ def latin_tokens(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=32768)   # a recall's hits: a lookup, not a tuple made again (text/kept.py)
 def _tokens(text: str, keep_stopwords: bool, segment: bool = True) -> tuple[str, ...]:
     """One write tokenizes the same text several times (guard, index, neighbours), and each
-    recall the texts of its ~60 best candidates (re-ranking, relevance, expansion): cached,
+    recall the texts of its ~30 best candidates (re-ranking, relevance, expansion): cached,
     deep enough for a 10k-memory scope's texts (4,096 missed 40 % of a recall's).
 
     A text's tokens are its space-separated pieces' tokens, in order: no token, CJK run or
