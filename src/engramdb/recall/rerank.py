@@ -37,6 +37,11 @@ Each candidate's blend score is multiplied by
   at most 2 cannot lift the memory that stands out by meaning over it. There, meaning counts
   MEANING_LEAD times in the factor. Where a candidate holds that much of the question's words
   (most questions about a long conversation, which are asked in its words), nothing changes.
+- a turn that only asks: a turn of a conversation whose every sentence is a question states
+  no value; it shares the topic's words with a question about that topic ("Which lock suits a
+  bike rack?" for "Where is my bike locked up?") but answers nothing, so its score is scaled by
+  ASKING. A memory the user stored as a question (remember) keeps its score: it is what the
+  user chose to keep, and a near miss may be asked for by its own words.
 - session density: the share of the top candidates that come from the memory's session
   (``source_session``), scaled so the densest session counts 1. A conversation talks about one
   thing for a while: the session where many candidates cluster is where the question's topic
@@ -46,14 +51,16 @@ Each candidate's blend score is multiplied by
 The factors are set by reasoning (coverage matters most; density is a tie-breaker), not fitted;
 bench/results/locomo.md reports what each gave on LoCoMo dev, split by conversation. Each
 re-ranked hit's explanation holds ``coverage``, ``meaning`` (where read),
-``session_density`` and ``rerank_factor``;
+``session_density``, ``asking`` (where it applies) and ``rerank_factor``;
 the plan's ``stages["rerank"]`` says how deep it went."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from ..model import Hit
+from ..model import Hit, Record
+from ..write.extract import marked_sentences
+from .conflicts import said_in_chat
 from .plan import QueryPlan
 from .relevance import MIN_BACKGROUND, QueryTerms, lexical
 
@@ -64,6 +71,8 @@ COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the que
 DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
 TIE_WEIGHT = 0.03        # + this x the standing's place among the candidates, for a memory
 #                          holding no word of the question in a scope under 20 memories
+ASKING = 0.5            # x this for a turn of a conversation that only asks (fourteenth
+#                          session: 0.5 and 0.25 the same on the design sets' update chains)
 LEAD_COVERAGE = 0.35     # under this best coverage among the candidates, meaning leads ...
 MEANING_LEAD = 8.0       # ... counting this many times in the factor (bench/results/abstain.md,
 #                          fourteenth session: 4 -> 8 -> 16 gave 426 / 434 / 434 of 480
@@ -92,6 +101,9 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
             hit.explanation.terms["meaning"] = round(meaning, 4)
         factor = 1.0 + COVERAGE_WEIGHT * max(cov, lead * (meaning or 0.0)) \
             + DENSITY_WEIGHT * dens
+        if only_asks(hit.memory):
+            hit.explanation.terms["asking"] = ASKING
+            factor *= ASKING
         if ties and cov == 0.0 and hit.memory.id in ties:
             hit.explanation.terms["meaning_tie"] = round(ties[hit.memory.id], 4)
             factor += ties[hit.memory.id]
@@ -104,6 +116,14 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     plan.stages["rerank"] = {"depth": len(top), "coverage_weight": COVERAGE_WEIGHT,
                              "density_weight": DENSITY_WEIGHT, "meaning_weight": lead}
     return top + rest
+
+
+def only_asks(rec: Record) -> bool:
+    """A turn of a conversation (or what was extracted from turns) whose every sentence asks."""
+    if not said_in_chat(rec):
+        return False
+    said = marked_sentences(rec.content)
+    return bool(said) and all(asked for _, asked in said)
 
 
 def standing_ties(standings: dict[str, float], scope_size: int) -> dict[str, float]:
