@@ -2,9 +2,9 @@
 holds LEAD_COVERAGE of the question's weight in words, a word the question shares by chance
 with another memory ("lives" in "My sister lives in Tromsø") ranked that memory first, over
 the one that answers by meaning. There the re-ranker weighs meaning MEANING_LEAD times; where
-the question's words are held, nothing changes. The default embedder (meaning is read only
-with it, in a scope of 20 memories or more), real SQLite files, a frozen clock; English and
-Chinese."""
+the question's words are held, or a name it says, nothing changes. The default embedder
+(meaning is read only with it, in a scope of 20 memories or more), real SQLite files, a frozen
+clock; English and Chinese."""
 
 from __future__ import annotations
 
@@ -94,6 +94,7 @@ def test_an_english_question_in_other_words_gets_the_memory_it_means(english: An
     assert _lead(hits) == MEANING_LEAD
     assert hits[0].explanation.terms["coverage"] == 0.0
     assert hits[0].explanation.terms["meaning"] > 0
+    assert hits[0].explanation.terms["meaning_lead"] == MEANING_LEAD
 
 
 def test_a_chinese_question_in_other_words_gets_the_memory_it_means(chinese: Any) -> None:
@@ -113,6 +114,33 @@ def test_a_question_whose_words_are_held_is_ranked_as_before(english: Any, quest
     hits = english.recall(question, k=3, track=False)
     assert hits[0].memory.content == first
     assert _lead(hits) == 1.0
+
+
+NAMED_EN = ["Mira works in Berlin.", "Mira works at Spotify.", "Jonas works at Siemens.",
+            "Jonas lives in Hamburg."]
+NAMED_ZH = ["郭勇平在西安工作。", "郭勇平在字节跳动工作。", "郭娟在青岛工作。", "郭娟住在青岛。"]
+
+
+@pytest.fixture(scope="module")
+def named(tmp_path_factory: pytest.TempPathFactory, model: Any) -> Iterator[Any]:
+    yield from _store(tmp_path_factory.mktemp("lead") / "named.db", model,
+                      ENGLISH + CHINESE + NAMED_EN + NAMED_ZH)
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    ("Mira is employed by which firm?", "Mira"),          # a name opening the question
+    ("Which firm employs Mira these days?", "Mira"),
+    ("郭勇平如今受雇于哪家企业？", "郭勇平"),
+])
+def test_meaning_does_not_lead_where_a_memory_holds_the_name_asked_about(
+        named: Any, question: str, subject: str) -> None:
+    # few of the question's words are held, but the subject's name is: the question is
+    # asked in the store's words for its subject, and meaning would not tell Berlin from
+    # Spotify, or lift another person's job over the subject's own
+    hits = named.recall(question, k=3, track=False)
+    assert _lead(hits) == 1.0
+    assert hits[0].memory.content.startswith(subject)
+    assert all("meaning_lead" not in h.explanation.terms for h in hits)
 
 
 def test_an_embedder_without_meaning_never_leads(tmp_path: Path) -> None:

@@ -35,8 +35,13 @@ Each candidate's blend score is multiplied by
   are incidental ("keep" in "I keep my passport in the desk"). Fusion still ranks that
   memory first (the text leg's first place weighs more than the dense leg's), and a factor of
   at most 2 cannot lift the memory that stands out by meaning over it. There, meaning counts
-  MEANING_LEAD times in the factor. Where a candidate holds that much of the question's words
-  (most questions about a long conversation, which are asked in its words), nothing changes.
+  MEANING_LEAD times in the factor. Not where a candidate holds a name the question says
+  (write/align.py's values less times: "Which company does Mira work at now?" over "Mira
+  works in Berlin" and "Mira works at Spotify"): the question is asked in the store's words
+  for its subject, meaning does not tell one attribute of a subject from another, and
+  another person's memory, alike in meaning, would be lifted over the subject's own. Nor
+  where a candidate holds LEAD_COVERAGE of the question's words (most questions about a long
+  conversation, which are asked in its words).
 - a turn that only asks: a turn of a conversation whose every sentence is a question states
   no value; it shares the topic's words with a question about that topic ("Which lock suits a
   bike rack?" for "Where is my bike locked up?") but answers nothing, so its score is scaled by
@@ -56,9 +61,12 @@ the plan's ``stages["rerank"]`` says how deep it went."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from ..model import Hit, Record
+from ..text import tokenize
+from ..write.align import DATE_WORDS, VALUE, WORD, ZH_TIME, typed_tokens
 from ..write.extract import marked_sentences
 from .conflicts import said_in_chat
 from .plan import QueryPlan
@@ -92,13 +100,16 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     sessions = Counter(h.memory.source_session for h in top if h.memory.source_session)
     densest = max(sessions.values(), default=0)
     covered = [lexical(hit, terms) if terms.total > 0 else 0.0 for hit in top]
-    lead = MEANING_LEAD if meant and max(covered) < LEAD_COVERAGE else 1.0
+    lead = MEANING_LEAD if meant and max(covered) < LEAD_COVERAGE and not names_held(
+        plan.query, [h for h, cov in zip(top, covered, strict=True) if cov > 0.0]) else 1.0
     for hit, cov in zip(top, covered, strict=True):
         session = hit.memory.source_session
         dens = sessions[session] / densest if session and densest > 1 else 0.0
         meaning = meant.get(hit.memory.id) if meant else None
         if meaning is not None:
             hit.explanation.terms["meaning"] = round(meaning, 4)
+        if lead > 1.0 and meaning:
+            hit.explanation.terms["meaning_lead"] = lead
         factor = 1.0 + COVERAGE_WEIGHT * max(cov, lead * (meaning or 0.0)) \
             + DENSITY_WEIGHT * dens
         if only_asks(hit.memory):
@@ -124,6 +135,22 @@ def only_asks(rec: Record) -> bool:
         return False
     said = marked_sentences(rec.content)
     return bool(said) and all(asked for _, asked in said)
+
+
+def names_held(question: str, hits: list[Hit]) -> bool:
+    """Does one of the hits hold a name or value the question says (write/align.py's values: a
+    capitalised name, a Chinese name or place, a number or code), a time word aside ("summer",
+    周末: when, not whom, the question is about)? A capitalised word opening the question
+    ("Mira is ...", which align.py reads as a plain word) counts where a hit writes it so."""
+    toks = typed_tokens(question)
+    said = [frozenset(tokenize(t.surface)) for t in toks
+            if t.type == VALUE and t.norm not in DATE_WORDS and not ZH_TIME.search(t.surface)]
+    said = [words for words in said if words]
+    first = toks[0].surface if toks and toks[0].type == WORD and toks[0].surface[:1].isupper() \
+        else None
+    return any(words <= frozenset(tokenize(h.memory.content)) for h in hits for words in said) \
+        or (first is not None and any(re.search(rf"\b{re.escape(first)}\b", h.memory.content)
+                                      for h in hits))
 
 
 def standing_ties(standings: dict[str, float], scope_size: int) -> dict[str, float]:
