@@ -30,9 +30,9 @@ Each candidate's blend score is multiplied by
   moored at Poole." over "The boat seats six." for "How many people fit on it?"), the
   standing discounts that. It only breaks ties: any word held outweighs it.
 - meaning leads where the words do not: when no candidate holds LEAD_COVERAGE of the question's
-  weight in words, the question is said in other words than the store's ("Which pet do we
-  keep?" / "Our cat Miso sleeps all day"), and the one or two words it shares with a memory
-  are incidental ("keep" in "I keep my passport in the desk"). Fusion still ranks that
+  weight in words, the question is said in other words than the store's ("What animal lives
+  with us?" / "Our cat Miso sleeps all day"), and the one or two words it shares with a memory
+  are incidental ("lives" in "My sister lives in Tromsø"). Fusion still ranks that
   memory first (the text leg's first place weighs more than the dense leg's), and a factor of
   at most 2 cannot lift the memory that stands out by meaning over it. There, meaning counts
   MEANING_LEAD times in the factor. Not where a candidate holds a name the question says
@@ -56,7 +56,8 @@ Each candidate's blend score is multiplied by
 The factors are set by reasoning (coverage matters most; density is a tie-breaker), not fitted;
 bench/results/locomo.md reports what each gave on LoCoMo dev, split by conversation. Each
 re-ranked hit's explanation holds ``coverage``, ``meaning`` (where read),
-``session_density``, ``asking`` (where it applies) and ``rerank_factor``;
+``session_density``, ``meaning_lead`` and ``asking`` (where they apply) and
+``rerank_factor``;
 the plan's ``stages["rerank"]`` says how deep it went."""
 
 from __future__ import annotations
