@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,14 @@ os.environ.setdefault("ENGRAMDB_EMBED_WORKERS", "1")
 @pytest.fixture
 def clock() -> FrozenClock:
     return FrozenClock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+
+
+@pytest.fixture(scope="module")
+def model() -> Any:
+    """The default embedder (its model threads pinned to 1), loaded once per test module."""
+    from engramdb.registry import make_embedder
+
+    return make_embedder("default", threads=1)
 
 
 def pytest_configure(config):  # type: ignore[no-untyped-def]

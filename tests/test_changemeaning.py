@@ -40,10 +40,6 @@ PLAIN = [
 ]
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
 
 @pytest.mark.parametrize(("old", "new", "now_q", "before_q"), CHANGES)
 def test_a_change_said_without_a_change_word_comes_first_for_now(

@@ -28,10 +28,6 @@ CHANGED = [
 ]
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
 
 def _lang(text: str) -> str:
     return "en" if text.isascii() else "zh"

@@ -29,10 +29,6 @@ CHANGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
 
 def _stored(tmp_path: Any, model: Any, old: str, new: str) -> Any:
     clock = FrozenClock(NOW)

@@ -22,11 +22,6 @@ from engramdb.write.extract import Turn, extract
 from engramdb.write.kindvote import NONE, book_for, examples, is_guess, shipped
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
-
 def extracted(model: Any, text: str) -> list[Any]:
     with engramdb.open(":memory:", embedder=model) as mem:
         report = mem.ingest([{"role": "user", "content": text}], session="s")

@@ -17,7 +17,6 @@ import pytest
 
 import engramdb
 from engramdb.recall.rerank import MEANING_LEAD
-from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -57,10 +56,6 @@ CHINESE = [
     "上夜班之后我要累两天。", "我中学最好的朋友叫小雅。",
 ]
 
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
 
 
 def _store(path: Path, model: Any, texts: list[str]) -> Iterator[Any]:

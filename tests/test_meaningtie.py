@@ -14,7 +14,6 @@ import pytest
 
 import engramdb
 from engramdb.recall.rerank import TIE_WEIGHT, standing_ties
-from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -35,10 +34,6 @@ def test_no_ties_where_there_is_nothing_to_break(standings: dict[str, float],
                                                  size: int) -> None:
     assert standing_ties(standings, size) == {}
 
-
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
 
 
 def _first(tmp_path: Any, model: Any, older: str, newer: str, question: str) -> Any:

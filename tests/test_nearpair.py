@@ -143,12 +143,6 @@ def test_a_plain_question_ranks_how_things_stand_above_one_day(me, clock, usual,
     assert hits.plan["stages"]["near"][0]["by"] == "mood"
 
 
-@pytest.fixture(scope="module")
-def model():  # type: ignore[no-untyped-def]
-    from engramdb.registry import make_embedder
-
-    return make_embedder("default", threads=1)
-
 
 def test_values_of_two_kinds_are_two_attributes_that_meaning_orders(  # type: ignore[no-untyped-def]
         tmp_path, clock, model) -> None:

@@ -24,11 +24,6 @@ from life_store import LIFE
 
 
 @pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
-
-@pytest.fixture(scope="module")
 def life(model: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
     clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
     with engramdb.open(tmp_path_factory.mktemp("bank") / "m.db", embedder=model,

@@ -47,10 +47,6 @@ LIFE_ZH = [
 ]
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
 
 def opened(path: Path, model: Any, lines: list[str]) -> Any:
     clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))

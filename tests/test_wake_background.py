@@ -15,7 +15,6 @@ import engramdb
 from engramdb.model import Scope
 from engramdb.recall.background import MIN_BACKGROUND, Backgrounds, ModelBackground, mean_spread
 from engramdb.recall.wakemeaning import wake_at
-from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
 from engramdb.text.lang import EN, ZH
 
@@ -32,10 +31,6 @@ EPISODES = {
     "hike": "去年夏天和小王去云南徒步，在玉龙雪山脚下迷路了一整天",
 }
 
-
-@pytest.fixture(scope="module")
-def model():  # type: ignore[no-untyped-def]
-    return make_embedder("default", threads=1)   # loaded once for the module
 
 
 @pytest.fixture(scope="module")

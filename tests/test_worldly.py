@@ -23,10 +23,6 @@ from life_store import CHINESE, ENGLISH
 NOTE = "the question asks about the world, not about what the memories hold"
 
 
-@pytest.fixture(scope="module")
-def model() -> Any:
-    return make_embedder("default", threads=1)
-
 
 def _store(tmp: Any, model: Any, texts: list[str]) -> Any:
     mem = engramdb.open(tmp / "m.db", embedder=model,
