@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from typing import TypeVar
 
 import numpy as np
 
@@ -56,6 +57,7 @@ from .wakemeaning import Meaning
 from .worldly import WORLDLY as STAND_WORLDLY
 from .worldly import WorldBook
 
+B = TypeVar("B")   # a book read from examples (the question bank and its kin)
 STEP = 0.99   # a hit scores at most this share of the one above it
 ASKED = True  # recall/asked.py: a question asking a time or amount the best match lacks
 UNHELD = True  # recall/asked.py: a question naming what no memory holds
@@ -279,11 +281,16 @@ class Recaller:
 
         return unheld(plan.query, count)
 
+    def _book(self, factory: Callable[[], B | None] | None) -> B | None:
+        """What a book of examples' factory gives (the question bank, the world's or the
+        earlier questions), where the embedder reads meaning; None otherwise."""
+        return factory() if self.meaning and factory is not None else None
+
     def _bank_of(self, plan: QueryPlan) -> Callable[[dict[str, np.ndarray]],
                                                      dict[str, float]] | None:
         """Memories' standings against the question bank for this question (waking reads
         them, recall/wakemeaning.py); None without a bank."""
-        book = self.bank() if self.meaning and self.bank is not None else None
+        book = self._book(self.bank)
         if book is None:
             return None
         return lambda found: book.standings(plan.query, self._vector(plan), found)
@@ -292,10 +299,9 @@ class Recaller:
         """A question routed as one about now that asks about an earlier value by its
         meaning (recall/earlier.py) is routed as one about history. Read only where the dense
         leg has embedded the question: no model call for it."""
-        if not EARLY or plan.routing.mode != "current" or plan.vector is None \
-                or not self.meaning or self.earlier is None:
+        if not EARLY or plan.routing.mode != "current" or plan.vector is None:
             return
-        book = self.earlier()
+        book = self._book(self.earlier)
         if book is None:
             return
         stood = book.standing(plan.vector, ZH if is_cjk(plan.query) else EN)
@@ -307,7 +313,7 @@ class Recaller:
 
     def _worldly(self, plan: QueryPlan) -> bool:
         """Does the question ask about the world, not the asker's life (recall/worldly.py)?"""
-        book = self.world() if WORLDLY and self.meaning and self.world is not None else None
+        book = self._book(self.world) if WORLDLY else None
         if book is None:
             return False
         return book.standing(self._vector(plan), ZH if is_cjk(plan.query) else EN) \
@@ -319,7 +325,7 @@ class Recaller:
         hits in the question's own language: the bank is of that language, and a memory in
         the other language is judged against the scope instead (recall/across.py).
         ``known``: standings read before in this recall, not read again."""
-        book = self.bank() if self.meaning and self.bank is not None else None
+        book = self._book(self.bank)
         if book is None or not hits:
             return {}
         known = known or {}

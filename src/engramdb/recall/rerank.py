@@ -149,9 +149,11 @@ def names_held(question: str, hits: list[Hit]) -> bool:
     said = [words for words in said if words]
     first = toks[0].surface if toks and toks[0].type == WORD and toks[0].surface[:1].isupper() \
         else None
-    return any(words <= frozenset(tokenize(h.memory.content)) for h in hits for words in said) \
-        or (first is not None and any(re.search(rf"\b{re.escape(first)}\b", h.memory.content)
-                                      for h in hits))
+    if said and any(words <= held for held in (frozenset(tokenize(h.memory.content))
+                                               for h in hits) for words in said):
+        return True
+    return first is not None and any(re.search(rf"\b{re.escape(first)}\b", h.memory.content)
+                                     for h in hits)
 
 
 def standing_ties(standings: dict[str, float], scope_size: int) -> dict[str, float]:
