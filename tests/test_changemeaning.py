@@ -14,12 +14,15 @@ import pytest
 from engramdb.embed.shipped import load
 from engramdb.recall.changemeaning import (
     EXAMPLES,
+    LOOKALIKE,
     SHIPPED,
     STANDING,
+    TOWARD,
     book_for,
     examples,
     parts_of,
 )
+from engramdb.recall.changemeaning import PLAIN as PLAIN_LABEL
 from engramdb.recall.conflicts import conflict, read, says_change
 from engramdb.registry import make_embedder
 from engramdb.text import is_cjk
@@ -31,6 +34,16 @@ CHANGES = [
      "How much is my gym membership?", "How much was my gym membership before?"),
     ("宽带每月一百块。", "宽带合约到期续约，每月一百二。",
      "宽带每月多少钱？", "宽带以前每月多少钱？"),
+]
+
+# a correction of what was said before, in no change word: its own direction reads it
+CORRECTIONS = [
+    ("The recycling van comes on Tuesdays.",
+     "My mistake earlier, the recycling van comes on Fridays.",
+     "When does the recycling van come?", "When did the recycling van come before?"),
+    ("The storage unit number is 114.",
+     "Sorry, I gave you the wrong number, the storage unit is 141.",
+     "What is the storage unit number?", "What was the storage unit number before?"),
 ]
 
 # another thing with another value, said plainly: no change
@@ -67,20 +80,36 @@ def test_a_plain_statement_of_another_thing_is_no_change(tmp_path: Any, model: A
                        for h in hits for n in h.explanation.notes)
 
 
-def test_the_examples_changes_stand_above_their_plain_statements(model: Any) -> None:
-    """In each script, the examples' changes stand well above the plain ones on average (the
-    book is read from them), and the shipped vectors are the default embedder's own."""
+@pytest.mark.parametrize(("old", "new", "now_q", "before_q"), CORRECTIONS)
+def test_a_correction_said_without_a_change_word_comes_first_for_now(
+        tmp_path: Any, model: Any, old: str, new: str, now_q: str, before_q: str) -> None:
+    assert not says_change(read(old), read(new))
+    mem, me, a, b = _stored(tmp_path, model, old, new)
+    with mem:
+        assert me.get(a.id).current and me.get(b.id).current
+        assert not conflict(me.get(a.id), me.get(b.id))
+        ordered_by_time(me, a, b, now_q, before_q)
+
+
+def test_each_directions_examples_stand_above_its_plain_statements(model: Any) -> None:
+    """In each script and for each direction (the changes, the corrections), the examples
+    it is read from stand well above its plain ones along it, whose mean is its zero; most
+    look-alikes of corrections read as no change."""
     book = book_for(model)
     assert book is not None and len(book.parts) == 2  # e5 and USE: the routed halves
     known = examples()
+    assert {label for _, label in known} == {*TOWARD, PLAIN_LABEL, LOOKALIKE}
     vectors = model.embed_batch([text for text, _ in known])
     for cjk in (False, True):
-        mine = [(v, change) for v, (text, change) in zip(vectors, known, strict=True)
-                if is_cjk(text) == cjk]
-        change = np.mean([book.standing(v, cjk) for v, c in mine if c])
-        plain = np.mean([book.standing(v, cjk) for v, c in mine if not c])
-        assert change - plain > 1.5
-        assert abs(plain) < 0.05  # the plain examples' mean is the zero of the scale
+        mine = [(book.along(v, cjk), label) for v, (text, label)
+                in zip(vectors, known, strict=True) if is_cjk(text) == cjk]
+        for i, (toward, away) in enumerate(TOWARD.items()):
+            said = np.mean([stood[i] for stood, label in mine if label == toward])
+            plain = np.mean([stood[i] for stood, label in mine if label in away])
+            assert said - plain > 1.5
+            assert abs(plain) < 0.05  # the plain examples' mean is the zero of the scale
+        lookalikes = [max(stood) for stood, label in mine if label == LOOKALIKE]
+        assert np.mean(np.array(lookalikes) < STANDING) >= 0.8  # no change read in most
 
 
 def test_an_embedder_without_meaning_reads_no_change() -> None:

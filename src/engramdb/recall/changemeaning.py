@@ -13,6 +13,15 @@ embedder's two halves):
 
 The plain examples include long statements full of names ("I work for Halden Logistics at their
 Rotterdam depot"): with short ones alone, the direction also read length and names as change.
+
+A correction of what was said before ("I had that wrong, ...", "更正一下：...") is a change too,
+but said unlike the rest: a mean over both kinds leans less toward either (with the corrections
+among the changes, 1 update chain of the design sets' 361 came right and 3 went wrong). So the
+corrections give a direction of their own (label ``correction``), read from the plain examples
+and from plain statements written to look like corrections ("I'm not a morning person", "My son
+keeps correcting my French": label ``lookalike``, not read by the change direction, which lost
+a chain with them); a statement's standing is the higher of the two.
+
 The newer of two statements says a change when it stands STANDING or more: set on the design sets
 (bench/results/conflicts.md); an embedder that reads words, not meaning (the hashing one), gives
 no standing. The net asks it of a remembered statement, not of a turn of a conversation
@@ -35,15 +44,21 @@ if TYPE_CHECKING:
 EXAMPLES = "data/change_examples.txt"
 SHIPPED = "data/change_examples.npz"   # the default embedder's vectors of EXAMPLES (float16)
 CHANGE = "change"
+CORRECTION = "correction"
+PLAIN = "plain"
+LOOKALIKE = "lookalike"   # plain, written to look like a correction: the corrections' plain only
+# each label that gives a direction, and the labels of the plain examples it is read from
+TOWARD = {CHANGE: (PLAIN,), CORRECTION: (PLAIN, LOOKALIKE)}
 STANDING = 2.5   # spreads above the plain examples the newer must stand
 
 Vectors = Callable[[Sequence[str]], dict[str, "np.ndarray"]]   # stored vectors by id
 
 
 @lru_cache(maxsize=1)
-def examples() -> tuple[tuple[str, bool], ...]:
-    """(sentence, is a change) of every example line ("label | sentence"; "#": a comment)."""
-    return tuple((text, label == CHANGE) for label, text in data_lines(EXAMPLES, "|"))
+def examples() -> tuple[tuple[str, str], ...]:
+    """(sentence, label) of every example line ("label | sentence"; "#": a comment): a label
+    of TOWARD, PLAIN or LOOKALIKE."""
+    return tuple((text, label) for label, text in data_lines(EXAMPLES, "|"))
 
 
 def parts_of(embedder: Any) -> list[slice]:
@@ -58,39 +73,45 @@ def parts_of(embedder: Any) -> list[slice]:
 
 
 class ChangeBook:
-    """Per script and model: the direction from plain statements to changes, and the plain
-    examples' mean and spread along it."""
+    """Per script, per label of TOWARD and per model: the direction from plain statements to
+    that label's, and the plain examples' mean and spread along it."""
 
-    def __init__(self, vectors: np.ndarray, changes: Sequence[bool], cjk: Sequence[bool],
+    def __init__(self, vectors: np.ndarray, labels: Sequence[str], cjk: Sequence[bool],
                  parts: list[slice]) -> None:
         import numpy as np
 
         rows = np.asarray(vectors, dtype=np.float32)
-        change, script = np.array(changes, dtype=bool), np.array(cjk, dtype=bool)
+        label, script = np.array(labels), np.array(cjk, dtype=bool)
         self.parts = parts
-        self.axes: dict[bool, list[tuple[np.ndarray, float, float]]] = {}
+        self.axes: dict[bool, list[list[tuple[np.ndarray, float, float]]]] = {}
         for zh in (False, True):
             mine = script == zh
-            if not (change & mine).any() or not (~change & mine).any():
-                continue
-            axes = []
-            for part in parts:
-                x = in_model(rows[mine], part)
-                plain = x[~change[mine]]
-                axes.append(axis(x[change[mine]], plain, plain))
-            self.axes[zh] = axes
+            for toward, away in TOWARD.items():
+                plain, said = mine & np.isin(label, away), mine & (label == toward)
+                if not said.any() or not plain.any():
+                    continue
+                axes = []
+                for part in parts:
+                    away = in_model(rows[plain], part)
+                    axes.append(axis(in_model(rows[said], part), away, away))
+                self.axes.setdefault(zh, []).append(axes)
 
     def standing(self, vector: np.ndarray, cjk: bool) -> float:
-        """How far ``vector`` (a stored memory's) stands along the change direction of its
-        script, above the plain examples: -inf where it cannot be told."""
-        axes = self.axes.get(cjk)
-        if not axes:
-            return float("-inf")
-        out = 0.0
-        for part, (d, mean, spread) in zip(self.parts, axes, strict=True):
-            x = in_model(vector[None, :], part)[0]
-            out += (float(x @ d) - mean) / spread
-        return out / len(axes)
+        """How far ``vector`` (a stored memory's) stands along a direction of its script above
+        its plain examples, the higher of the directions: -inf where it cannot be told."""
+        return max(self.along(vector, cjk), default=float("-inf"))
+
+    def along(self, vector: np.ndarray, cjk: bool) -> list[float]:
+        """Its standing along each direction of its script (TOWARD's order; none where the
+        script has no examples), averaged over the models."""
+        out = []
+        for axes in self.axes.get(cjk, []):
+            stood = 0.0
+            for part, (d, mean, spread) in zip(self.parts, axes, strict=True):
+                x = in_model(vector[None, :], part)[0]
+                stood += (float(x @ d) - mean) / spread
+            out.append(stood / len(axes))
+        return out
 
 
 _BOOKS: PerModel[ChangeBook] = PerModel()
@@ -109,7 +130,7 @@ def book_for(embedder: Any) -> ChangeBook | None:
         vectors = load(SHIPPED, EXAMPLES, model)
         if vectors is None:
             vectors = embedder.embed_batch(texts)
-        return ChangeBook(vectors, [c for _, c in known], [is_cjk(t) for t in texts],
+        return ChangeBook(vectors, [label for _, label in known], [is_cjk(t) for t in texts],
                           parts_of(embedder))
 
     return _BOOKS.get(model, build)
