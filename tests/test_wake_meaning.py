@@ -139,3 +139,40 @@ def test_waking_reads_the_bank_for_memories_in_the_questions_language_only(faded
     assert len(seen) == 2
     assert boat.id in seen[0] and not set(seen[0]) & chinese   # English memories only
     assert boat.id not in seen[1] and set(seen[1]) <= chinese  # the archived boat is English
+
+
+WINE = "At Priya's housewarming I knocked a glass of red wine over her new cream rug"
+MOONCAKES = "去年中秋在姑姑家做月饼，烤箱温度调太高，一盘全烤焦了"
+
+
+@pytest.fixture(scope="module", params=[WINE, MOONCAKES])
+def faded_episode(request, tmp_path_factory):  # type: ignore[no-untyped-def]
+    return fade_one(tmp_path_factory.mktemp("wm4") / "m.db", request.param, "default")
+
+
+ASKED = {WINE: ["What's the best stain remover for wine?"],
+         MOONCAKES: ["烤月饼的时候烤箱温度设多少比较好？", "月饼怎么做才不会烤焦？"]}
+CUED = {WINE: ["the party where I spilled wine on Priya's rug"],
+        MOONCAKES: ["那次做月饼全烤糊了", "the mooncakes I burnt at my aunt's"]}
+
+
+def test_a_question_about_the_world_wakes_no_episode_of_its_topic(
+        faded_episode, monkeypatch):  # type: ignore[no-untyped-def]
+    """Its topic is the episode's, and its meaning stands out toward it as a cue's would (with
+    the test off, each wakes it); but it asks about the world (recall/worldly.py
+    ``wakes_nothing``), and a cue of the episode still wakes it, in either language."""
+    from engramdb.recall import worldly
+
+    path, clock, episode = faded_episode
+    questions, cues = ASKED[episode.content], CUED[episode.content]
+    with engramdb.open(path, clock=clock) as mem:
+        for question in questions:
+            assert not [h for h in mem.recall(question, k=3, track=False) if h.woken]
+        for cue in cues:
+            woken = [h for h in mem.recall(cue, k=3, track=False) if h.woken]
+            assert [h.memory.id for h in woken] == [episode.id]
+        monkeypatch.setattr(worldly, "WAKES_NOT", float("inf"))
+        for question in questions:
+            woken = [h for h in mem.recall(question, k=3, track=False) if h.woken]
+            assert [h.memory.id for h in woken] == [episode.id]
+            assert "meaning stands out by" in woken[0].explanation.notes[0]

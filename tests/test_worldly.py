@@ -15,7 +15,17 @@ import engramdb
 import engramdb.recall.pipeline as pipeline
 from engramdb import Draft
 from engramdb.embed.shipped import load
-from engramdb.recall.worldly import SHIPPED, TEXTS, WORLDLY, book_for, questions
+from engramdb.recall.worldly import (
+    CUES,
+    CUES_SHIPPED,
+    SHIPPED,
+    TEXTS,
+    WAKES_NOT,
+    WORLDLY,
+    book_for,
+    cues,
+    questions,
+)
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
 from life_store import CHINESE, ENGLISH
@@ -97,14 +107,36 @@ def test_world_questions_stand_above_the_askers_own(model: Any) -> None:
         assert book.standing(model.embed_batch([text], query=True)[0], lang) < WORLDLY
 
 
-def test_the_default_embedders_vectors_of_the_questions_ship(model: Any) -> None:
+@pytest.mark.parametrize(("shipped", "source", "read"),
+                         [(SHIPPED, TEXTS, questions), (CUES_SHIPPED, CUES, cues)])
+def test_the_default_embedders_vectors_of_the_questions_ship(
+        model: Any, shipped: str, source: str, read: Any) -> None:
     """tools/shipped_vectors.py wrote them (run it again after editing
-    data/world_questions.txt)."""
-    vectors = load(SHIPPED, TEXTS, model.model_id)
-    assert vectors is not None, "questions changed: run tools/shipped_vectors.py"
-    texts = [text for _, text in questions()]
+    data/world_questions.txt or data/episode_cues.txt)."""
+    vectors = load(shipped, source, model.model_id)
+    assert vectors is not None, "texts changed: run tools/shipped_vectors.py"
+    texts = [text for _, text in read()]
     assert vectors.shape == (len(texts), model.dimensions)
     assert np.allclose(vectors[:3], model.embed_batch(texts[:3], query=True), atol=2e-3)
+
+
+def test_the_episode_cues_stand_below_the_world_questions(model: Any) -> None:
+    """Along the second direction (from the cues of one's own episodes to the world's
+    questions) the cues' mean is its zero, the world's questions stand far above it, and
+    a cue asked as a question about one's own episode stands below WAKES_NOT."""
+    book = book_for(model)
+    assert book is not None
+    for lang in ("en", "zh"):
+        mine = [text for one, text in cues() if one == lang]
+        world = [text for one, text in questions() if one == lang]
+        told = [book.episodes.standing(v, lang) for v in model.embed_batch(mine, query=True)]
+        asked = [book.episodes.standing(v, lang) for v in model.embed_batch(world, query=True)]
+        assert abs(np.mean(told)) < 0.05 and np.mean(asked) > 3.0
+    for lang, text in (("en", "Do you remember when our boat's engine died off Skye?"),
+                       ("zh", "还记得我们在青岛赶海被潮水困住那回吗？")):
+        vector = model.embed_batch([text], query=True)[0]
+        assert book.episodes.standing(vector, lang) < WAKES_NOT
+        assert not book.wakes_nothing(vector, lang)
 
 
 def test_an_embedder_without_meaning_reads_no_world_question() -> None:

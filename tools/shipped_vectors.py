@@ -9,6 +9,8 @@ it reads them instead of embedding them on first use (embed/shipped.py):
   300 sentences, on the first recall whose conflicts reach them);
 - src/engramdb/data/world_questions.npz: questions about the world, embedded as queries
   (recall/worldly.py; 80 questions, on a process's first recall);
+- src/engramdb/data/episode_cues.npz: cues calling up an episode of one's own, embedded as
+  queries (recall/worldly.py; 120 cues, on a process's first recall that reads the archive);
 - src/engramdb/data/earlier_questions.npz: questions about an earlier value and their twins
   about now, embedded as queries (recall/earlier.py; 160 questions, on a process's first
   recall).
@@ -39,6 +41,8 @@ def main() -> None:
             (kindvote.SHIPPED, kindvote.EXAMPLES, embedder.embed_batch(kinds)),
             (changemeaning.SHIPPED, changemeaning.EXAMPLES, embedder.embed_batch(changes)),
             (worldly.SHIPPED, worldly.TEXTS, embedder.embed_batch(world, query=True)),
+            (worldly.CUES_SHIPPED, worldly.CUES,
+             embedder.embed_batch([text for _, text in worldly.cues()], query=True)),
             (earlier.SHIPPED, earlier.TEXTS, embedder.embed_batch(earlier.texts(), query=True)),
             (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
         values = np.asarray(vectors, dtype=np.float32)

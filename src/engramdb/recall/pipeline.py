@@ -142,7 +142,8 @@ class Recaller:
                                          self.embed_query, lambda: self._vectors(plan),
                                          lambda: self.languages.of(scope).ids,
                                          self.backgrounds, plan.query, layers=asleep,
-                                         bank=self._bank_of(plan)),
+                                         bank=self._bank_of(plan),
+                                         worldly=self._wakes_nothing(plan)),
                      asleep)
         left_out: list[Record] = []
         hits = [h for h in woken[:k] if allowed(h.memory, plan, now, left_out)]
@@ -318,6 +319,16 @@ class Recaller:
             return False
         return book.standing(self._vector(plan), ZH if is_cjk(plan.query) else EN) \
             >= STAND_WORLDLY
+
+    def _wakes_nothing(self, plan: QueryPlan) -> Callable[[], bool] | None:
+        """Whether the question asks about the world rather than calling up an episode of the
+        asker's (recall/worldly.py ``wakes_nothing``), read where waking asks; None without
+        the book."""
+        book = self._book(self.world) if WORLDLY else None
+        if book is None:
+            return None
+        lang = ZH if is_cjk(plan.query) else EN
+        return lambda: book.wakes_nothing(self._vector(plan), lang)
 
     def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
                    known: dict[str, float] | None = None) -> dict[str, float]:

@@ -32,7 +32,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from ..dynamics.strength import DecayParams, weight
-from ..model import Explanation, Hit, Layer, LegScore, Record, Scope
+from ..model import Explanation, Hit, Kind, Layer, LegScore, Record, Scope
 from ..store.protocol import ListFilter, Store
 from ..text import is_cjk, normalize, tokenize
 from ..text.timeexpr import Window, time_window
@@ -131,12 +131,13 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
     close = meaning.archived(store, scope, DEPTH) if meaning is not None else []
     records.update(store.get_many(scope, [m for m in close if m not in records]))
     standing = meaning.standing(store, scope) if meaning is not None else {}
+    worldly = bool(standing) and meaning is not None and meaning.about_world()
     hits = []
     for rec in records.values():
         if kinds and rec.kind.value not in kinds:
             continue
         named = _cues(store, scope, rec, query, text, meaning if rec.id in close else None,
-                      standing.get(rec.id))
+                      standing.get(rec.id), worldly)
         if named:
             hits.append(_woken_hit(rec, named, preset, now, params))
     hits.sort(key=lambda h: (-h.score, h.memory.id))
@@ -146,11 +147,13 @@ def wake(store: Store, scope: Scope, text: str, tokens: list[str], preset: Prese
 
 
 def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
-          meaning: Meaning | None, z: tuple[float, float] | None) -> list[Cue]:
+          meaning: Meaning | None, z: tuple[float, float] | None,
+          worldly: bool = False) -> list[Cue]:
     """The cues that wake ``rec``, or none: two kinds of anchor named (a named anchor and
     the meaning of the rest count as two, where ``meaning`` is given: ``rec`` is among the
     archived memories nearest the query); else the memory's meaning standing out from the
-    scope (``z``: its standing and the standing that wakes it), its words, or both."""
+    scope (``z``: its standing and the standing that wakes it; not for an episode where the
+    query asks about the world, ``worldly``), its words, or both."""
     named = cues(rec, query)
     if named and len({c.kind for c in named}) < MIN_KINDS and meaning is not None:
         cue = meaning.beyond(store, scope, rec.id, text, [c.anchor for c in named])
@@ -158,7 +161,8 @@ def _cues(store: Store, scope: Scope, rec: Record, query: Query, text: str,
             named.append(cue)
     if len({c.kind for c in named}) >= MIN_KINDS:
         return named
-    found = [c for c in (meaning_cue(*z) if z is not None else None,
+    asks_else = worldly and rec.kind == Kind.EVENT   # an episode: called up by a cue of it
+    found = [c for c in (meaning_cue(*z) if z is not None and not asks_else else None,
                          words_cue(rec, sorted(query.tokens), z[0] if z else None))
              if c is not None]
     return found

@@ -35,6 +35,12 @@ alike), stands for the memory's standing in the scope where it is higher, by at 
 lifts a memory that stands out a little, it cannot wake one that does not
 (bench/results/wake.md, thirteenth session).
 
+**Not an episode, for a question about the world.** "How do I get red wine out of a carpet?"
+stands out toward the faded episode of a spilt glass at a party as far as a cue of it would,
+the scope holding nothing else about carpets. A query that stands toward the world's questions
+from the cues of one's own episodes and from one's own questions (recall/worldly.py
+``wakes_nothing``) wakes no episode by meaning alone (recall/wake.py).
+
 **Words.** The share of the query's content words the memory's text holds, when it holds two of
 them or more: the exact words of a faded episode wake it even where a small scope has no
 background to stand out from."""
@@ -90,7 +96,10 @@ class Meaning:
     layers: tuple[Layer, ...] = (Layer.ARCHIVED,)   # where the candidates sleep (+ cold)
     # memory id -> vector, to each memory's standing against the question bank, if any
     bank: Callable[[dict[str, np.ndarray]], dict[str, float]] | None = None
+    # does the query ask about the world, not call up an episode (recall/worldly.py), if known
+    worldly: Callable[[], bool] | None = None
     _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
+    _worldly: bool | None = field(default=None, repr=False)
     _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
 
     def nearest(self, store: Store, scope: Scope, vector: np.ndarray) -> list[str]:
@@ -126,6 +135,12 @@ class Meaning:
             z = {**z, **lift(z, banked)}
         return {mid: (z[mid], wake_at(len(langs.get(lang, ()))))
                 for mid, lang, _ in candidates if mid in z}
+
+    def about_world(self) -> bool:
+        """The query asks about the world (recall/worldly.py ``wakes_nothing``): read once."""
+        if self._worldly is None:
+            self._worldly = self.worldly is not None and self.worldly()
+        return self._worldly
 
     def archived(self, store: Store, scope: Scope, depth: int) -> list[str]:
         """The ``depth`` (at most CANDIDATES) archived memories nearest the query in meaning."""
