@@ -16,7 +16,7 @@ Rotterdam depot"): with short ones alone, the direction also read length and nam
 
 A correction of what was said before ("I had that wrong, ...", "更正一下：...") is a change too,
 but said unlike the rest: a mean over both kinds leans less toward either (with the corrections
-among the changes, 1 update chain of the design sets' 361 came right and 3 went wrong). So the
+among the changes, 1 update chain of the design sets' 481 came right and 3 went wrong). So the
 corrections give a direction of their own (label ``correction``), read from the plain examples
 and from plain statements written to look like corrections ("I'm not a morning person", "My son
 keeps correcting my French": label ``lookalike``, not read by the change direction, which lost
