@@ -128,3 +128,30 @@ def test_the_default_embedders_vectors_of_the_examples_ship(model: Any) -> None:
     fresh = model.embed_batch(texts[:4])
     assert np.allclose(vectors[:4], fresh, atol=2e-3)
     assert load(SHIPPED, EXAMPLES, "another-model") is None
+
+
+def test_a_correction_said_in_a_conversation_comes_first_for_now(tmp_path: Any,
+                                                                  model: Any) -> None:
+    """A turn of a conversation is read along the corrections' direction alone: a correction
+    said in chat, in no change word, is the newer value for a question about now."""
+    from datetime import timedelta
+
+    import engramdb
+    from engramdb.testing import FrozenClock
+    from test_framemeaning import NOW
+
+    clock = FrozenClock(NOW - timedelta(days=5))
+    with engramdb.open(tmp_path / "chat.db", embedder=model, clock=clock) as mem:
+        me = mem.scope(user="ana")
+        for text, reply, session in (
+                ("The storage unit number is 114.", "Noted.", "s1"),
+                ("Sorry, I gave you the wrong number, the storage unit is 141.", "Got it.",
+                 "s2")):
+            at = clock.now()
+            me.ingest([{"role": "user", "content": text, "at": at},
+                       {"role": "assistant", "content": reply, "at": at + timedelta(seconds=1)}],
+                      session=session)
+            clock.advance(days=3)
+        hits = me.recall("What is the storage unit number?", k=3, track=False)
+        assert "141" in hits[0].memory.content
+        assert hits.plan["stages"]["conflicts"]

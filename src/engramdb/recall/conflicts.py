@@ -33,9 +33,9 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
   "Traded the Yaris in for a Kia EV6" after "I drive a Toyota Yaris"), or, with a value of a
   kind the older holds, reads as a change by its meaning and is in no mood ("Landlord renewed
-  the lease at £1,575", 健身房续费时涨价，一年要两千四: recall/changemeaning.py; a remembered
-  statement, not a turn of a conversation, whose stories read as changes: on LoCoMo through
-  ingest, reading turns cost R@1 0.431 -> 0.427; an embedder with meaning only); so a plan, a
+  the lease at £1,575", 健身房续费时涨价，一年要两千四: recall/changemeaning.py; a turn of a
+  conversation only as a correction, whose stories read as changes: on LoCoMo through ingest,
+  reading turns as changes cost R@1 0.431 -> 0.427; an embedder with meaning only); so a plan, a
   second item of a list, a negation of something else ("We don't ship to Switzerland") is no
   new value;
 - **not for a while**: a newer text that names a time around when it was said ("this week",
@@ -289,7 +289,7 @@ def conflict(old: Record, new: Record,
     meant = (lambda: alike(old, new) and not wread(new.content).moods & OTHER_MOODS) \
         if alike is not None else None
     changed = (lambda: told(old, new) and not wread(new.content).moods & OTHER_MOODS) \
-        if told is not None and not said_in_chat(new) else None
+        if told is not None else None
     if any(_states_anew(x, y, who, meant, changed)
            for y in _said(new, said_new) for x in _said(old, said_old)):
         return True
