@@ -103,12 +103,12 @@ def test_each_directions_examples_stand_above_its_plain_statements(model: Any) -
     for cjk in (False, True):
         mine = [(book.along(v, cjk), label) for v, (text, label)
                 in zip(vectors, known, strict=True) if is_cjk(text) == cjk]
-        for i, (toward, away) in enumerate(TOWARD.items()):
-            said = np.mean([stood[i] for stood, label in mine if label == toward])
-            plain = np.mean([stood[i] for stood, label in mine if label in away])
+        for toward, away in TOWARD.items():
+            said = np.mean([stood[toward] for stood, label in mine if label == toward])
+            plain = np.mean([stood[toward] for stood, label in mine if label in away])
             assert said - plain > 1.5
             assert abs(plain) < 0.05  # the plain examples' mean is the zero of the scale
-        lookalikes = [max(stood) for stood, label in mine if label == LOOKALIKE]
+        lookalikes = [max(stood.values()) for stood, label in mine if label == LOOKALIKE]
         assert np.mean(np.array(lookalikes) < STANDING) >= 0.8  # no change read in most
 
 

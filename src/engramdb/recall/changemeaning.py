@@ -87,7 +87,7 @@ class ChangeBook:
         rows = np.asarray(vectors, dtype=np.float32)
         label, script = np.array(labels), np.array(cjk, dtype=bool)
         self.parts = parts
-        self.axes: dict[bool, list[list[tuple[np.ndarray, float, float]]]] = {}
+        self.axes: dict[bool, dict[str, list[tuple[np.ndarray, float, float]]]] = {}
         for zh in (False, True):
             mine = script == zh
             for toward, away in TOWARD.items():
@@ -96,25 +96,25 @@ class ChangeBook:
                     continue
                 axes = []
                 for part in parts:
-                    away = in_model(rows[plain], part)
-                    axes.append(axis(in_model(rows[said], part), away, away))
-                self.axes.setdefault(zh, []).append(axes)
+                    base = in_model(rows[plain], part)
+                    axes.append(axis(in_model(rows[said], part), base, base))
+                self.axes.setdefault(zh, {})[toward] = axes
 
     def standing(self, vector: np.ndarray, cjk: bool) -> float:
         """How far ``vector`` (a stored memory's) stands along a direction of its script above
         its plain examples, the higher of the directions: -inf where it cannot be told."""
-        return max(self.along(vector, cjk), default=float("-inf"))
+        return max(self.along(vector, cjk).values(), default=float("-inf"))
 
-    def along(self, vector: np.ndarray, cjk: bool) -> list[float]:
-        """Its standing along each direction of its script (TOWARD's order; none where the
-        script has no examples), averaged over the models."""
-        out = []
-        for axes in self.axes.get(cjk, []):
+    def along(self, vector: np.ndarray, cjk: bool) -> dict[str, float]:
+        """Its standing along each direction of its script (by label; none where the script
+        has no examples), averaged over the models."""
+        out = {}
+        for toward, axes in self.axes.get(cjk, {}).items():
             stood = 0.0
             for part, (d, mean, spread) in zip(self.parts, axes, strict=True):
                 x = in_model(vector[None, :], part)[0]
                 stood += (float(x @ d) - mean) / spread
-            out.append(stood / len(axes))
+            out[toward] = stood / len(axes)
         return out
 
 
@@ -148,21 +148,21 @@ class ChangeMeaning:
     def __init__(self, vectors: Vectors, book: Callable[[], ChangeBook | None]) -> None:
         self.vectors = vectors
         self.book = book
-        self._along: dict[str, list[float]] = {}
+        self._along: dict[str, dict[str, float]] = {}
 
     def __call__(self, old: Record, new: Record) -> bool:
         along = self.along(new)
         if said_in_chat(new):
-            along = along[list(TOWARD).index(CORRECTION):][:1]
-        return max(along, default=float("-inf")) >= STANDING
+            along = {CORRECTION: along.get(CORRECTION, float("-inf"))}
+        return max(along.values(), default=float("-inf")) >= STANDING
 
     def standing(self, rec: Record) -> float:
-        return max(self.along(rec), default=float("-inf"))
+        return max(self.along(rec).values(), default=float("-inf"))
 
-    def along(self, rec: Record) -> list[float]:
+    def along(self, rec: Record) -> dict[str, float]:
         if rec.id not in self._along:
             book = self.book()
             found = self.vectors([rec.id]).get(rec.id) if book is not None else None
-            self._along[rec.id] = [] if book is None or found is None \
+            self._along[rec.id] = {} if book is None or found is None \
                 else book.along(found, is_cjk(rec.content))
         return self._along[rec.id]
