@@ -176,3 +176,26 @@ def test_two_kinds_of_value(x, y, two) -> None:  # type: ignore[no-untyped-def]
         return SimpleNamespace(memory=SimpleNamespace(content=text))
 
     assert _two_kinds(hit(x), hit(y)) is two
+
+
+@pytest.mark.parametrize(("passing", "usual", "asked"), [
+    ("This week choir rehearses on Friday evening, the hall is booked.",
+     "Choir rehearses on Thursday evenings.", "When does choir rehearse this week?"),
+    ("这周合唱团在周五晚上排练，礼堂被占了。", "合唱团在周四晚上排练。",
+     "这周合唱团在什么时候排练？"),
+])
+@pytest.mark.parametrize("embedder", ["hashing", "default"])
+def test_a_question_about_a_passing_while_ranks_what_holds_for_it_first(  # type: ignore[no-untyped-def]
+        tmp_path, clock, passing, usual, asked, embedder, model) -> None:
+    """A statement that names a while around when it was said ("this week", 这周: the time
+    parser's window, recall/conflicts.py ``for_a_while``) is in the passing mood, and so is a
+    question that names one around now: the usual arrangement, said later, ranks below it."""
+    import engramdb
+
+    with engramdb.open(tmp_path / "m.db", clock=clock,
+                       embedder=model if embedder == "default" else embedder) as mem:
+        me = mem.scope(user="ana")
+        me.remember(passing, kind="fact", at=clock.now() - timedelta(days=1))
+        me.remember(usual, kind="fact", at=clock.now() - timedelta(hours=2))
+        hits = me.recall(asked, k=3, track=False)
+        assert hits[0].memory.content == passing

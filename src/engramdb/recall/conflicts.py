@@ -58,6 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
@@ -280,7 +281,7 @@ def conflict(old: Record, new: Record,
         return False
     if old.invalid_at is not None or new.invalid_at is not None:
         return False  # superseded: placed by the routing (recall/temporal.py)
-    if _for_a_while(new) and not _for_a_while(old):
+    if for_a_while(new.content, new.at) and not for_a_while(old.content, old.at):
         return False  # "this week", 今天: an exception for that time, not a new value
     if occasion(new.content) and not occasion(old.content):
         return False  # "this Thursday", 下周二: an exception or a plan for that day
@@ -356,11 +357,11 @@ def said_in_chat(rec: Record) -> bool:
     return "role" in rec.metadata or "source_events" in rec.metadata
 
 
-def _for_a_while(rec: Record) -> bool:
-    """Does the text name a time around when it was said ("today", "this week", 这周) that
-    holds it (text/timewindow.py)?"""
-    window = parse_window(rec.content, rec.at)
-    return window is not None and not window.loose and window.contains(rec.at) \
+def for_a_while(text: str, at: datetime) -> bool:
+    """Does ``text`` name a time around ``at`` (when it was said or asked: "today", "this
+    week", 这周) that holds it (text/timewindow.py)?"""
+    window = parse_window(text, at)
+    return window is not None and not window.loose and window.contains(at) \
         and window.end != LATEST  # "from today", 今天起: a change that holds from then on
 
 

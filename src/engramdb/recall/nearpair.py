@@ -44,17 +44,18 @@ bench/results/restated.md has what each part buys."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
 import numpy as np
 
-from ..model import Hit, Kind
+from ..model import Hit, Kind, Record
 from ..text import is_cjk
 from ..write.align import COPULAS
 from ..write.reading import Reading, occasion, read
 from ..write.tripledecide import OTHER_MOODS
 from .background import in_model, model_half
+from .conflicts import for_a_while, same_frame
 from .conflicts import read as statement
-from .conflicts import same_frame
 
 TOP = 4                  # hits read for near pairs
 TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
@@ -72,11 +73,13 @@ Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
 
 def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None,
-               vectors: Vectors, meaning: bool = True) -> list[tuple[Hit, Hit, str]]:
+               vectors: Vectors, meaning: bool = True,
+               now: datetime | None = None) -> list[tuple[Hit, Hit, str]]:
     """Move, within the top TOP hits, the one of each near pair the question ``query``
     (embedded as ``vector``) leans toward just above the other; ``vectors`` reads stored
     vectors by id; ``meaning``: the embedder reads meaning, not hashed words (only then does
-    the lean order two kinds of value against time). Returns (moved up, moved down, why:
+    the lean order two kinds of value against time); ``now``: when it is asked (a question
+    that names a while around it is in the passing mood). Returns (moved up, moved down, why:
     "subject", "mood" or "meaning") for each move; both hits say so in their notes, the one
     moved up with its ``near_lean``."""
     if vector is None or len(hits) < 2:
@@ -92,6 +95,8 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
     mood = read(query).moods & OTHER_MOODS - {"question"}
+    if now is not None and for_a_while(query, now):
+        mood |= {"passing"}   # "this week", 这周: a question about a passing time
     moved: list[tuple[Hit, Hit, str]] = []
     for _ in range(len(pairs)):
         swap = None
@@ -153,8 +158,8 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if _whose(asks, upper, lower):
             return ""
     if mood:
-        mine = mood <= read(lower.memory.content).moods
-        theirs = mood <= read(upper.memory.content).moods
+        mine = mood <= _moods(lower.memory)
+        theirs = mood <= _moods(upper.memory)
         if mine != theirs:
             return "mood" if mine else ""
     else:  # a plain question: a plain statement above a question, a past story or one day
@@ -173,6 +178,13 @@ def _two_kinds(x: Hit, y: Hit) -> bool:
     kx = set(statement(x.memory.content).values.values())
     ky = set(statement(y.memory.content).values.values())
     return bool(kx) and bool(ky) and kx.isdisjoint(ky)
+
+
+def _moods(rec: Record) -> frozenset[str]:
+    """A statement's moods (write/reading.py), and the passing mood where it names a while
+    around when it was said ("this week", 这周, "until Friday": recall/conflicts.py)."""
+    found = read(rec.content).moods
+    return found | {"passing"} if for_a_while(rec.content, rec.at) else found
 
 
 def _aside(text: str) -> bool:

@@ -166,7 +166,7 @@ class Recaller:
         if plan.routing.mode in ("past", HISTORY):
             hits = past_first(self.store, scope, hits, plan.routing.mode == "past")
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
-                          lambda ids: self.store.vectors(scope, ids), self.meaning)
+                          lambda ids: self.store.vectors(scope, ids), self.meaning, now)
         if near:  # near misses kept apart on write: the one the question is about first
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
