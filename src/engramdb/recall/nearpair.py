@@ -10,11 +10,13 @@ Three things decide, in this order:
   ranks above the hit of another ("我住在哪里？": "我住在杭州西湖区" above "我爸妈住在绍兴");
 - **mood**: the question is in a mood (a plan, a past story, a passing exception, one more
   item: write/reading.py ``MOODS``, the grammar the write path sets statements apart by) that
-  one hit is in and the other is not ("Which version are we considering?": the plan); a
-  question in none ranks a plain statement above one that is itself a question or a past
-  story (``ASIDE``: "Where do I live?": "I live in Edinburgh" above "Back in 2015 I lived in
-  Glasgow") or that names one occasion of a weekday ("next Tuesday standup moves to 11",
-  write/reading.py ``occasion``);
+  one hit is in and the other is not ("Which version are we considering?": the plan; a
+  statement or a question that names a while around when it was said or asked, "this week",
+  这周, "until Friday", is in the passing mood whatever its words: the time parser's bounded
+  window, recall/conflicts.py ``for_a_while``); a question in none ranks a plain statement
+  above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
+  in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
+  weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``);
 - **meaning**: the two statements differ in a direction, x - y, their vectors in the
   question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
   far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
