@@ -85,6 +85,24 @@ def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, f
     assert old in past[0].memory.content and "earlier value" in past[0].why
 
 
+def test_a_number_written_as_a_word_is_a_value(tmp_path, clock, model) -> None:  # type: ignore[no-untyped-def]
+    """"three" and "five" are values as "3" and "5" are (write/align.py NUMBER_WORDS): a
+    correction with no change word, read by meaning (recall/changemeaning.py), comes first
+    for a question about now."""
+    import engramdb
+
+    with engramdb.open(tmp_path / "m.db", clock=clock, embedder=model) as mem:
+        me = mem.scope(user="ana")
+        me.remember("The gardener comes every three weeks.", kind="fact",
+                    at=clock.now() - timedelta(days=30))
+        me.remember("Correction on the gardener: it's every five weeks, I got it wrong.",
+                    kind="fact", at=clock.now() - timedelta(days=2))
+        hits = me.recall("How often does the gardener come?", k=3, track=False)
+        assert "five" in hits[0].memory.content
+        assert hits.plan["stages"]["conflicts"]
+    assert read("The gardener comes every three weeks.").values == {"three": "quantity"}
+
+
 @pytest.mark.parametrize(("first", "second", "question", "expected"), [
     ("My brother works at Siemens.", "My wife works at Roche.",           # another subject
      "Where does my brother work?", "My brother works at Siemens."),

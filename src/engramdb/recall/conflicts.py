@@ -68,6 +68,7 @@ from ..write.align import (
     CUE,
     DATE_WORDS,
     NEG,
+    NUMBER_WORDS,
     POSS,
     PRONOUNS,
     VALUE,
@@ -160,7 +161,8 @@ def _runs(toks: tuple[Tok, ...]) -> list[tuple[int, str, str]]:
         while j < len(toks) and toks[j].type == VALUE:
             j += 1
         run = toks[i:j]
-        quantity = any(t.time or t.norm in DATE_WORDS or any(c.isdigit() for c in t.surface)
+        quantity = any(t.time or t.norm in DATE_WORDS or t.norm in NUMBER_WORDS
+                       or any(c.isdigit() for c in t.surface)
                        for t in run) and not any(_named_word(t) for t in run)
         out.append((i, " ".join(t.norm for t in run), "quantity" if quantity else "name"))
         i = j

@@ -52,6 +52,11 @@ DATE_WORDS = frozenset("""january february march april may june july august sept
     thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays
     sundays noon midnight morning afternoon evening tonight weekday weekend weekends
     spring summer autumn fall winter""".split())
+# the cardinal numbers written as words, a closed class like the digits ("every four weeks",
+# "five hives"); not "one", which is as often a pronoun ("the old one")
+NUMBER_WORDS = frozenset("""two three four five six seven eight nine ten eleven twelve
+    thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty
+    sixty seventy eighty ninety hundred thousand million billion dozen""".split())
 UNITS = frozenset("""am pm kg g mg lb lbs km m cm mm mi ft h hr hrs min mins s sec ms gb mb tb
     kb gib mib usd eur gbp cny rmb yuan dollars euros percent""".split())
 ZH_VALUE_FLAGS = ("nr", "ns", "nt", "nz", "m", "t", "eng", "x")
@@ -141,7 +146,8 @@ def _word_tokens(s: str, initial: bool) -> list[Tok]:
         kind = NEG
     elif low in CUES_EN:
         kind = CUE
-    elif low in DATE_WORDS or (base[:1].isupper() and not initial and low not in EN_STOP):
+    elif low in DATE_WORDS or low in NUMBER_WORDS or (
+            base[:1].isupper() and not initial and low not in EN_STOP):
         kind = VALUE
     elif low in EN_STOP:
         kind = STOP
