@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..model import Hit, Kind, Record
 from ..text import is_cjk, tokenize
 from ..text.timewindow import parse_window
-from ..write.align import COPULAS, DATE_WORDS, VALUE, typed_tokens
+from ..write.align import COPULAS, DATE_WORDS, NUMBER_WORDS, VALUE, typed_tokens
 from .conflicts import said_in_chat
 
 TIME, AMOUNT = "time", "amount"
@@ -46,11 +46,9 @@ _ASKS = (
                       r"month)s?\b|什么时候|何时|哪天|哪一天|哪年|几号|几点|几月", _I)),
 )
 _ZH_AMOUNT = re.compile("[〇零一二三四五六七八九十百千万亿两半]")
-# the cardinal numbers written as words (a closed class, like the digits)
-_NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven
-    twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty
-    fifty sixty seventy eighty ninety hundred thousand million billion dozen half twice
-    once""".split())
+# the cardinal numbers written as words (a closed class, like the digits), with those that
+# write/align.py leaves out of its values for being as often something else
+_NUMBER_WORDS = NUMBER_WORDS | frozenset("zero one half twice once".split())
 
 
 def asks(question: str) -> str | None:
