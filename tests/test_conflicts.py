@@ -88,19 +88,19 @@ def test_newer_value_first_for_now_older_first_for_before(me, clock, net_only, f
 def test_a_number_written_as_a_word_is_a_value(tmp_path, clock, model) -> None:  # type: ignore[no-untyped-def]
     """"three" and "five" are values as "3" and "5" are (write/align.py NUMBER_WORDS): a
     correction with no change word, read by meaning (recall/changemeaning.py), comes first
-    for a question about now."""
+    for a question about now (at 3d86e1d, before both, the older came first)."""
     import engramdb
 
     with engramdb.open(tmp_path / "m.db", clock=clock, embedder=model) as mem:
         me = mem.scope(user="ana")
-        me.remember("The gardener comes every three weeks.", kind="fact",
+        me.remember("Our piano tuner visits every three months.", kind="fact",
                     at=clock.now() - timedelta(days=30))
-        me.remember("Correction on the gardener: it's every five weeks, I got it wrong.",
-                    kind="fact", at=clock.now() - timedelta(days=2))
-        hits = me.recall("How often does the gardener come?", k=3, track=False)
+        me.remember("Sorry, I gave you the wrong interval: the piano tuner visits every five "
+                    "months.", kind="fact", at=clock.now() - timedelta(days=2))
+        hits = me.recall("How often does the piano tuner visit?", k=3, track=False)
         assert "five" in hits[0].memory.content
         assert hits.plan["stages"]["conflicts"]
-    assert read("The gardener comes every three weeks.").values == {"three": "quantity"}
+    assert read("Our piano tuner visits every three months.").values == {"three": "quantity"}
 
 
 @pytest.mark.parametrize(("first", "second", "question", "expected"), [
