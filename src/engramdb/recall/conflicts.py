@@ -359,9 +359,11 @@ def said_in_chat(rec: Record) -> bool:
     return "role" in rec.metadata or "source_events" in rec.metadata
 
 
+@lru_cache(maxsize=4096)
 def for_a_while(text: str, at: datetime) -> bool:
     """Does ``text`` name a time around ``at`` (when it was said or asked: "today", "this
-    week", 这周) that holds it (text/timewindow.py)?"""
+    week", 这周) that holds it (text/timewindow.py)? Kept: the net and the near pairs ask it
+    of the same top hits, pair by pair."""
     window = parse_window(text, at)
     return window is not None and not window.loose and window.contains(at) \
         and window.end != LATEST  # "from today", 今天起: a change that holds from then on

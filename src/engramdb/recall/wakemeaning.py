@@ -99,7 +99,6 @@ class Meaning:
     # does the query ask about the world, not call up an episode (recall/worldly.py), if known
     worldly: Callable[[], bool] | None = None
     _z: dict[str, tuple[float, float]] | None = field(default=None, repr=False)
-    _worldly: bool | None = field(default=None, repr=False)
     _near: dict[bytes, list[str]] = field(default_factory=dict, repr=False)
 
     def nearest(self, store: Store, scope: Scope, vector: np.ndarray) -> list[str]:
@@ -137,10 +136,8 @@ class Meaning:
                 for mid, lang, _ in candidates if mid in z}
 
     def about_world(self) -> bool:
-        """The query asks about the world (recall/worldly.py ``wakes_nothing``): read once."""
-        if self._worldly is None:
-            self._worldly = self.worldly is not None and self.worldly()
-        return self._worldly
+        """The query asks about the world (recall/worldly.py ``wakes_nothing``)."""
+        return self.worldly is not None and self.worldly()
 
     def archived(self, store: Store, scope: Scope, depth: int) -> list[str]:
         """The ``depth`` (at most CANDIDATES) archived memories nearest the query in meaning."""
