@@ -42,6 +42,7 @@ from .questionbank import QuestionBank
 from .rank import allowed, best_candidates, past_first
 from .reading import handed, steady
 from .relevance import (
+    MIN_BACKGROUND,
     QueryTerms,
     apply_floor,
     doc_freqs,
@@ -51,6 +52,7 @@ from .relevance import (
     score_hits,
 )
 from .rerank import RERANK_DEPTH, rerank, standing_ties
+from .smallscope import SMALL_FLOOR, formers, inherit
 from .temporal import HISTORY, Routing, window_first
 from .wake import wake
 from .wakemeaning import Meaning
@@ -152,7 +154,7 @@ class Recaller:
         hits.sort(key=lambda h: (-h.score, h.memory.id))
         terms = self._terms(scope, plan)
         hold(self.store, scope, [h.memory for h in hits[:RERANK_DEPTH]], terms)
-        stood = self._standings(scope, plan, hits[:RERANK_DEPTH])
+        stood = self._standings(scope, plan, [h.memory.id for h in hits[:RERANK_DEPTH]])
         hits = rerank(hits, plan, terms, meanings(stood, terms.scope_size),
                       standing_ties(stood, terms.scope_size))
         if plan.crosslingual is not None:
@@ -259,8 +261,17 @@ class Recaller:
             meant = across(self.store, self.backgrounds, scope, plan.query, self._vectors(plan),
                            self.languages.of(scope).ids, top)
         hold(self.store, scope, [h.memory for h in top], terms)
+        standings = self._standings(scope, plan, [h.memory.id for h in top], stood)
+        small = self._small(scope, plan, terms, standings)
+        if small:  # a current value is judged with the values it replaced (smallscope.py)
+            chains = formers(self.store, scope, [h.memory.id for h in top], plan.layers)
+            replaced = [rec for chain in chains.values() for rec in chain]
+            hold(self.store, scope, replaced, terms)
+            standings = inherit(top, chains, terms, standings, self._standings(
+                scope, plan, [rec.id for rec in replaced]))
+            floor = min(floor, SMALL_FLOOR)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
-                            self._standings(scope, plan, top, stood))
+                            standings) or small
         # a question about the world is said so only where a memory is about its topic
         worldly = judged and max((h.score for h in top), default=0.0) >= floor \
             and self._worldly(plan)
@@ -330,18 +341,27 @@ class Recaller:
         lang = ZH if is_cjk(plan.query) else EN
         return lambda: book.wakes_nothing(self._vector(plan), lang)
 
-    def _standings(self, scope: Scope, plan: QueryPlan, hits: list[Hit],
+    def _small(self, scope: Scope, plan: QueryPlan, terms: QueryTerms,
+               standings: dict[str, float]) -> bool:
+        """Is the scope one too small for a background that is judged all the same: in the
+        question's language alone, with standings against the bank (recall/smallscope.py)?"""
+        if terms.scope_size >= MIN_BACKGROUND or not standings:
+            return False
+        return not self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH)
+
+    def _standings(self, scope: Scope, plan: QueryPlan, ids: list[str],
                    known: dict[str, float] | None = None) -> dict[str, float]:
-        """Each hit's standing against the question bank (recall/questionbank.py), for the
-        hits in the question's own language: the bank is of that language, and a memory in
-        the other language is judged against the scope instead (recall/across.py).
-        ``known``: standings read before in this recall, not read again."""
+        """Each memory's standing against the question bank (recall/questionbank.py), for
+        the memories in the question's own language: the bank is of that language, and a
+        memory in the other language is judged against the scope instead
+        (recall/across.py). ``known``: standings read before in this recall, not read
+        again."""
         book = self._book(self.bank)
-        if book is None or not hits:
+        if book is None or not ids:
             return {}
         known = known or {}
         other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
-        ids = [h.memory.id for h in hits if h.memory.id not in other]
+        ids = [mid for mid in ids if mid not in other]
         new = [mid for mid in ids if mid not in known]
         found = book.standings(plan.query, self._vector(plan),
                                self.store.vectors(scope, new)) if new else {}

@@ -26,8 +26,10 @@ So a hit of a question the store holds words for scores 0.5 to 1 by how well it 
 every hit of a question nothing in the store is about scores near 0. The explanation keeps the
 RRF and leg values and adds lexical, dense_gap, across (where read), topicality and
 relevance. Recall drops hits under a floor (``Config.relevance_floor``, ``answer_floor`` where
-an LLM reads them, or the call's own) and abstains, with a note, when none is left; a scope
-under MIN_BACKGROUND memories keeps its hits, as it has no background to judge them by."""
+an LLM reads them, or the call's own) and abstains, with a note, when none is left. A scope
+under MIN_BACKGROUND memories has no background of its own: it is judged by its words and the
+question bank's standings at a lower floor where it is in the question's language alone, and
+keeps its hits otherwise (recall/smallscope.py)."""
 
 from __future__ import annotations
 
@@ -124,7 +126,12 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
     woken = min(hit.explanation.terms.get("wake_score", 0.0) / 2.0, 1.0)  # its cues (wake.py)
     if terms.total <= 0:
         return woken
-    rec = hit.memory
+    return max(held_weight(hit.memory, terms) / terms.total, woken)
+
+
+def held_weight(rec: Record, terms: QueryTerms) -> float:
+    """The IDF-weighted sum of the query's terms ``rec`` holds: kept by ``hold``, else read
+    from its text."""
     got = terms.held.get(rec.id)
     if got is None:
         words = _words(terms)
@@ -132,7 +139,7 @@ def lexical(hit: Hit, terms: QueryTerms) -> float:
         context = set(words(rec.context or ""))
         got = sum(idf * (1.0 if t in body else CONTEXT_WEIGHT if t in context else 0.0)
                   for t, idf in terms.idf.items())
-    return max(got / terms.total, woken)
+    return got
 
 
 def _words(terms: QueryTerms) -> Callable[[str], Sequence[str]]:
@@ -262,8 +269,9 @@ def check_floor(value: object) -> float:
 def apply_floor(hits: list[Hit], floor: float, judged: bool = True,
                 unanswered: str | None = None) -> tuple[list[Hit], str]:
     """The hits at or above the floor, and the note when none is. Not ``judged`` (a scope
-    too small to have a background: under MIN_BACKGROUND memories) keeps every hit: what
-    stands out cannot be told there, and its few hits cost an LLM little to read.
+    too small to have a background, under MIN_BACKGROUND memories, that recall/smallscope.py
+    does not judge either: two languages, or no question bank) keeps every hit: what stands
+    out cannot be told there, and its few hits cost an LLM little to read.
     ``unanswered``: why the memories, about the question, hold no answer (recall/asked.py)."""
     if floor <= 0 or not hits or not judged:
         return hits, ""

@@ -1,0 +1,111 @@
+"""A store of a few memories (under 20) in one language is judged too (recall/smallscope.py): a
+question nothing in it is about abstains, one it answers is answered, a current value answers
+what the values it replaced were about. A store in two languages, and an embedder of hashed
+words, keep every hit as before. English and Chinese, the default embedder, SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+import engramdb
+from engramdb.recall.smallscope import SMALL_FLOOR
+from engramdb.testing import FrozenClock
+
+BACKENDS = ("sqlite", "postgres")
+
+ENGLISH = ["I work as a data engineer at a logistics startup in Lisbon.",
+           "I'm learning German on Tuesday evenings.",
+           "My sister Ana is a nurse in Porto."]
+CHINESE = ["我在杭州做前端开发。", "我女儿今年上小学。", "我对花生过敏。"]
+
+
+@pytest.fixture
+def store(tmp_path: Any, backend: str, model: Any, request: pytest.FixtureRequest) -> Any:
+    target = request.getfixturevalue("pg_url") if backend == "postgres" else tmp_path / "m.db"
+    clock = FrozenClock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+    with engramdb.open(target, embedder=model, clock=clock) as mem:
+        yield mem, clock
+
+
+def filled(mem: Any, user: str, texts: list[str]) -> Any:
+    scope = mem.scope(user=user)
+    for text in texts:
+        scope.remember(text)
+    return scope
+
+
+@pytest.mark.parametrize(("texts", "question"), [
+    (ENGLISH, "How do I bake sourdough bread?"),
+    (ENGLISH, "Who won the football world cup in 1998?"),
+    (CHINESE, "明天上海的天气怎么样？"),
+    (CHINESE, "怎么给自行车补胎？"),
+])
+def test_a_question_nothing_is_about_abstains(store: Any, texts: list[str],
+                                              question: str) -> None:
+    mem, _ = store
+    hits = filled(mem, "u", texts).recall(question, k=3)
+    assert not hits and hits.abstained
+    assert hits.note.startswith("nothing in memory")
+
+
+@pytest.mark.parametrize(("texts", "question", "answer"), [
+    (ENGLISH, "What do I do for a living?", "data engineer"),
+    (ENGLISH, "Which language am I studying?", "German"),
+    (ENGLISH, "What is my sister's job?", "nurse"),
+    (CHINESE, "我是做什么工作的？", "前端开发"),
+    (CHINESE, "我不能吃什么？", "花生"),
+])
+def test_a_question_the_store_answers_is_answered(store: Any, texts: list[str], question: str,
+                                                  answer: str) -> None:
+    mem, _ = store
+    hits = filled(mem, "u", texts).recall(question, k=3)
+    assert hits and answer in hits[0].memory.content
+    assert hits[0].score >= SMALL_FLOOR
+
+
+@pytest.mark.parametrize(("old", "new", "question", "answer"), [
+    ("We host the blog on Ghost.", "Migrated from Ghost to Hugo over the weekend.",
+     "What does the blog run on?", "Hugo"),
+    ("我们的代码放在GitLab上。", "上个月从GitLab迁到了Gitee。", "我们的代码托管在哪里？", "Gitee"),
+])
+def test_a_current_value_answers_what_the_value_it_replaced_was_about(
+        store: Any, old: str, new: str, question: str, answer: str) -> None:
+    mem, clock = store
+    alone = mem.scope(user="alone")
+    alone.remember(new)
+    assert not alone.recall(question, k=3)   # said in none of the question's words
+    scope = mem.scope(user="chain")
+    scope.remember(old)
+    clock.advance(days=30)
+    assert scope.remember(new).action.value == "supersede"
+    clock.advance(days=1)
+    hits = scope.recall(question, k=3)
+    assert [h.memory.content for h in hits] == [new]
+    assert hits[0].explanation.terms["formers"] == 1
+    assert answer in hits[0].memory.content
+
+
+def test_two_languages_and_a_zero_floor_keep_every_hit(store: Any) -> None:
+    mem, _ = store
+    mixed = filled(mem, "mixed", ENGLISH + CHINESE)
+    assert len(mixed.recall("How do I bake sourdough bread?", k=3)) == 3
+    one = filled(mem, "one", ENGLISH)
+    assert len(one.recall("How do I bake sourdough bread?", k=3, relevance_floor=0)) == 3
+
+
+@pytest.mark.parametrize("floor", [-0.1, 1.5, "low", float("nan")])
+def test_a_bad_floor_in_a_small_store_is_refused(store: Any, floor: Any) -> None:
+    mem, _ = store
+    one = filled(mem, "one", ENGLISH)
+    with pytest.raises(engramdb.EngramError, match="relevance_floor"):
+        one.recall("What do I do for a living?", relevance_floor=floor)
+
+
+def test_hashed_words_judge_no_small_store(tmp_path: Any) -> None:
+    with engramdb.open(tmp_path / "h.db", embedder="hashing") as mem:
+        scope = filled(mem, "u", ENGLISH)
+        assert len(scope.recall("How do I bake sourdough bread?", k=3)) == 3
