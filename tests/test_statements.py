@@ -76,6 +76,32 @@ def test_forget_that_forgets_the_memory_its_turn_and_the_command(mem, said, forg
     assert me.get(forgotten.id).layer.value == "deleted"   # soft: it can be restored
 
 
+@pytest.mark.parametrize(("said", "forget"), [
+    ("I drive a Polo.", "Forget that whole story about me driving a Polo."),
+    ("我住在杭州。", "忘掉我住在杭州这件事。"),
+])
+def test_forget_names_a_short_memory_among_framing_words(mem, said, forget):  # type: ignore[no-untyped-def]
+    """Every word of the memory said, and half the command's words the memory's: the
+    command names it, though its framing words are half of it."""
+    me = mem.scope(user="u", agent="a")
+    kept = me.remember(said, kind="fact").memory
+    report = me.ingest([{"role": "user", "content": forget}])
+    assert [r.id for r in report.forgotten] == [kept.id]
+
+
+@pytest.mark.parametrize(("said", "forget"), [
+    ("I live in Hangzhou.", "Forget the phone number of the friend I met while living in "
+                            "Hangzhou."),
+    ("我住在杭州。", "忘掉我住在杭州时认识的那个朋友的电话。"),
+])
+def test_forget_of_something_else_that_mentions_a_memory_keeps_it(mem, said, forget):  # type: ignore[no-untyped-def]
+    me = mem.scope(user="u", agent="a")
+    kept = me.remember(said, kind="fact").memory
+    report = me.ingest([{"role": "user", "content": forget}])
+    assert report.forgotten == []
+    assert me.get(kept.id).layer.value == "core"
+
+
 def test_forget_with_no_shared_words_forgets_nothing(mem):  # type: ignore[no-untyped-def]
     me = mem.scope(user="u", agent="a")
     me.remember("I live in Hangzhou.", kind="fact")

@@ -7,8 +7,12 @@ kind the extractor reads in it, at ASKED_IMPORTANCE. A forget command finds the 
 the rest of the sentence names and forgets it (softly: it can be restored); the ingest report
 lists it in ``forgotten``. The memory named is the best recall hit that holds at least
 MIN_COVER of the command's own content words (a paraphrase that shares none is not enough to
-forget anything on the user's behalf), never the turn that said the command. The turns it was
-read from are forgotten with it, and so is the turn that said the command."""
+forget anything on the user's behalf), or where the two share most of their words counted both
+ways (the harmonic mean of the two shares at least MIN_COVER: "忘掉我住在杭州这件事" holds every
+word of "我住在杭州" and half its own words are the memory's, where a short memory leaves the
+command's framing words, 这件事, "the bit about", as most of its words); never the turn that
+said the command. The turns it was read from are forgotten with it, and so is the turn that said
+the command."""
 
 from __future__ import annotations
 
@@ -70,7 +74,7 @@ def apply_forgets(memory: Facade, commands: list[Draft], user: str | None,
             if rec.id in said:
                 continue
             held = set(tokenize(" ".join([rec.content, *rec.people, *rec.places])))
-            if words and len(words & held) / len(words) >= MIN_COVER:
+            if names(words, held):
                 reason = f"asked in conversation: {cmd.content[:80]}"
                 done.append(memory.forget(rec.id, reason=reason, user=user, agent=agent))
                 # the turns it was read from say it too
@@ -78,6 +82,17 @@ def apply_forgets(memory: Facade, commands: list[Draft], user: str | None,
                     _forget_quietly(memory, source, reason, user, agent)
                 break
     return done
+
+
+def names(words: set[str], held: set[str]) -> bool:
+    """Does a forget command of content words ``words`` name a memory holding ``held``: the
+    memory holds MIN_COVER of the command's words, or the two shares' harmonic mean is at
+    least MIN_COVER?"""
+    if not words or not held:
+        return False
+    shared = len(words & held)
+    said, whole = shared / len(words), shared / len(held)
+    return said >= MIN_COVER or (shared > 0 and 2 * said * whole / (said + whole) >= MIN_COVER)
 
 
 def command_events(commands: list[Draft], events: dict[int, str]) -> frozenset[str]:
