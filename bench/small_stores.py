@@ -15,29 +15,21 @@ Figures: bench/results/abstain.md. Not a test."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 import random
 import sys
 from datetime import timedelta
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SCORER = Path(os.environ.get("ENGRAM_BEHAVIOURS_SCORER",
-                             HERE.parent.parent / "shared" / "bench" / "behaviours" / "score.py"))
+sys.path.insert(0, str(HERE))
+
+from wake_questions import SCORER, scorer  # noqa: E402
+
 DESIGN = [SCORER.parent / "relevance.json",
           *(HERE / name / "relevance.json" for name in
             ("fresh", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9", "fresh11"))]
 SIZES, DRAWS, K = (3, 6, 10, 15), 2, 3
-
-
-def scorer():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("behaviours_score", SCORER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run(score, ctx, file: Path, totals: dict[int, list[int]]) -> None:  # type: ignore[no-untyped-def]
