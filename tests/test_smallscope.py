@@ -1,7 +1,7 @@
-"""A store of a few memories (under 20) in one language is judged too (recall/smallscope.py): a
-question nothing in it is about abstains, one it answers is answered, a current value answers
-what the values it replaced were about. A store in two languages, and an embedder of hashed
-words, keep every hit as before. English and Chinese, the default embedder, SQLite and
+"""A store of a few memories (under 20) is judged too (recall/smallscope.py): a question
+nothing in it is about abstains, one it answers is answered, in either language and across
+them, and a current value answers what the values it replaced were about. An embedder of hashed
+words keeps every hit as before. English and Chinese, the default embedder, SQLite and
 PostgreSQL."""
 
 from __future__ import annotations
@@ -89,10 +89,24 @@ def test_a_current_value_answers_what_the_value_it_replaced_was_about(
     assert answer in hits[0].memory.content
 
 
-def test_two_languages_and_a_zero_floor_keep_every_hit(store: Any) -> None:
+@pytest.mark.parametrize(("question", "answer"), [
+    ("How do I bake sourdough bread?", None),
+    ("明天上海的天气怎么样？", None),
+    ("我妹妹是做什么的？", "nurse"),
+    ("What am I allergic to?", "花生"),
+])
+def test_a_store_in_two_languages_is_judged_across_them(store: Any, question: str,
+                                                       answer: str | None) -> None:
     mem, _ = store
-    mixed = filled(mem, "mixed", ENGLISH + CHINESE)
-    assert len(mixed.recall("How do I bake sourdough bread?", k=3)) == 3
+    hits = filled(mem, "mixed", ENGLISH + CHINESE).recall(question, k=3)
+    if answer is None:
+        assert not hits and hits.abstained
+    else:
+        assert hits and answer in hits[0].memory.content
+
+
+def test_a_zero_floor_keeps_every_hit(store: Any) -> None:
+    mem, _ = store
     one = filled(mem, "one", ENGLISH)
     assert len(one.recall("How do I bake sourdough bread?", k=3, relevance_floor=0)) == 3
 

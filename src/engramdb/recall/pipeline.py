@@ -261,14 +261,14 @@ class Recaller:
             meant = across(self.store, self.backgrounds, scope, plan.query, self._vectors(plan),
                            self.languages.of(scope).ids, top)
         hold(self.store, scope, [h.memory for h in top], terms)
-        standings = self._standings(scope, plan, [h.memory.id for h in top], stood)
-        small = self._small(scope, plan, terms, standings)
+        small = terms.scope_size < MIN_BACKGROUND and self._book(self.bank) is not None
+        standings = self._standings(scope, plan, [h.memory.id for h in top], stood, small)
         if small:  # a current value is judged with the values it replaced (smallscope.py)
             chains = formers(self.store, scope, [h.memory.id for h in top], plan.layers)
             replaced = [rec for chain in chains.values() for rec in chain]
             hold(self.store, scope, replaced, terms)
             standings = inherit(top, chains, terms, standings, self._standings(
-                scope, plan, [rec.id for rec in replaced]))
+                scope, plan, [rec.id for rec in replaced], every=True))
             floor = min(floor, SMALL_FLOOR)
         judged = score_hits(top, terms, ranked.get("dense", []) if self.meaning else [], meant,
                             standings) or small
@@ -341,27 +341,22 @@ class Recaller:
         lang = ZH if is_cjk(plan.query) else EN
         return lambda: book.wakes_nothing(self._vector(plan), lang)
 
-    def _small(self, scope: Scope, plan: QueryPlan, terms: QueryTerms,
-               standings: dict[str, float]) -> bool:
-        """Is the scope one too small for a background that is judged all the same: in the
-        question's language alone, with standings against the bank (recall/smallscope.py)?"""
-        if terms.scope_size >= MIN_BACKGROUND or not standings:
-            return False
-        return not self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH)
-
     def _standings(self, scope: Scope, plan: QueryPlan, ids: list[str],
-                   known: dict[str, float] | None = None) -> dict[str, float]:
+                   known: dict[str, float] | None = None,
+                   every: bool = False) -> dict[str, float]:
         """Each memory's standing against the question bank (recall/questionbank.py), for
         the memories in the question's own language: the bank is of that language, and a
         memory in the other language is judged against the scope instead
-        (recall/across.py). ``known``: standings read before in this recall, not read
-        again."""
+        (recall/across.py), or, ``every``, in a scope too small to have a background, against
+        the bank too (recall/smallscope.py). ``known``: standings read before in this
+        recall, not read again."""
         book = self._book(self.bank)
         if book is None or not ids:
             return {}
         known = known or {}
-        other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
-        ids = [mid for mid in ids if mid not in other]
+        if not every:
+            other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
+            ids = [mid for mid in ids if mid not in other]
         new = [mid for mid in ids if mid not in known]
         found = book.standings(plan.query, self._vector(plan),
                                self.store.vectors(scope, new)) if new else {}

@@ -28,8 +28,8 @@ RRF and leg values and adds lexical, dense_gap, across (where read), topicality 
 relevance. Recall drops hits under a floor (``Config.relevance_floor``, ``answer_floor`` where
 an LLM reads them, or the call's own) and abstains, with a note, when none is left. A scope
 under MIN_BACKGROUND memories has no background of its own: it is judged by its words and the
-question bank's standings at a lower floor where it is in the question's language alone, and
-keeps its hits otherwise (recall/smallscope.py)."""
+question bank's standings at a lower floor, and keeps its hits without a bank
+(recall/smallscope.py)."""
 
 from __future__ import annotations
 
@@ -269,9 +269,9 @@ def check_floor(value: object) -> float:
 def apply_floor(hits: list[Hit], floor: float, judged: bool = True,
                 unanswered: str | None = None) -> tuple[list[Hit], str]:
     """The hits at or above the floor, and the note when none is. Not ``judged`` (a scope
-    too small to have a background, under MIN_BACKGROUND memories, that recall/smallscope.py
-    does not judge either: two languages, or no question bank) keeps every hit: what stands
-    out cannot be told there, and its few hits cost an LLM little to read.
+    too small to have a background, under MIN_BACKGROUND memories, with no question bank to
+    judge it by either: recall/smallscope.py) keeps every hit: what stands out cannot be told
+    there, and its few hits cost an LLM little to read.
     ``unanswered``: why the memories, about the question, hold no answer (recall/asked.py)."""
     if floor <= 0 or not hits or not judged:
         return hits, ""

@@ -2,12 +2,13 @@
 user's store of a handful of memories. Relevance there was not judged at all, so every question,
 "What's the weather tomorrow?" too, got the whole store back. The scope has no background of its
 own, but a memory's standing against the question bank (recall/questionbank.py) needs none: it
-compares the memory with typical questions, not with the scope. So a small scope in the
-question's language alone is judged by its lexical coverage and that standing, at a floor of at
-most SMALL_FLOOR: only a question that nothing in the store is about, by words or by meaning,
-abstains. Not in a scope holding the other language (a memory there has no standing against the
-question's bank, and the cross-lingual one needs a background), nor without a bank (an
-embedder of hashed words).
+compares the memory with typical questions, not with the scope. So a small scope is judged by
+its lexical coverage and that standing, at a floor of at most SMALL_FLOOR: only a question that
+nothing in the store is about, by words or by meaning, abstains. A memory in the other language
+than the question's stands against the question's bank too: every memory is embedded by both
+models of the default embedder, so its cosine to the question and to the bank's questions (both
+in the question's language) are read in the question's model, and the language pair's offset
+cancels. Not without a bank (an embedder of hashed words): there every hit is kept.
 
 A current value that replaced others answers what they were about: "Which tool tracks our
 bugs?" is answered by "The team switched from Jira to Linear", which says none of its words,
