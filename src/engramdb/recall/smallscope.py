@@ -10,9 +10,9 @@ models of the default embedder, so its cosine to the question and to the bank's 
 in the question's language) are read in the question's model, and the language pair's offset
 cancels. Not without a bank (an embedder of hashed words): there every hit is kept.
 
-A current value that replaced others answers what they were about: "Which tool tracks our
-bugs?" is answered by "The team switched from Jira to Linear", which says none of its words,
-where "We track bugs in Jira", the value it replaced, says them. Each hit is judged by the best
+A current value that replaced others answers what they were about: "What does the blog run
+on?" is answered by "Migrated from Ghost to Hugo over the weekend", which says none of its
+words, where "We host the blog on Ghost", the value it replaced, says them. Each hit is judged by the best
 of its own words and standing and those of the values its chain replaced. In a small scope the
 chain is read by listing the scope (a few rows)."""
 
