@@ -12,9 +12,9 @@ cancels. Not without a bank (an embedder of hashed words): there every hit is ke
 
 A current value that replaced others answers what they were about: "What does the blog run
 on?" is answered by "Migrated from Ghost to Hugo over the weekend", which says none of its
-words, where "We host the blog on Ghost", the value it replaced, says them. Each hit is judged by the best
-of its own words and standing and those of the values its chain replaced. In a small scope the
-chain is read by listing the scope (a few rows)."""
+words, where "We host the blog on Ghost", the value it replaced, says them. Each hit is judged
+by the best of its own words and standing and those of the values its chain replaced. In a
+small scope the chain is read by listing the scope (a few rows)."""
 
 from __future__ import annotations
 
