@@ -268,15 +268,17 @@ def check_wake() -> None:
 
 
 def run(here: Path, used_domains: tuple[str, ...], near_pairs: int = 30,
-        extra: tuple[Callable[[], None], ...] = ()) -> int:
+        extra: tuple[Callable[[], None], ...] = (),
+        relevance: Callable[[], None] | None = None) -> int:
     """Check the set in ``here``; its update chains' subject and attribute must name none of
     ``used_domains``; ``near_pairs``: the near-miss pairs it holds; ``extra``: the set's own
-    checks, run after these. Prints what it finds; 1 when any check fails."""
+    checks, run after these; ``relevance``: the set's own relevance check, in place of
+    ``check_relevance``. Prints what it finds; 1 when any check fails."""
     global HERE, USED_DOMAINS, NEAR_PAIRS
     HERE, USED_DOMAINS, NEAR_PAIRS = here, used_domains, near_pairs
     problems.clear()
     notes.clear()
-    for fn in (check_updates, check_near, check_relevance, check_wake, *extra):
+    for fn in (check_updates, check_near, relevance or check_relevance, check_wake, *extra):
         try:
             fn()
         except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest

@@ -28,11 +28,7 @@ sys.path.insert(0, str(HERE.parent))
 import fresh_check  # noqa: E402
 from fresh_check import bad, run  # noqa: E402
 
-# Importing fresh11's checker replaces fresh_check.check_relevance with fresh11's own version
-# (which reads fresh11's files); keep the shared one and put it back.
-_shared_relevance = fresh_check.check_relevance
 _FRESH11_DOMAINS = import_module("fresh11.validate").USED_DOMAINS
-fresh_check.check_relevance = _shared_relevance
 
 # domains that earlier sets used for update chains: fresh11's checker's list (which takes in
 # fresh10's and the earlier ones), plus the domains named in fresh11's README. Matched against
@@ -99,7 +95,7 @@ def check_near_rules() -> None:
 def check_relevance() -> None:
     """The shared relevance check without its fixed counts, then this set's counts."""
     n0 = len(fresh_check.problems)
-    _shared_relevance()
+    fresh_check.check_relevance()
     fresh_check.problems[n0:] = [p for p in fresh_check.problems[n0:]
                                  if not re.match(r"^[\w-]+: counts ", p)]
     stores = load("relevance")["stores"]
@@ -167,7 +163,6 @@ def check_wake_controls() -> None:
         bad(f"wake: fade {data.get('fade')}, want 30 days a step, at most 24 steps")
 
 
-fresh_check.check_relevance = check_relevance
-
 if __name__ == "__main__":
-    sys.exit(run(HERE, USED_DOMAINS, near_pairs=40, extra=(check_near_rules, check_wake_controls)))
+    sys.exit(run(HERE, USED_DOMAINS, near_pairs=40, extra=(check_near_rules, check_wake_controls),
+                 relevance=check_relevance))
