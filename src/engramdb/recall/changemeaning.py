@@ -156,9 +156,6 @@ class ChangeMeaning:
             along = {CORRECTION: along.get(CORRECTION, float("-inf"))}
         return max(along.values(), default=float("-inf")) >= STANDING
 
-    def standing(self, rec: Record) -> float:
-        return max(self.along(rec).values(), default=float("-inf"))
-
     def along(self, rec: Record) -> dict[str, float]:
         if rec.id not in self._along:
             book = self.book()
