@@ -113,6 +113,10 @@ def test_a_value_marked_former_supersedes(me):  # type: ignore[no-untyped-def]
             ("The quarterly review is in room Everest.",
              "Actually it's in room Kilimanjaro, not Everest.", "everest"),
             ("We track bugs in Jira.", "The team switched from Jira to Linear.", "jira"),
+            # the words each statement opens with are no subject of either ("coach",
+            # "Wednesdays"): not two things, so the correction reaches the old value
+            ("Our coach moved practice to Tuesdays at 6pm.",
+             "Actually it's Wednesdays at 6pm we train, not Tuesdays.", "tuesdays"),
             ("我周五去厦门的航班早上6点40起飞。", "航班是8点40，不是6点40。", "6 点 40")):
         first = me.remember(old).memory
         r = me.remember(new)

@@ -78,7 +78,6 @@ class Subject:
     kind: str                  # user, person, thing or none
     words: tuple[str, ...]     # in the order written
     names: frozenset[str] = frozenset()  # its words that are names
-    opening: bool = False      # it opens the statement ("Redis runs on ...")
 
     def differs(self, other: Subject) -> bool:
         """Two subjects that cannot be one: the user and another person ("I" / "my parents"),
@@ -106,8 +105,6 @@ class Subject:
         if "person" in kinds:
             return True
         shared = mine & theirs
-        if not shared:  # two things, each named where its statement opens: two things
-            return self.opening and other.opening
         return bool(shared) and _modified(self.words, shared) and _modified(other.words, shared)
 
     def describe(self) -> str:
@@ -198,15 +195,13 @@ def read(text: str) -> Reading:
     subject: Subject | None = None
     best = -1
     main: tuple[Tok, ...] = ()
-    for n, group in enumerate(clauses):
+    for group in clauses:
         toks = tuple(group)
         mine, old = _clause_values(toks)
         values |= mine
         former |= old
         if len(mine) > best:  # the clause that holds the most values says whose they are
             best, subject, main = len(mine), _subject(toks), toks
-            if n == 0:
-                subject = Subject(subject.kind, subject.words, subject.names, True)
     values -= former
     if former and not values:  # "Chloe isn't leading Atlas anymore, Ibrahim took over"
         values = {" ".join(t.norm for t in group[a:b + 1]) for group in clauses[1:]

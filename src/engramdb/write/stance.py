@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 1   # bump when reading.py changes what a subject, word or mood is
+VERSION = 2   # bump when reading.py changes what a subject, word or mood is
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
@@ -42,7 +42,7 @@ def encoded(record: Record) -> str:
         return ""
     s = stance_of(record.content)
     return json.dumps([VERSION, record.content_hash, s.subject.kind, list(s.subject.words),
-                       sorted(s.subject.names), s.subject.opening, sorted(s.words),
+                       sorted(s.subject.names), sorted(s.words),
                        sorted(s.moods)], ensure_ascii=False, separators=(",", ":"))
 
 
@@ -51,10 +51,10 @@ def decoded(text: str | None, record: Record) -> Stance | None:
     if not text:
         return None
     try:
-        version, digest, kind, words, names, opening, tokens, moods = json.loads(text)
+        version, digest, kind, words, names, tokens, moods = json.loads(text)
     except (ValueError, TypeError):
         return None
     if version != VERSION or digest != record.content_hash:
         return None
-    return Stance(Subject(kind, tuple(words), frozenset(names), bool(opening)),
+    return Stance(Subject(kind, tuple(words), frozenset(names)),
                   frozenset(tokens), frozenset(moods))
