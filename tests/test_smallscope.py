@@ -89,6 +89,34 @@ def test_a_current_value_answers_what_the_value_it_replaced_was_about(
     assert answer in hits[0].memory.content
 
 
+@pytest.mark.parametrize(("old", "new", "question"), [
+    ("The kids' swimming club trains at the leisure centre.",
+     "Swim club has moved to the school pool.", "Where did they practise originally?"),
+    ("每周三晚上打羽毛球。", "羽毛球改到周六下午了。", "原先是哪天活动？"),
+])
+def test_a_question_about_before_stands_by_what_it_asks(
+        store: Any, old: str, new: str, question: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words that ask "before" (recall/temporal.py) lean away from every memory's topic,
+    so the question's standing is also read without them: the former value comes first with
+    a relevance over 0.25; read with those words only, under it."""
+    mem, clock = store
+    scope = mem.scope(user="u")
+    scope.remember(old)
+    clock.advance(days=10)
+    scope.remember(new)
+    clock.advance(days=1)
+
+    def best() -> tuple[str, float]:
+        hits = scope.recall(question, k=3, relevance_floor=0)
+        return hits[0].memory.content, hits[0].explanation.terms["relevance"]
+
+    with monkeypatch.context() as patch:
+        patch.setattr("engramdb.recall.pipeline.untensed", lambda query: query)
+        assert best()[1] < 0.25
+    found, relevance = best()
+    assert found == old and relevance > 0.25
+
+
 @pytest.mark.parametrize(("question", "answer"), [
     ("How do I bake sourdough bread?", None),
     ("明天上海的天气怎么样？", None),

@@ -53,7 +53,7 @@ from .relevance import (
 )
 from .rerank import RERANK_DEPTH, rerank, standing_ties
 from .smallscope import SMALL_FLOOR, formers, inherit
-from .temporal import HISTORY, Routing, window_first
+from .temporal import HISTORY, Routing, untensed, window_first
 from .wake import wake
 from .wakemeaning import Meaning
 from .worldly import WORLDLY as STAND_WORLDLY
@@ -349,7 +349,9 @@ class Recaller:
         memory in the other language is judged against the scope instead
         (recall/across.py), or, ``every``, in a scope too small to have a background, against
         the bank too (recall/smallscope.py). ``known``: standings read before in this
-        recall, not read again."""
+        recall, not read again. A question about the past stands at the better of itself and
+        itself without the words that ask "before" (temporal.py ``untensed``: those words
+        lean away from every memory's topic; one more query embedded)."""
         book = self._book(self.bank)
         if book is None or not ids:
             return {}
@@ -358,8 +360,16 @@ class Recaller:
             other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
             ids = [mid for mid in ids if mid not in other]
         new = [mid for mid in ids if mid not in known]
-        found = book.standings(plan.query, self._vector(plan),
-                               self.store.vectors(scope, new)) if new else {}
+        if not new:
+            return {mid: known[mid] for mid in ids if mid in known}
+        vectors = self.store.vectors(scope, new)
+        found = book.standings(plan.query, self._vector(plan), vectors)
+        bare = untensed(plan.query) if plan.routing.mode == "past" else plan.query
+        if bare and bare != plan.query:  # the words asking "before" lean away from the topic
+            if plan.untensed is None:
+                plan.untensed = self.embed_query(bare)
+            also = book.standings(bare, plan.untensed, vectors)
+            found = {mid: max(stood, also[mid]) for mid, stood in found.items()}
         return {mid: known[mid] if mid in known else found[mid] for mid in ids
                 if mid in known or mid in found}
 

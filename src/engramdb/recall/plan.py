@@ -45,6 +45,7 @@ class QueryPlan:
     associated: list[str] = field(default_factory=list)   # ids brought in by association
     asked: AskedSlot | None = None       # the attribute a question asks about (slotcue.py)
     vector: np.ndarray | None = None     # the query's embedding, once computed
+    untensed: np.ndarray | None = None   # a past question's, its past marker left out
     halves: dict[str, np.ndarray] = field(default_factory=dict)  # in each model alone, once
     crosslingual: dict[str, object] | None = None   # the cross-lingual leg (crosslingual.py)
     stages: dict[str, object] = field(default_factory=dict)  # what each optional stage did

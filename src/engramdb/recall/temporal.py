@@ -12,7 +12,9 @@ Routing (one per query, shown in the plan):
   so a fact written today is not inside a window in the past.
 - ``past``: no applied window, and the query asks about the past ("before", "used to",
   "previously", 以前, 之前, 原来, 曾经...): superseded memories are kept and each is placed just
-  above the current value that replaced it (the newest former value first).
+  above the current value that replaced it (the newest former value first). A memory's
+  standing for such a question is also read without those words (``untensed``): they say
+  when, not what, and lean the question's meaning away from what the store holds.
 - ``current``: present-tense and neutral questions: superseded memories are not returned.
 - ``history``: a question said in none of the past's words whose meaning leans to an earlier
   value ("Which dentist did the kids go to at first?": recall/earlier.py, set by the recall
@@ -69,6 +71,12 @@ def route(query: str, window: TimeWindow | None) -> Routing:
     now = _NOW.search(query)
     why = f"present tense ({now.group(0)!r})" if now else "no past marker (neutral)"
     return Routing("current", f"{why}: only current values, superseded ones left out")
+
+
+def untensed(query: str) -> str:
+    """The query without the words that ask about the past ("Which firm did my taxes
+    before?" -> "Which firm did my taxes?"): what it is about, whatever the time."""
+    return " ".join(_PAST.sub(" ", query).split())
 
 
 def in_window(record: Record, window: TimeWindow) -> bool:
