@@ -1,5 +1,5 @@
 """What the write decision reads of a stored neighbour's statement (write/tripledecide.py
-``split_apart``): its subject, its words and its moods, kept with the memory at its own write.
+``split_apart``): its subject and its moods, kept with the memory at its own write.
 
 Reading a statement (write/reading.py ``read``: tokens, POS tags, clauses) costs ~0.3 ms. A
 write read every current neighbour of its kinds again, and the larger the scope, the more of
@@ -20,20 +20,19 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 2   # bump when reading.py changes what a subject, word or mood is
+VERSION = 3   # bump when reading.py changes what a subject, word or mood is
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
 @dataclass(frozen=True)
 class Stance:
     subject: Subject
-    words: frozenset[str]
     moods: frozenset[str]
 
 
 def stance_of(text: str) -> Stance:
     r = read(text)
-    return Stance(r.subject, r.words, r.moods)
+    return Stance(r.subject, r.moods)
 
 
 def encoded(record: Record) -> str:
@@ -42,8 +41,8 @@ def encoded(record: Record) -> str:
         return ""
     s = stance_of(record.content)
     return json.dumps([VERSION, record.content_hash, s.subject.kind, list(s.subject.words),
-                       sorted(s.subject.names), sorted(s.words),
-                       sorted(s.moods)], ensure_ascii=False, separators=(",", ":"))
+                       sorted(s.subject.names), sorted(s.moods)],
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def decoded(text: str | None, record: Record) -> Stance | None:
@@ -51,10 +50,9 @@ def decoded(text: str | None, record: Record) -> Stance | None:
     if not text:
         return None
     try:
-        version, digest, kind, words, names, tokens, moods = json.loads(text)
+        version, digest, kind, words, names, moods = json.loads(text)
     except (ValueError, TypeError):
         return None
     if version != VERSION or digest != record.content_hash:
         return None
-    return Stance(Subject(kind, tuple(words), frozenset(names)),
-                  frozenset(tokens), frozenset(moods))
+    return Stance(Subject(kind, tuple(words), frozenset(names)), frozenset(moods))
