@@ -85,8 +85,9 @@ class Subject:
         ("Priya" / "Priya's sister"). Two things, or two people told apart by their names alone
         ("our dog Bruno" / "our cat Tilly", "Project 3" / "Project 4", "the prod database" /
         "the reporting database", 小王 / 小刘), are not set apart here: the value and slot
-        rules keep them apart on every case measured, and four rules that set them apart here
-        changed no figure (bench/results/update_reading.md, seventeenth session)."""
+        rules keep them apart on every case measured, and the five rules that did it here
+        changed no figure but one, a correction they kept from its old value
+        (bench/results/update_reading.md, seventeenth session)."""
         kinds = {self.kind, other.kind}
         if "none" in kinds or kinds == {"user"} or kinds == {"user", "thing"}:
             return False

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 3   # bump when reading.py changes what a subject, word or mood is
+VERSION = 3   # bump when reading.py changes what a subject or a mood is
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
