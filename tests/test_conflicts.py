@@ -178,6 +178,34 @@ def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, seco
     assert hits.plan["stages"]["conflicts"]
 
 
+@pytest.mark.parametrize(("first", "echo", "second", "question", "new"), [
+    ("Our team's lunch allowance is 20 a head.", "Noted: 20 per person for lunch.",
+     "Heads up: the lunch allowance has gone up to 25 a head.",
+     "How much can we spend on lunch per person?", "25"),
+    ("阿姨的工钱一小时40。", "好的，保洁阿姨每小时40元。", "阿姨说工钱涨到一小时50了。",
+     "保洁阿姨每小时多少钱？", "50"),
+])
+def test_an_assistants_echo_of_a_value_ranks_under_its_change(  # type: ignore[no-untyped-def]
+        tmp_path, clock, model, first, echo, second, question, new) -> None:
+    """The assistant's echo says the old value in the question's words, and ranked first;
+    it is as old as the value it echoes, so the change comes first (at 042d3f5 the echo did)."""
+    import engramdb
+
+    with engramdb.open(tmp_path / "m.db", clock=clock, embedder=model) as mem:
+        me = mem.scope(user="ana")
+        me.ingest([{"role": "user", "content": first, "at": clock.now() - timedelta(days=20)},
+                   {"role": "assistant", "content": echo,
+                    "at": clock.now() - timedelta(days=20) + timedelta(seconds=1)}],
+                  session="s1")
+        me.ingest([{"role": "user", "content": second, "at": clock.now() - timedelta(days=1)}],
+                  session="s2")
+        hits = me.recall(question, k=3, track=False)
+        assert new in hits[0].memory.content
+        assert echo in [h.memory.content for h in hits[1:]]
+        assert any(o == next(h.memory.id for h in hits if h.memory.content == echo)
+                   for o in (p["earlier"] for p in hits.plan["stages"]["conflicts"]))
+
+
 def test_an_assistants_turn_and_a_story_state_nothing_new(me, clock) -> None:  # type: ignore[no-untyped-def]
     """An assistant's or a tool's turn echoes or answers; a turn with values in several
     sentences tells a story: none is ordered as a newer value."""

@@ -4,7 +4,10 @@ the first statement is often stored beside it).
 
 Two current memories among the top TOP hits conflict when the newer states a new value of what
 the older states. Both must state how things are (a fact, preference or identity, or a
-person's turn of a conversation; an episode happened and stays, an assistant's turn echoes).
+person's turn of a conversation; an episode happened and stays, an assistant's turn echoes),
+but for an assistant's echo of the older value ("Noted, $40 a month"), which a newer
+statement outdates as much as the value it echoes: it is ordered as an older one, never as
+a newer.
 They are read sentence by sentence, the sentences that say a value (a turn's one: an opener
 or an aside beside it, "Ugh, I had that wrong. ... we're playing April 11th"), and one
 sentence of each that conflict are enough. Each test reads the sentences' typed tokens
@@ -379,10 +382,19 @@ def stating(rec: Record) -> bool:
     return rec.kind == Kind.EVENT and rec.metadata.get("role") == "user"
 
 
+def echoes(rec: Record, asked: bool) -> bool:
+    """An assistant's turn in the question's script: it states nothing anew, but where it
+    repeats a value ("Noted, $40 a month") a newer statement changes, it is as old as that
+    value, and is ordered as an older one (never as a newer)."""
+    return rec.kind == Kind.EVENT and rec.metadata.get("role") == "assistant" \
+        and is_cjk(rec.content) == asked
+
+
 def order_conflicts(hits: list[Hit], mode: str, query: str,
                     judge: Callable[[Record, Record], bool] = conflict) -> list[tuple[Hit, Hit]]:
     """Place the newer of each conflicting pair among the top TOP hits just above the older
-    (``mode`` "current"), or the older just above the newer ("past"); mark both. Returns the
+    (``mode`` "current"), or the older just above the newer ("past"); mark both. The older
+    may be an assistant's echo of the value (``echoes``), the newer never. Returns the
     pairs (older, newer). Only memories in the question's script are read (a statement and
     its change compared word by word are in one language; a question in English segments no
     Chinese, so a recall that needs no jieba does not load it). ``judge``: the conflict
@@ -393,7 +405,7 @@ def order_conflicts(hits: list[Hit], mode: str, query: str,
     top = hits[:TOP]
     asked = is_cjk(query)
     read = [h for h in top if is_cjk(h.memory.content) == asked and stating(h.memory)]
-    pairs = [(x, y) for x in read for y in read
+    pairs = [(x, y) for x in read + [h for h in top if echoes(h.memory, asked)] for y in read
              if x.memory.at < y.memory.at and x.memory.invalid_at is None
              and y.memory.invalid_at is None and judge(x.memory, y.memory)]
     if not pairs:
