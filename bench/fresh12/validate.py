@@ -15,7 +15,6 @@ from their memory, paraphrase questions in the memory's language, and wake contr
 topic word with an episode without repeating a cue.
 """
 
-import json
 import re
 import sys
 from collections import Counter
@@ -26,7 +25,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import fresh_check  # noqa: E402
-from fresh_check import bad, run  # noqa: E402
+from fresh_check import bad, load, run  # noqa: E402
 
 _FRESH11_DOMAINS = import_module("fresh11.validate").USED_DOMAINS
 
@@ -47,10 +46,6 @@ TYPES = ("same_attr_diff_subject", "diff_attr_same_subject", "temporary_exceptio
          "question_vs_statement")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 LATIN = re.compile(r"[A-Za-z]+")
-
-
-def load(name: str) -> dict:
-    return json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))
 
 
 def main_lang(text: str) -> str:
