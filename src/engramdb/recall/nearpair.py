@@ -147,7 +147,7 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
     rx, ry = read(x.memory.content), read(y.memory.content)
     if rx.subject.kind not in PEOPLE or ry.subject.kind not in PEOPLE:
         return False
-    return not asks.apart_from(rx) and asks.apart_from(ry)
+    return not asks.subject.differs(rx.subject) and asks.subject.differs(ry.subject)
 
 
 def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,

@@ -41,7 +41,7 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
     a, b = read(old), read(new)
     if "question" in a.moods | b.moods or (a.moods ^ b.moods) & OTHER_MOODS:
         return False
-    if b.apart_from(a):
+    if b.subject.differs(a.subject):
         return False
     ta, tb = typed_tokens(old), typed_tokens(new)
     mine, theirs = _content(ta), _content(tb)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
 
 from ..text.lang import language
 from ..text.timeexpr import WEEKDAYS, ZH_WEEKDAY
@@ -123,14 +122,6 @@ def _relations(words: tuple[str, ...]) -> set[str]:
     return {w for w in words if w in _RELATION_STEMS}
 
 
-class Said(Protocol):
-    """What ``apart_from`` reads of the other statement: a Reading, or the stance the store
-    kept of it (write/stance.py)."""
-
-    @property
-    def subject(self) -> Subject: ...
-
-
 @dataclass(frozen=True)
 class Reading:
     lang: str
@@ -141,10 +132,6 @@ class Reading:
     moods: frozenset[str]
     clause: tuple[Tok, ...] = ()          # the clause that holds the most values
     start: int = 0                        # where its predicate starts
-
-    def apart_from(self, other: Said) -> bool:
-        """Another subject (``Subject.differs``)."""
-        return self.subject.differs(other.subject)
 
 
 @lru_cache(maxsize=4096)

@@ -52,7 +52,7 @@ def split_apart(rec: Record, current: list[Any]
             kept.append(n)
             continue
         theirs = getattr(n, "stance", None) or stance_of(old.content)
-        if mine.apart_from(theirs):
+        if mine.subject.differs(theirs.subject):
             others.append(n)
             apart.append({"id": old.id, "why": "subject", "old_subject":
                           theirs.subject.describe(), "new_subject": mine.subject.describe()})

@@ -169,9 +169,9 @@ def _cjk_edge(ch: str) -> bool:
 
 
 def subjects_apart(new: str, old: str) -> bool:
-    """Two statements about subjects that cannot be one (write/reading.py ``apart_from``):
+    """Two statements about subjects that cannot be one (write/reading.py ``Subject.differs``):
     "I live in Hangzhou" / "My parents live in Shaoxing"."""
-    return read(new).apart_from(read(old))
+    return read(new).subject.differs(read(old).subject)
 
 
 def reading(text: str) -> Reading:
