@@ -382,12 +382,11 @@ def stating(rec: Record) -> bool:
     return rec.kind == Kind.EVENT and rec.metadata.get("role") == "user"
 
 
-def echoes(rec: Record, asked: bool) -> bool:
-    """An assistant's turn in the question's script: it states nothing anew, but where it
-    repeats a value ("Noted, $40 a month") a newer statement changes, it is as old as that
-    value, and is ordered as an older one (never as a newer)."""
-    return rec.kind == Kind.EVENT and rec.metadata.get("role") == "assistant" \
-        and is_cjk(rec.content) == asked
+def echoes(rec: Record) -> bool:
+    """An assistant's turn: it states nothing anew, but where it repeats a value ("Noted, $40
+    a month") a newer statement changes, it is as old as that value, and is ordered as an
+    older one (never as a newer)."""
+    return rec.kind == Kind.EVENT and rec.metadata.get("role") == "assistant"
 
 
 def order_conflicts(hits: list[Hit], mode: str, query: str,
@@ -404,8 +403,10 @@ def order_conflicts(hits: list[Hit], mode: str, query: str,
         return []
     top = hits[:TOP]
     asked = is_cjk(query)
-    read = [h for h in top if is_cjk(h.memory.content) == asked and stating(h.memory)]
-    pairs = [(x, y) for x in read + [h for h in top if echoes(h.memory, asked)] for y in read
+    script = [h for h in top if is_cjk(h.memory.content) == asked]
+    read = [h for h in script if stating(h.memory)]
+    older = read + [h for h in script if echoes(h.memory)]
+    pairs = [(x, y) for x in older for y in read
              if x.memory.at < y.memory.at and x.memory.invalid_at is None
              and y.memory.invalid_at is None and judge(x.memory, y.memory)]
     if not pairs:
