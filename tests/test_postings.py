@@ -40,3 +40,16 @@ def test_compacted_postings_are_the_pending_ones_and_those_built_at_once() -> No
         for a, b, w in zip(after, before, whole, strict=True):
             assert a.dtype == b.dtype == w.dtype
             assert np.array_equal(a, b) and np.array_equal(a, w)
+
+
+def test_idf_of_a_hit_count_above_the_row_total_is_the_floor() -> None:
+    """FTS5's idf where it is defined; a hit count read a commit after its row total (another
+    connection writing in between) is no log of a negative number: the floor, as for a term
+    in half the rows or more."""
+    import math
+
+    from engramdb.store.postings import bm25_idf
+
+    assert bm25_idf(10, 2) == math.log((10 - 2 + 0.5) / (2 + 0.5))
+    assert bm25_idf(10, 5) == bm25_idf(10, 10) == 1e-6
+    assert bm25_idf(3, 4) == bm25_idf(3, 40) == 1e-6

@@ -13,13 +13,13 @@ its layer is."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model import Layer
 from .postgres.text import FIELDS, fts_tokens
+from .postings import bm25_idf
 
 if TYPE_CHECKING:
     import numpy as np
@@ -109,7 +109,7 @@ def rank_text(entries: Sequence[ColdText], terms: Sequence[str], fields: Mapping
         docs.append((entry.memory_id, split, length))
     freq = {t: sum(1 for _, split, _ in docs if any(t in split[f] for f in searched))
             for t in terms}   # a term's documents: those holding it in a searched field
-    idf = {t: max(math.log((size - n + 0.5) / (n + 0.5)), IDF_FLOOR) for t, n in freq.items()}
+    idf = {t: max(bm25_idf(size, n), IDF_FLOOR) for t, n in freq.items()}
     out = []
     for mid, split, length in docs:
         score = 0.0

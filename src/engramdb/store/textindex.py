@@ -40,6 +40,7 @@ import numpy as np
 
 from .changes import Changes
 from .fts5records import varints
+from .postings import bm25_idf
 from .protocol import SCOPE_EVENT
 from .textscope import COLUMNS, TextScope, plain_token
 
@@ -270,8 +271,7 @@ class TextIndex:
                 (f'{{{colset}}} : "{term}"',),
             ).fetchone()[0]
             self._hits[(colset, term)] = hits
-        idf = math.log((rows - hits + 0.5) / (hits + 0.5))
-        return idf if idf > 0.0 else 1e-6
+        return bm25_idf(rows, hits)
 
     def _totals(self) -> tuple[int, int]:
         """FTS5's row count and total token count (all columns), from its averages record;

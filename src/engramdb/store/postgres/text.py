@@ -19,10 +19,11 @@ database keeps each scope on one node). With one scope in the database the two a
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from ..postings import bm25_idf
 
 K1 = 1.2
 B = 0.75
@@ -113,8 +114,7 @@ def bm25(
     idf = []
     for t in range(len(terms)):
         hits = sum(1 for row in freqs if row[t] != 0.0)
-        value = math.log((docs - hits + 0.5) / (hits + 0.5))
-        idf.append(value if value > 0.0 else 1e-6)
+        idf.append(bm25_idf(docs, hits))
     scored = []
     for cand, row in zip(candidates, freqs, strict=True):
         if cand.layer not in layers:

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from ..postings import Postings
+from ..postings import Postings, bm25_idf
 from ..protocol import SCOPE_EVENT
 from .text import FIELDS
 
@@ -184,8 +184,7 @@ class _Scope(Postings):
             docs, inverse = np.unique(docs, return_inverse=True)   # a doc once per term
             freq = np.bincount(inverse, weights=freq, minlength=len(docs))
             hits = float(len(docs))
-            raw = max(math.log((n - hits + 0.5) / (hits + 0.5)), 0.0)
-            idf = raw if raw > 0 else 1e-6
+            idf = bm25_idf(n, hits)
             shown = np.isin(self.layer_code[docs], allowed)
             if shown.any():
                 parts.append((idf, docs[shown], freq[shown]))
