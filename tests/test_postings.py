@@ -48,7 +48,7 @@ def test_idf_of_a_hit_count_above_the_row_total_is_the_floor() -> None:
     in half the rows or more."""
     import math
 
-    from engramdb.store.postings import bm25_idf
+    from engramdb.store.bm25 import idf as bm25_idf
 
     assert bm25_idf(10, 2) == math.log((10 - 2 + 0.5) / (2 + 0.5))
     assert bm25_idf(10, 5) == bm25_idf(10, 10) == 1e-6

@@ -18,14 +18,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..model import Layer
+from .bm25 import K1, B
+from .bm25 import idf as bm25_idf
 from .postgres.text import FIELDS, fts_tokens
-from .postings import bm25_idf
 
 if TYPE_CHECKING:
     import numpy as np
 
-K1 = 1.2   # FTS5's bm25() constants
-B = 0.75
 IDF_FLOOR = 1e-6
 
 

@@ -6,20 +6,10 @@ that tie them to their store's own full-text search."""
 
 from __future__ import annotations
 
-import math
 from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
-
-
-def bm25_idf(rows: float, hits: float) -> float:
-    """FTS5's idf of a term that ``hits`` of ``rows`` rows hold, log((rows - hits + 0.5) /
-    (hits + 0.5)), and 1e-6 where that is not positive (a term in half the rows or more). A hit
-    count above the row total (the two read a commit apart, another connection writing) is
-    such a term too, not the log of a negative number."""
-    ratio = (rows - hits + 0.5) / (hits + 0.5)
-    return math.log(ratio) if ratio > 1.0 else 1e-6
 
 
 @dataclass

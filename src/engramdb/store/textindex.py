@@ -38,14 +38,13 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .bm25 import K1, B
+from .bm25 import idf as bm25_idf
 from .changes import Changes
 from .fts5records import varints
-from .postings import bm25_idf
 from .protocol import SCOPE_EVENT
 from .textscope import COLUMNS, TextScope, plain_token
 
-K1 = 1.2   # FTS5's bm25() constants (fts5_aux.c)
-B = 0.75
 TOKENIZER = "tokenize = 'unicode61 remove_diacritics 0'"
 _SELECT = (
     "SELECT m.rowid, m.id, f.scope, f.body, f.anchors, f.context, d.sz, m.layer FROM memories m "

@@ -23,10 +23,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..postings import bm25_idf
+from ..bm25 import K1, B
+from ..bm25 import idf as bm25_idf
 
-K1 = 1.2
-B = 0.75
 FIELDS = ("body", "anchors", "context")
 WEIGHT_LETTER = {"body": "A", "anchors": "B", "context": "C"}
 _TOKEN = re.compile(r"[^\W_]+")

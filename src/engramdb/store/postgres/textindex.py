@@ -45,12 +45,11 @@ from typing import Any
 
 import numpy as np
 
-from ..postings import Postings, bm25_idf
+from ..bm25 import idf as bm25_idf
+from ..postings import Postings
 from ..protocol import SCOPE_EVENT
 from .text import FIELDS
 
-K1 = 1.2
-B = 0.75
 MAX_POSITION = 16383    # tsvector positions stop here
 MAX_REPEAT = 255        # positions kept per lexeme (256; one spare)
 _REBUILD_SHARE = 0.25
