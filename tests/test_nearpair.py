@@ -199,3 +199,22 @@ def test_a_question_about_a_passing_while_ranks_what_holds_for_it_first(  # type
         me.remember(usual, kind="fact", at=clock.now() - timedelta(hours=2))
         hits = me.recall(asked, k=3, track=False)
         assert hits[0].memory.content == passing
+
+
+@pytest.mark.parametrize(("old", "new", "asked", "value"), [
+    ("The demo site builds from the main branch.",
+     "The demo site now builds from the feature/will-merge branch.",
+     "Which branch does the demo site build from?", "feature/will-merge"),
+    ("我们的预发布环境从 develop 分支部署。", "预发布环境现在改成从 hotfix/next 分支部署了。",
+     "预发布环境用哪个分支？", "hotfix/next"),
+])
+def test_a_mood_word_inside_a_code_marks_no_mood(me, old, new, asked, value) -> None:  # type: ignore[no-untyped-def]
+    """"next" in hotfix/next and "will" in feature/will-merge are parts of a name, not a
+    plan: the change supersedes the old branch."""
+    from engramdb.write.reading import read
+    assert "plan" not in read(new).moods
+    assert "plan" in read("Next week the demo site may build from another branch.").moods
+    first = me.remember(old, kind="fact")
+    result = me.remember(new, kind="fact")
+    assert result.action.value == "supersede" and result.evidence["old_id"] == first.memory.id
+    assert value in me.recall(asked, k=3, track=False)[0].memory.content

@@ -62,6 +62,9 @@ MOODS: dict[str, frozenset[str]] = {
 }
 _CLAUSE = re.compile(r"[;；。!！?？()（）\n]|[,，、](?!\d{3})|\.(?:\s|$)|\s[-–—]\s")
 _FROM = frozenset({"from", "从", "由"})
+# a word on its own, not a part of a code, a path or a name joined by "/", "-", "_" or "."
+# ("rc/next", "next.js": no plan in them)
+_MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
 # one occasion of a weekday: "this Wednesday", "next Friday", 这周三, 下周二 (jieba keeps 下周二 one
@@ -266,7 +269,7 @@ def _form(tok: Tok) -> str:
 
 def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
     low = text.lower()
-    words = set(re.findall(r"[a-z]+", low))
+    words = set(_MOOD_WORD.findall(low))
     if any(n in low for n in ("'ll", "going to", "gonna")):
         words.add("will")
     if re.search(r"used to|when i was|grew up|growing up|\bin (?:19|20)\d\d\b|(?:19|20)\d\d年",
