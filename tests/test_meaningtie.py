@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import engramdb
-from engramdb.recall.rerank import TIE_WEIGHT, standing_ties
+from engramdb.recall.rerank import TIE_WEIGHT, WORDS_TIE, standing_ties
 from engramdb.testing import FrozenClock
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -72,11 +72,29 @@ def test_chinese_memories_without_the_questions_words_are_ordered_by_meaning(
 
 
 def test_a_word_held_outweighs_the_tie(tmp_path: Any, model: Any) -> None:
-    # "boat" is held by both, "seats" by one: the coverage decides, no tie is read
+    # "boat" is held by both, "seats" by one: the coverage decides, the tie is at most WORDS_TIE
     hits = _first(tmp_path, model, "Our boat is moored at Poole harbour.",
                   "The boat seats six people.", "How many people does the boat seat?")
     assert "seats six" in hits[0].memory.content
-    assert all("meaning_tie" not in h.explanation.terms for h in hits)
+    assert all(h.explanation.terms["meaning_tie"] <= WORDS_TIE for h in hits)
+
+
+@pytest.mark.parametrize(("first", "second", "question", "answer"), [
+    ("The bakery on our corner opens at 7am.", "The bakery on our corner is on Mill Lane.",
+     "Where is the bakery on our corner?", "Mill Lane"),
+    ("The bakery on our corner is on Mill Lane.", "The bakery on our corner opens at 7am.",
+     "When does the bakery on our corner open?", "7am"),
+    ("小区的图书馆早上九点开门。", "小区的图书馆在人民路上。", "小区的图书馆在哪里？", "人民路"),
+    ("小区的图书馆在人民路上。", "小区的图书馆早上九点开门。", "小区的图书馆几点开门？", "九点"),
+])
+def test_two_memories_holding_the_same_words_are_ordered_by_meaning(
+        tmp_path: Any, model: Any, first: str, second: str, question: str,
+        answer: str) -> None:
+    """Both hold every word of the question ("bakery", 图书馆): the one that answers it comes
+    first, whichever was said first."""
+    hits = _first(tmp_path, model, first, second, question)
+    assert answer in hits[0].memory.content
+    assert hits[0].explanation.terms.get("meaning_tie") == pytest.approx(WORDS_TIE)
 
 
 def test_the_hashing_embedder_reads_no_tie(tmp_path: Any) -> None:

@@ -24,11 +24,15 @@ Each candidate's blend score is multiplied by
   a scope under 20 memories (relevance.py MIN_BACKGROUND) nor without a bank (an embedder
   of hashed words); bench/results/abstain.md, "On-topic ranking", has the figures.
 - a tie by meaning: in a scope under 20 memories, where meaning is not read (no chance level
-  to judge a standing by), the memories that hold none of the question's words are ordered
-  by their standing against the question bank, up to TIE_WEIGHT, not by the dense leg's raw
-  cosine alone: a raw cosine favours memories that are near every question ("The boat is
-  moored at Poole." over "The boat seats six." for "How many people fit on it?"), the
-  standing discounts that. It only breaks ties: any word held outweighs it.
+  to judge a standing by), the memories are ordered among themselves by their standing
+  against the question bank, not by the dense leg's raw cosine alone: a raw cosine favours
+  memories that are near every question ("The boat is moored at Poole." over "The boat seats
+  six." for "How many people fit on it?"), the standing discounts that. Up to TIE_WEIGHT for
+  a memory holding none of the question's words, WORDS_TIE for one holding some: two
+  memories of one subject often hold the same words of the question ("gym" in "My gym opens
+  at 6am." and "My gym is on Harbour Street." for "Where is my gym?"), and fusion then orders
+  them by the text leg's length norm and the dense leg's raw cosine. It only breaks ties: a
+  word more held outweighs it.
 - meaning leads where the words do not: when no candidate holds LEAD_COVERAGE of the question's
   weight in words, the question is said in other words than the store's ("What animal lives
   with us?" / "Our cat Miso sleeps all day"), and the one or two words it shares with a memory
@@ -80,6 +84,10 @@ COVERAGE_WEIGHT = 1.0    # x (1 + this x coverage): a memory holding all the que
 DENSITY_WEIGHT = 0.25    # x (1 + this x density): the session most candidates come from
 TIE_WEIGHT = 0.03        # + this x the standing's place among the candidates, for a memory
 #                          holding no word of the question in a scope under 20 memories
+WORDS_TIE = 0.02         # ... and this for one holding some (eighteenth session, design sets:
+#                          0.01 / 0.02 / 0.03 / 0.05 gave near misses +9 / +11 / +11 / +12 of
+#                          430 for update chains -2 / -2 / -3 / -5 of 561; bench/results/
+#                          update_reading.md)
 ASKING = 0.5            # x this for a turn of a conversation that only asks (fourteenth
 #                          session: 0.5 and 0.25 the same on the design sets' update chains)
 LEAD_COVERAGE = 0.35     # under this best coverage among the candidates, meaning leads ...
@@ -93,8 +101,8 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
            ties: dict[str, float] | None = None) -> list[Hit]:
     """The hits, the top ``RERANK_DEPTH`` re-scored and re-sorted, the rest after them.
     ``meant``: memory id -> its meaning, 0 to 1 (none read: coverage alone); ``ties``: memory
-    id -> its tie by meaning (``standing_ties``), for the memories holding no word of the
-    question."""
+    id -> its tie by meaning (``standing_ties``), scaled down for a memory holding words of
+    the question."""
     top, rest = hits[:RERANK_DEPTH], hits[RERANK_DEPTH:]
     if len(top) < 2:
         return hits
@@ -116,9 +124,10 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
         if only_asks(hit.memory):
             hit.explanation.terms["asking"] = ASKING
             factor *= ASKING
-        if ties and cov == 0.0 and hit.memory.id in ties:
-            hit.explanation.terms["meaning_tie"] = round(ties[hit.memory.id], 4)
-            factor += ties[hit.memory.id]
+        if ties and hit.memory.id in ties:
+            tie = ties[hit.memory.id] * (1.0 if cov == 0.0 else WORDS_TIE / TIE_WEIGHT)
+            hit.explanation.terms["meaning_tie"] = round(tie, 4)
+            factor += tie
         hit.explanation.terms.update({"coverage": round(cov, 4),
                                       "session_density": round(dens, 4),
                                       "rerank_factor": round(factor, 4)})
