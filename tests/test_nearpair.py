@@ -222,3 +222,20 @@ def test_a_mood_word_inside_a_code_marks_no_mood(me, old, new, asked, value) -> 
     result = me.remember(new, kind="fact")
     assert result.action.value == "supersede" and result.evidence["old_id"] == first.memory.id
     assert value in me.recall(asked, k=3, track=False)[0].memory.content
+
+
+@pytest.mark.parametrize(("habit", "exception", "usual", "now"), [
+    ("I walk to the studio every morning.",
+     "This week I'm driving to the studio because my ankle is sprained.",
+     "How do I normally get to the studio?", "How am I getting there this week?"),
+    ("我平时骑车去公司。", "这周我膝盖疼，坐地铁去公司。",
+     "我一般怎么去公司？", "这几天我怎么去公司？"),
+])
+def test_a_habit_and_a_passing_exception_each_answer_their_question(  # type: ignore[no-untyped-def]
+        me, clock, habit, exception, usual, now) -> None:
+    """A question about how things usually are ranks the habit first, one about this week the
+    exception, whichever holds more of the question's words."""
+    me.remember(habit, kind="fact", at=clock.now() - timedelta(days=20))
+    me.remember(exception, kind="fact", at=clock.now() - timedelta(days=1))
+    assert me.recall(usual, k=3, track=False)[0].memory.content == habit
+    assert me.recall(now, k=3, track=False)[0].memory.content == exception

@@ -16,7 +16,13 @@ Three things decide, in this order:
   window, recall/conflicts.py ``for_a_while``); a question in none ranks a plain statement
   above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
-  weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``);
+  weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``); a question
+  about how things usually are (the habitual aspect, ``USUAL``: "normally", 平时, 一般) ranks
+  a plain statement above a passing exception or a plan too ("How do I normally get to work?":
+  "I walk to work" above "This week I'm driving, my ankle is sprained"). A question in a mood,
+  or about the usual, reads its mood in two statements that share a word besides their
+  subjects' names (``same_frame``) even where its words weigh them apart: "How am I getting
+  to the office this week?" holds "office" of the habit, not of the exception;
 - **meaning**: the two statements differ in a direction, x - y, their vectors in the
   question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
   far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
@@ -45,6 +51,7 @@ bench/results/restated.md has what each part buys."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -70,6 +77,12 @@ PLANNED = Kind.PENDING   # a plan kept as one: paired with a statement by the mo
 ASIDE = frozenset({"question", "past"})
 PEOPLE = frozenset({"user", "person"})   # subjects the subject rule compares
 NOTE = "near miss"
+# the habitual aspect: a question about how things usually are ("How do I normally get to
+# work?", 我平时几点睡？), from which a passing exception or a plan is aside as a past story is
+USUAL = frozenset("""usually normally generally typically ordinarily regularly always
+    平时 一般 通常 平常 往常 一向 向来 素来""".split())
+_USUAL_ZH = tuple(w for w in USUAL if not w.isascii())
+_NOT_NOW = frozenset({"passing", "plan"})
 
 Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
@@ -90,22 +103,23 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     asked = is_cjk(query)
     said = [h for h in top if h.memory.kind in KINDS | {PLANNED}
             and h.memory.invalid_at is None and is_cjk(h.memory.content) == asked]
+    usual = usually(query)
+    mood = read(query).moods & OTHER_MOODS - {"question"}
+    if now is not None and for_a_while(query, now):
+        mood |= {"passing"}   # "this week", 这周: a question about a passing time
     pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:]
-             if _near(x, y) or _planned(x, y)]
+             if _near(x, y) or _planned(x, y) or ((mood or usual) and _alike(x, y))]
     if not pairs:
         return []
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
-    mood = read(query).moods & OTHER_MOODS - {"question"}
-    if now is not None and for_a_while(query, now):
-        mood |= {"passing"}   # "this week", 这周: a question about a passing time
     moved: list[tuple[Hit, Hit, str]] = []
     for _ in range(len(pairs)):
         swap = None
         for x, y in pairs:
             upper, lower = (x, y) if top.index(x) < top.index(y) else (y, x)
             lean = leans.get((lower.memory.id, upper.memory.id), 0.0)
-            why = _lifts(asks, mood, lower, upper, lean, mode, meaning)
+            why = _lifts(asks, mood, lower, upper, lean, mode, meaning, usual)
             if why != "mood" and not _near(x, y):
                 why = ""   # a plan and a statement the question's words set apart
             if why:
@@ -150,8 +164,14 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
     return not asks.subject.differs(rx.subject) and asks.subject.differs(ry.subject)
 
 
+def usually(query: str) -> bool:
+    """Does the question ask how things usually are (``USUAL``)?"""
+    return bool(USUAL & set(re.findall(r"[a-z]+", query.lower()))) \
+        or any(w in query for w in _USUAL_ZH)
+
+
 def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, lean: float,
-           mode: str, meaning: bool = True) -> str:
+           mode: str, meaning: bool = True, usual: bool = False) -> str:
     """Why the question ranks ``lower`` above ``upper`` ("" when it does not): its subject
     first, then its mood, then its lean."""
     if asks is not None:
@@ -166,6 +186,9 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
             return "mood" if mine else ""
     else:  # a plain question: a plain statement above a question, a past story or one day
         mine, theirs = _aside(lower.memory.content), _aside(upper.memory.content)
+        if usual:   # a passing exception or a plan is aside from how things usually are
+            mine = mine or bool(_moods(lower.memory) & _NOT_NOW)
+            theirs = theirs or bool(_moods(upper.memory) & _NOT_NOW)
         if mine != theirs:
             return "" if mine else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
