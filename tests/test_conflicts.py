@@ -5,7 +5,7 @@ question names) keep their order. Real SQLite files, the hashing embedder, a fro
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -327,3 +327,27 @@ def test_the_net_reads_what_a_default_recall_returns(me, clock) -> None:  # type
             assert places.index(newer.memory.id) < places.index(older.memory.id)
         else:
             assert ordered == hits
+
+
+@pytest.mark.parametrize(("old", "new", "clause"), [
+    ("I park the car in bay 31 at the gym.",
+     "Ugh what a month, the kettle died, my bus was late three times, and the gym reshuffled "
+     "parking so my bay is 47 now.", "the gym reshuffled parking so my bay is 47 now."),
+    ("我的车停在地库B区31号。",
+     "唉最近真倒霉，热水器漏了两次水，物业还把车位重新分了，我现在的车位是B区47号。",
+     "我现在的车位是B区47号。"),
+])
+def test_a_change_in_one_clause_of_a_chatty_sentence_is_read(old, new, clause) -> None:  # type: ignore[no-untyped-def]
+    """A fact's sentence is read clause by clause too, those holding a value: the clause that
+    says the new value has its own subject, not the sentence's opening words."""
+    from engramdb.model import Kind, Lifecycle, Priority, Record
+    from engramdb.recall.conflicts import _said, conflict
+    from engramdb.write.extract import marked_sentences
+
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    first, then = (Record(id=i, user="u", agent="a", content=text, kind=Kind.FACT, uri=None,
+                          priority=Priority.P2, lifecycle=Lifecycle.LONG, importance=0.5,
+                          at=when, recorded_at=when, updated_at=when)
+                   for i, text, when in (("m1", old, at), ("m2", new, at + timedelta(days=9))))
+    assert clause in _said(then, marked_sentences(new))
+    assert conflict(first, then) and not conflict(then, first)

@@ -84,6 +84,7 @@ from ..write.align import (
 from ..write.extract import marked_sentences
 from ..write.reading import occasion
 from ..write.reading import read as wread
+from ..write.statement import clauses
 from ..write.tripledecide import OTHER_MOODS
 from .restated import restated
 
@@ -312,11 +313,21 @@ def _said(rec: Record, found: list[tuple[str, bool]]) -> list[str]:
     a value, not asking: a fact's each, and a turn's one, the rest being an opener or an
     aside ("Morning! Quick thing, Ada's piano lesson is every Wednesday at 5.", 我看错了，订单上
     写的其实是5号场); a turn with values in several sentences tells a story, not a change, and
-    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049)."""
+    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049). A
+    fact's sentence of several clauses is read clause by clause too (write/statement.py
+    ``clauses``, those holding a value): a change said in one clause of a chatty sentence
+    ("rough week, the boiler broke, and they moved my desk to D4") has its own subject, which
+    the sentence's opening words are not."""
     if len(found) <= 1:
-        return [rec.content]
-    held = [text for text, asked in found if not asked and read(text).values]
-    return held if rec.kind in KINDS or len(held) == 1 else []
+        said = [rec.content]
+    else:
+        held = [text for text, asked in found if not asked and read(text).values]
+        said = held if rec.kind in KINDS or len(held) == 1 else []
+    if rec.kind not in KINDS:
+        return said
+    parts = [part for text in said for part in clauses(text)
+             if part != text.strip() and read(part).values]
+    return said + [part for part in dict.fromkeys(parts) if part not in said]
 
 
 def _states_anew(x: str, y: str, who: tuple[str, str],
