@@ -349,5 +349,6 @@ def test_a_change_in_one_clause_of_a_chatty_sentence_is_read(old, new, clause) -
                           priority=Priority.P2, lifecycle=Lifecycle.LONG, importance=0.5,
                           at=when, recorded_at=when, updated_at=when)
                    for i, text, when in (("m1", old, at), ("m2", new, at + timedelta(days=9))))
-    assert clause in _said(then, marked_sentences(new))
+    assert clause in _said(then, marked_sentences(new), parts=True)
+    assert clause not in _said(then, marked_sentences(new))   # the older is read whole
     assert conflict(first, then) and not conflict(then, first)

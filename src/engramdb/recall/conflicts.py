@@ -298,7 +298,7 @@ def conflict(old: Record, new: Record,
     changed = (lambda: told(old, new) and not wread(new.content).moods & OTHER_MOODS) \
         if told is not None else None
     if any(_states_anew(x, y, who, meant, changed)
-           for y in _said(new, said_new) for x in _said(old, said_old)):
+           for y in _said(new, said_new, parts=True) for x in _said(old, said_old)):
         return True
     # a value said in plain words, named again (recall/restated.py), by texts of one sentence:
     # only between turns of a conversation (or what was extracted from them), two remembered
@@ -308,26 +308,28 @@ def conflict(old: Record, new: Record,
         and restated(old.content, new.content, said_in_chat(old) or said_in_chat(new))
 
 
-def _said(rec: Record, found: list[tuple[str, bool]]) -> list[str]:
+def _said(rec: Record, found: list[tuple[str, bool]], parts: bool = False) -> list[str]:
     """The sentences (``found``: write/extract.py ``marked_sentences``) of a memory that say
     a value, not asking: a fact's each, and a turn's one, the rest being an opener or an
     aside ("Morning! Quick thing, Ada's piano lesson is every Wednesday at 5.", 我看错了，订单上
     写的其实是5号场); a turn with values in several sentences tells a story, not a change, and
-    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049). A
-    fact's sentence of several clauses is read clause by clause too (write/statement.py
-    ``clauses``, those holding a value): a change said in one clause of a chatty sentence
-    ("rough week, the boiler broke, and they moved my desk to D4") has its own subject, which
-    the sentence's opening words are not."""
+    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049).
+    ``parts``: a fact's sentence of several clauses is read clause by clause too
+    (write/statement.py ``clauses``, those holding a value), for the newer of two: a change
+    said in one clause of a chatty sentence ("rough week, the boiler broke, and they moved my
+    desk to D4") has its own subject, which the sentence's opening words are not. (Read so in
+    the older too, a clause holding one of its values, "I'm learning the erhu", was read as
+    replaced by a newer statement naming it beside a teacher's name.)"""
     if len(found) <= 1:
         said = [rec.content]
     else:
         held = [text for text, asked in found if not asked and read(text).values]
         said = held if rec.kind in KINDS or len(held) == 1 else []
-    if rec.kind not in KINDS:
+    if not parts or rec.kind not in KINDS:
         return said
-    parts = [part for text in said for part in clauses(text)
-             if part != text.strip() and read(part).values]
-    return said + [part for part in dict.fromkeys(parts) if part not in said]
+    held = [part for text in said for part in clauses(text)
+            if part != text.strip() and read(part).values]
+    return said + [part for part in dict.fromkeys(held) if part not in said]
 
 
 def _states_anew(x: str, y: str, who: tuple[str, str],
