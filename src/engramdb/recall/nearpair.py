@@ -22,7 +22,8 @@ Three things decide, in this order:
   "I walk to work" above "This week I'm driving, my ankle is sprained"). A question in a mood,
   or about the usual, reads its mood in two statements that share a word besides their
   subjects' names (``same_frame``) even where its words weigh them apart: "How am I getting
-  to the office this week?" holds "office" of the habit, not of the exception;
+  to the studio these days?" holds "studio" of the habit "I walk to the studio", not of the
+  exception "This week I'm driving";
 - **meaning**: the two statements differ in a direction, x - y, their vectors in the
   question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
   far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),

@@ -29,10 +29,10 @@ Each candidate's blend score is multiplied by
   memories that are near every question ("The boat is moored at Poole." over "The boat seats
   six." for "How many people fit on it?"), the standing discounts that. Up to TIE_WEIGHT for
   a memory holding none of the question's words, WORDS_TIE for one holding some: two
-  memories of one subject often hold the same words of the question ("gym" in "My gym opens
-  at 6am." and "My gym is on Harbour Street." for "Where is my gym?"), and fusion then orders
-  them by the text leg's length norm and the dense leg's raw cosine. It only breaks ties: a
-  word more held outweighs it.
+  memories of one subject often hold the same words of the question ("bakery" in "The bakery
+  opens at 7am." and "The bakery is on Mill Lane." for "Where is the bakery?"), and fusion
+  then orders them by the text leg's length norm and the dense leg's raw cosine. It only
+  breaks ties: a word more held outweighs it.
 - meaning leads where the words do not: when no candidate holds LEAD_COVERAGE of the question's
   weight in words, the question is said in other words than the store's ("What animal lives
   with us?" / "Our cat Miso sleeps all day"), and the one or two words it shares with a memory

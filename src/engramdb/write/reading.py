@@ -63,7 +63,7 @@ MOODS: dict[str, frozenset[str]] = {
 _CLAUSE = re.compile(r"[;；。!！?？()（）\n]|[,，、](?!\d{3})|\.(?:\s|$)|\s[-–—]\s")
 _FROM = frozenset({"from", "从", "由"})
 # a word on its own, not a part of a code, a path or a name joined by "/", "-", "_" or "."
-# ("rc/next", "next.js": no plan in them)
+# ("hotfix/next", "next.js": no plan in them)
 _MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
