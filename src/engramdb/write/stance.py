@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 3   # bump when reading.py changes what a subject or a mood is
+VERSION = 4   # bump when reading.py changes what a subject or a mood is (4: a mood word inside a
+#               code or a path, "hotfix/next", is no mood)
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
