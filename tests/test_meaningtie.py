@@ -2,8 +2,9 @@
 recall reads no meaning into the re-ranker (no chance level to judge a standing by), so two
 memories that hold none of the question's words were ordered by the dense leg's raw cosine,
 which favours a memory near every question. Their standing against the question bank orders
-them now; a word held still outweighs it. The default embedder, real SQLite files, a frozen
-clock; English and Chinese."""
+them now; a word held still outweighs it. Two memories that hold the same words of the
+question are ordered by it too, at WORDS_TIE. The default embedder, real SQLite files, a
+frozen clock; English and Chinese."""
 
 from __future__ import annotations
 
