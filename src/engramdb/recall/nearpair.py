@@ -105,13 +105,13 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     said = [h for h in top if h.memory.kind in KINDS | {PLANNED}
             and h.memory.invalid_at is None and is_cjk(h.memory.content) == asked]
     usual = usually(query)
-    mood = read(query).moods & OTHER_MOODS - {"question"}
-    if now is not None and for_a_while(query, now):
-        mood |= {"passing"}   # "this week", 这周: a question about a passing time
+    # the question is read only where two statements of one frame are there to order
     pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:]
-             if _near(x, y) or _planned(x, y) or ((mood or usual) and _alike(x, y))]
+             if _near(x, y) or _planned(x, y)
+             or (_alike(x, y) and (usual or bool(_asked_mood(query, now))))]
     if not pairs:
         return []
+    mood = _asked_mood(query, now)
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
     moved: list[tuple[Hit, Hit, str]] = []
@@ -163,6 +163,13 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
     if rx.subject.kind not in PEOPLE or ry.subject.kind not in PEOPLE:
         return False
     return not asks.subject.differs(rx.subject) and asks.subject.differs(ry.subject)
+
+
+def _asked_mood(query: str, now: datetime | None) -> frozenset[str]:
+    """The question's mood (write/reading.py, its reading kept): a question said aside, and
+    the passing mood where it names a while around ``now`` ("this week", 这周)."""
+    mood = read(query).moods & OTHER_MOODS - {"question"}
+    return mood | {"passing"} if now is not None and for_a_while(query, now) else mood
 
 
 def usually(query: str) -> bool:
