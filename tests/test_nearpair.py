@@ -239,3 +239,30 @@ def test_a_habit_and_a_passing_exception_each_answer_their_question(  # type: ig
     me.remember(exception, kind="fact", at=clock.now() - timedelta(days=1))
     assert me.recall(usual, k=3, track=False)[0].memory.content == habit
     assert me.recall(now, k=3, track=False)[0].memory.content == exception
+
+
+@pytest.mark.parametrize(("habit", "exception", "usual", "now"), [
+    ("We always eat Sunday lunch at home.",
+     "This Sunday we're booked into the Harbour Inn for Dad's birthday.",
+     "Where do we usually have Sunday lunch?", "Where are we eating this Sunday?"),
+    ("我每周六下午去打羽毛球。", "这周末肩膀拉伤了，改成在家看球赛。",
+     "我周末通常做什么运动？", "这个周末我干什么？"),
+])
+@pytest.mark.parametrize("by_meaning", [True, False])
+def test_a_habit_and_an_exception_said_in_other_words_each_answer_their_question(  # type: ignore[no-untyped-def]
+        tmp_path, clock, model, monkeypatch, habit, exception, usual, now, by_meaning) -> None:
+    """The habit and the exception share no word that tells they are one frame; their
+    meaning does (recall/framemeaning.py at nearpair.FRAMED), so a question about how things
+    usually are ranks the habit first and one about this week the exception. Without the
+    reading by meaning (a bar no pair reaches) one of the two questions gets the other."""
+    import engramdb
+    import engramdb.recall.pipeline as pipeline
+
+    if not by_meaning:
+        monkeypatch.setattr(pipeline, "FRAMED", 99.0)
+    with engramdb.open(tmp_path / "m.db", clock=clock, embedder=model) as mem:
+        me = mem.scope(user="ana")
+        me.remember(habit, kind="fact", at=clock.now() - timedelta(days=3))
+        me.remember(exception, kind="fact", at=clock.now() - timedelta(hours=1))
+        firsts = [me.recall(q, k=3, track=False)[0].memory.content for q in (usual, now)]
+    assert (firsts == [habit, exception]) is by_meaning

@@ -36,19 +36,22 @@ Examples = Callable[[bool], "np.ndarray | None"]   # the examples' rows in Chine
 class MeaningFrame:
     """Whether two stored memories say something alike, for one question: ``query`` is its
     vector (its non-zero positions are its model's), ``vectors`` reads stored vectors by id,
-    ``examples`` gives the examples' vectors of a script (write/kindvote.py ``vectors_for``)."""
+    ``examples`` gives the examples' vectors of a script (write/kindvote.py ``vectors_for``);
+    ``bar``: the standing two must reach (STANDING, or a lower one for recall/nearpair.py)."""
 
-    def __init__(self, query: np.ndarray | None, vectors: Vectors, examples: Examples) -> None:
+    def __init__(self, query: np.ndarray | None, vectors: Vectors, examples: Examples,
+                 bar: float = STANDING) -> None:
         self.dims = model_half(query) if query is not None else np.zeros(0, dtype=int)
         self.vectors = vectors
         self.examples = examples
+        self.bar = bar
         self._seen: dict[tuple[str, str], bool] = {}
         self._rows: dict[bool, np.ndarray | None] = {}  # the examples in the model, by script
 
     def __call__(self, old: Record, new: Record) -> bool:
         key = (old.id, new.id)
         if key not in self._seen:
-            self._seen[key] = self.standing(old, new) >= STANDING
+            self._seen[key] = self.standing(old, new) >= self.bar
         return self._seen[key]
 
     def standing(self, old: Record, new: Record) -> float:

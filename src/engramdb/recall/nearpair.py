@@ -23,7 +23,9 @@ Three things decide, in this order:
   or about the usual, reads its mood in two statements that share a word besides their
   subjects' names (``same_frame``) even where its words weigh them apart: "How am I getting
   to the studio these days?" holds "studio" of the habit "I walk to the studio", not of the
-  exception "This week I'm driving";
+  exception "This week I'm driving". Or that say one thing in other words, by meaning
+  (recall/framemeaning.py, at ``FRAMED``): "I swim before work every day" and "Pool's shut
+  this week, so I'm jogging instead" share no word;
 - **meaning**: the two statements differ in a direction, x - y, their vectors in the
   question's own model (its half of a routed vector: e5 for English, USE for Chinese). How
   far the question leans toward x along that line, q . (x - y) / |x - y| (from -1 to 1),
@@ -70,6 +72,11 @@ from .conflicts import read as statement
 TOP = 4                  # hits read for near pairs
 TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
 MIN_LEAN = 0.05          # the question's lean toward one of the two that decides
+FRAMED = 1.0             # two statements said in other words stand this far above the kind
+#                          examples (recall/framemeaning.py) to be one frame for a question in
+#                          a mood or about the usual (nineteenth session, design near misses:
+#                          2.5 / 1.5 / 1.0 / no bar gave +2 / +3 / +4 / +4 of 430, nothing
+#                          else changed; bench/results/update_reading.md)
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
 PLANNED = Kind.PENDING   # a plan kept as one: paired with a statement by the mood alone
 # the moods a question in none of them is not about: a question said, a past story (a plan and
@@ -89,13 +96,15 @@ Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
 
 def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None,
-               vectors: Vectors, meaning: bool = True,
-               now: datetime | None = None) -> list[tuple[Hit, Hit, str]]:
+               vectors: Vectors, meaning: bool = True, now: datetime | None = None,
+               framed: Callable[[Record, Record], bool] | None = None
+               ) -> list[tuple[Hit, Hit, str]]:
     """Move, within the top TOP hits, the one of each near pair the question ``query``
     (embedded as ``vector``) leans toward just above the other; ``vectors`` reads stored
     vectors by id; ``meaning``: the embedder reads meaning, not hashed words (only then does
     the lean order two kinds of value against time); ``now``: when it is asked (a question
-    that names a while around it is in the passing mood). Returns (moved up, moved down, why:
+    that names a while around it is in the passing mood); ``framed``: do two statements that
+    share no word say one thing (by meaning; None: words alone). Returns (moved up, moved down, why:
     "subject", "mood" or "meaning") for each move; both hits say so in their notes, the one
     moved up with its ``near_lean``."""
     if vector is None or len(hits) < 2:
@@ -108,7 +117,8 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     # the question is read only where two statements of one frame are there to order
     pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:]
              if _near(x, y) or _planned(x, y)
-             or (_alike(x, y) and (usual or bool(_asked_mood(query, now))))]
+             or ((_alike(x, y) or (framed is not None and framed(x.memory, y.memory)))
+                 and (usual or bool(_asked_mood(query, now))))]
     if not pairs:
         return []
     mood = _asked_mood(query, now)

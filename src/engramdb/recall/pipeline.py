@@ -35,7 +35,7 @@ from .framemeaning import Examples, MeaningFrame
 from .fuse import rrf, rrf_scores
 from .legs import Ranked, run_legs
 from .mixedrank import mixed_rank, others_of
-from .nearpair import order_near
+from .nearpair import FRAMED, order_near
 from .plan import QueryPlan, choose_preset, place_relative, plan_query
 from .presets import Preset
 from .questionbank import QuestionBank
@@ -168,7 +168,8 @@ class Recaller:
         if plan.routing.mode in ("past", HISTORY):
             hits = past_first(self.store, scope, hits, plan.routing.mode == "past")
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
-                          lambda ids: self.store.vectors(scope, ids), self.meaning, now)
+                          lambda ids: self.store.vectors(scope, ids), self.meaning, now,
+                          self._framed(scope, plan))
         if near:  # near misses kept apart on write: the one the question is about first
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
@@ -216,6 +217,14 @@ class Recaller:
         if "aligned" not in plan.halves:
             plan.halves["aligned"] = self.aligned(plan.query)
         return plan.halves["aligned"]
+
+    def _framed(self, scope: Scope, plan: QueryPlan) -> MeaningFrame | None:
+        """Two statements of one frame said in other words, by meaning (recall/nearpair.py
+        ``FRAMED``); an embedder with meaning only."""
+        if not self.meaning or self.examples is None:
+            return None
+        return MeaningFrame(plan.vector, lambda ids: self.store.vectors(scope, ids),
+                            self.examples, FRAMED)
 
     def _conflict(self, scope: Scope, plan: QueryPlan) -> Callable[[Record, Record], bool]:
         """recall/conflicts.py's reading, with two statements' meaning as their frame where
