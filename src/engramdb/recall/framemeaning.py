@@ -36,27 +36,33 @@ Examples = Callable[[bool], "np.ndarray | None"]   # the examples' rows in Chine
 class MeaningFrame:
     """Whether two stored memories say something alike, for one question: ``query`` is its
     vector (its non-zero positions are its model's), ``vectors`` reads stored vectors by id,
-    ``examples`` gives the examples' vectors of a script (write/kindvote.py ``vectors_for``);
-    ``bar``: the standing two must reach (STANDING, or a lower one for recall/nearpair.py)."""
+    ``examples`` gives the examples' vectors of a script (write/kindvote.py ``vectors_for``).
+    One per recall: each pair's standing is read once, whatever bar asks it (the conflicts
+    net's STANDING, or recall/nearpair.py's own through ``at``)."""
 
-    def __init__(self, query: np.ndarray | None, vectors: Vectors, examples: Examples,
-                 bar: float = STANDING) -> None:
+    def __init__(self, query: np.ndarray | None, vectors: Vectors, examples: Examples) -> None:
         self.dims = model_half(query) if query is not None else np.zeros(0, dtype=int)
         self.vectors = vectors
         self.examples = examples
-        self.bar = bar
-        self._seen: dict[tuple[str, str], bool] = {}
+        self._seen: dict[tuple[str, str], float] = {}
         self._rows: dict[bool, np.ndarray | None] = {}  # the examples in the model, by script
 
     def __call__(self, old: Record, new: Record) -> bool:
-        key = (old.id, new.id)
-        if key not in self._seen:
-            self._seen[key] = self.standing(old, new) >= self.bar
-        return self._seen[key]
+        return self.standing(old, new) >= STANDING
+
+    def at(self, bar: float) -> Callable[[Record, Record], bool]:
+        """The same reading with another bar."""
+        return lambda old, new: self.standing(old, new) >= bar
 
     def standing(self, old: Record, new: Record) -> float:
         """The two memories' cosine above what each meets among the examples of its script,
         in the spreads of those (the mean of the two); -inf where it cannot be told."""
+        key = (old.id, new.id)
+        if key not in self._seen:
+            self._seen[key] = self._standing(old, new)
+        return self._seen[key]
+
+    def _standing(self, old: Record, new: Record) -> float:
         cjk = is_cjk(old.content)
         if not len(self.dims) or is_cjk(new.content) != cjk:
             return float("-inf")

@@ -114,20 +114,24 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     said = [h for h in top if h.memory.kind in KINDS | {PLANNED}
             and h.memory.invalid_at is None and is_cjk(h.memory.content) == asked]
     usual = usually(query)
-    # the question is read only where two statements of one frame may be there to order
-    moody: list[bool] = []
+    # the question's mood is read only where two statements of one frame may be there to
+    # order, and once
+    read_mood: list[frozenset[str]] = []
 
-    def in_mood() -> bool:   # the question in a mood or about the usual (read once)
-        if not moody:
-            moody.append(usual or bool(_asked_mood(query, now)))
-        return moody[0]
+    def asked_mood() -> frozenset[str]:
+        if not read_mood:
+            read_mood.append(_asked_mood(query, now))
+        return read_mood[0]
+
+    def in_mood() -> bool:   # the question in a mood or about the usual
+        return usual or bool(asked_mood())
 
     pairs = [(x, y) for i, x in enumerate(said) for y in said[i + 1:]
              if _near(x, y) or _planned(x, y) or (_alike(x, y) and in_mood())
              or (framed is not None and in_mood() and framed(x.memory, y.memory))]
     if not pairs:
         return []
-    mood = _asked_mood(query, now)
+    mood = asked_mood()
     leans = _leans(vector, vectors(list({h.memory.id: 0 for p in pairs for h in p})))
     asks = asked_of(query)
     moved: list[tuple[Hit, Hit, str]] = []

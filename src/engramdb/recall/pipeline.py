@@ -167,15 +167,16 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode in ("past", HISTORY):
             hits = past_first(self.store, scope, hits, plan.routing.mode == "past")
+        frame = self._frame(scope, plan)
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
                           lambda ids: self.store.vectors(scope, ids), self.meaning, now,
-                          self._framed(scope, plan))
+                          frame.at(FRAMED) if frame is not None else None)
         if near:  # near misses kept apart on write: the one the question is about first
             plan.stages["near"] = [{"first": a.memory.id, "over": b.memory.id, "by": why}
                                    for a, b, why in near]
         pairs = order_conflicts(hits, "current" if plan.routing.mode == HISTORY
                                 else plan.routing.mode, plan.query,
-                                self.conflict or self._conflict(scope, plan))
+                                self.conflict or self._conflict(scope, frame))
         if pairs:  # values the write path left side by side: the newer first for "now"
             plan.stages["conflicts"] = [{"earlier": o.memory.id, "newer": n.memory.id}
                                         for o, n in pairs]
@@ -218,23 +219,23 @@ class Recaller:
             plan.halves["aligned"] = self.aligned(plan.query)
         return plan.halves["aligned"]
 
-    def _framed(self, scope: Scope, plan: QueryPlan) -> MeaningFrame | None:
-        """Two statements of one frame said in other words, by meaning (recall/nearpair.py
-        ``FRAMED``); an embedder with meaning only."""
+    def _frame(self, scope: Scope, plan: QueryPlan) -> MeaningFrame | None:
+        """Two statements' meaning as their frame where they share no word
+        (recall/framemeaning.py), read once a recall for the near pairs and the conflicts net;
+        an embedder with meaning only."""
         if not self.meaning or self.examples is None:
             return None
         return MeaningFrame(plan.vector, lambda ids: self.store.vectors(scope, ids),
-                            self.examples, FRAMED)
+                            self.examples)
 
-    def _conflict(self, scope: Scope, plan: QueryPlan) -> Callable[[Record, Record], bool]:
-        """recall/conflicts.py's reading, with two statements' meaning as their frame where
-        they share no word (recall/framemeaning.py) and a change said in other words
-        (recall/changemeaning.py); an embedder with meaning only."""
-        if not self.meaning or self.examples is None:
+    def _conflict(self, scope: Scope,
+                  alike: MeaningFrame | None) -> Callable[[Record, Record], bool]:
+        """recall/conflicts.py's reading, with ``alike`` (``_frame``) and a change said in
+        other words (recall/changemeaning.py); an embedder with meaning only."""
+        if alike is None:
             return conflict
-        stored = lambda ids: self.store.vectors(scope, ids)  # noqa: E731
-        alike = MeaningFrame(plan.vector, stored, self.examples)
-        told = ChangeMeaning(stored, self.changes) if self.changes is not None else None
+        told = ChangeMeaning(lambda ids: self.store.vectors(scope, ids), self.changes) \
+            if self.changes is not None else None
         return lambda old, new: conflict(old, new, alike, told)
 
     def _vectors(self, plan: QueryPlan) -> list[np.ndarray]:
