@@ -33,19 +33,25 @@ Each candidate's blend score is multiplied by
   opens at 7am." and "The bakery is on Mill Lane." for "Where is the bakery?"), and fusion
   then orders them by the text leg's length norm and the dense leg's raw cosine. It only
   breaks ties: a word more held outweighs it.
-- meaning leads where the words do not: when no candidate holds LEAD_COVERAGE of the question's
-  weight in words, the question is said in other words than the store's ("What animal lives
-  with us?" / "Our cat Miso sleeps all day"), and the one or two words it shares with a memory
-  are incidental ("lives" in "My sister lives in Tromsø"). Fusion still ranks that
-  memory first (the text leg's first place weighs more than the dense leg's), and a factor of
-  at most 2 cannot lift the memory that stands out by meaning over it. There, meaning counts
-  MEANING_LEAD times in the factor. Not where a candidate holds a name the question says
-  (write/align.py's values less times: "Which company does Mira work at now?" over "Mira
-  works in Berlin" and "Mira works at Spotify"): the question is asked in the store's words
-  for its subject, meaning does not tell one attribute of a subject from another, and
-  another person's memory, alike in meaning, would be lifted over the subject's own. Nor
-  where a candidate holds LEAD_COVERAGE of the question's words (most questions about a long
-  conversation, which are asked in its words).
+- the meaning vote: fusion ranks by rank, so a memory found by both legs (one word of the question
+  it holds by chance: "named" in "My niece named her kayak Wren" for "What's our rabbit's name?")
+  stays above one found by meaning alone ("We keep a lop-eared bunny, Clover"), and a factor of at
+  most 2 cannot lift the latter over it. So the re-scored order is fused once more with the order
+  by meaning, as the first stage fuses the legs: each candidate's place gives 1 / (VOTE_K +
+  place), and a memory that stands out by meaning (its meaning above 0) adds meaning x trust /
+  (VOTE_K + its place by meaning). The trust is (1 - the best coverage among the candidates)^2:
+  the words are trusted as far as some candidate holds them. Where one holds all the question's
+  weight, meaning does not vote; where none holds any word, the order by meaning counts as much as
+  the re-scored order. Nor does it vote where a candidate holding some of the question's words
+  holds a name the question says (write/align.py's values: "Which firm employs Mira now?" over
+  "Mira works in Berlin" and "Mira works at Spotify"): the question is asked in the store's words
+  for its subject, meaning does not tell one attribute of a subject from another, and another
+  person's memory, alike in meaning, would be lifted over the subject's own (LoCoMo dev, whose
+  questions mostly name a speaker, gives the same figures with the vote). Only the memories whose
+  meaning is read (those in the question's language) move, among the places they hold: one in the
+  other language keeps its place, as the vote cannot read it (a Chinese cue that wakes an English
+  episode keeps it first). The places keep their scores (the n-th place after the vote has the
+  n-th score before it), so what reads the scores next (association) reads the same units.
 - a turn that only asks: a turn of a conversation whose every sentence is a question states
   no value; it shares the topic's words with a question about that topic ("Which lock suits a
   bike rack?" for "Where is my bike locked up?") but answers nothing, so its score is scaled by
@@ -60,7 +66,7 @@ Each candidate's blend score is multiplied by
 The factors are set by reasoning (coverage matters most; density is a tie-breaker), not fitted;
 bench/results/locomo.md reports what each gave on LoCoMo dev, split by conversation. Each
 re-ranked hit's explanation holds ``coverage``, ``meaning`` (where read),
-``session_density``, ``meaning_lead`` and ``asking`` (where they apply) and
+``session_density``, ``meaning_vote`` and ``asking`` (where they apply) and
 ``rerank_factor``;
 the plan's ``stages["rerank"]`` says how deep it went."""
 
@@ -90,10 +96,10 @@ WORDS_TIE = 0.02         # ... and this for one holding some (eighteenth session
 #                          update_reading.md)
 ASKING = 0.5            # x this for a turn of a conversation that only asks (fourteenth
 #                          session: 0.5 and 0.25 the same on the design sets' update chains)
-LEAD_COVERAGE = 0.35     # under this best coverage among the candidates, meaning leads ...
-MEANING_LEAD = 8.0       # ... counting this many times in the factor (bench/results/abstain.md,
-#                          fourteenth session: 4 -> 8 -> 16 gave 426 / 434 / 434 of 480
-#                          on-topic questions answered; 0.35 leaves LoCoMo dev unchanged)
+VOTE_K = 10              # the meaning vote's rank constant over RERANK_DEPTH places (twentieth
+#                          session, design sets' 520 on-topic questions, the expected memory
+#                          first at floor 0: 383 before, 399 with the vote; without the names
+#                          check, 5: 394, 10: 402; bench/results/abstain.md)
 
 
 def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
@@ -109,18 +115,17 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     sessions = Counter(h.memory.source_session for h in top if h.memory.source_session)
     densest = max(sessions.values(), default=0)
     covered = [lexical(hit, terms) if terms.total > 0 else 0.0 for hit in top]
-    lead = MEANING_LEAD if meant and max(covered) < LEAD_COVERAGE and not names_held(
-        plan.query, [h for h, cov in zip(top, covered, strict=True) if cov > 0.0]) else 1.0
+    trust = (1.0 - max(covered)) ** 2 if meant else 0.0
+    if trust > 0.0 and names_held(plan.query, [h for h, cov in zip(top, covered, strict=True)
+                                               if cov > 0.0]):
+        trust = 0.0
     for hit, cov in zip(top, covered, strict=True):
         session = hit.memory.source_session
         dens = sessions[session] / densest if session and densest > 1 else 0.0
         meaning = meant.get(hit.memory.id) if meant else None
         if meaning is not None:
             hit.explanation.terms["meaning"] = round(meaning, 4)
-        if lead > 1.0 and meaning:
-            hit.explanation.terms["meaning_lead"] = lead
-        factor = 1.0 + COVERAGE_WEIGHT * max(cov, lead * (meaning or 0.0)) \
-            + DENSITY_WEIGHT * dens
+        factor = 1.0 + COVERAGE_WEIGHT * max(cov, meaning or 0.0) + DENSITY_WEIGHT * dens
         if only_asks(hit.memory):
             hit.explanation.terms["asking"] = ASKING
             factor *= ASKING
@@ -134,9 +139,38 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
         hit.score *= factor
         hit.explanation.final = hit.score
     top.sort(key=lambda h: (-h.score, h.memory.id))
+    if trust > 0.0:
+        top = meaning_vote(top, meant or {}, trust)
     plan.stages["rerank"] = {"depth": len(top), "coverage_weight": COVERAGE_WEIGHT,
-                             "density_weight": DENSITY_WEIGHT, "meaning_weight": lead}
+                             "density_weight": DENSITY_WEIGHT, "meaning_trust": round(trust, 4)}
     return top + rest
+
+
+def meaning_vote(top: list[Hit], meant: dict[str, float], trust: float) -> list[Hit]:
+    """``top`` (re-scored, best first) fused with its order by meaning: 1 / (VOTE_K + place)
+    plus, for a memory with a meaning above 0, meaning x ``trust`` / (VOTE_K + its place by
+    meaning). Only the memories whose meaning was read (``meant``: those in the question's
+    language) move, among the places they hold; one in the other language keeps its place.
+    Each place keeps the score it had."""
+    voters = sorted((mid for mid, m in meant.items() if m > 0.0), key=lambda mid: -meant[mid])
+    if trust <= 0.0 or not voters:
+        return top
+    by_meaning = {mid: place for place, mid in enumerate(voters, start=1)}
+    fused: dict[str, float] = {}
+    for place, hit in enumerate(top, start=1):
+        mid = hit.memory.id
+        vote = trust * meant[mid] / (VOTE_K + by_meaning[mid]) if mid in by_meaning else 0.0
+        if vote:
+            hit.explanation.terms["meaning_vote"] = round(vote, 4)
+        fused[mid] = 1.0 / (VOTE_K + place) + vote
+    places = [i for i, h in enumerate(top) if h.memory.id in meant]
+    read = sorted((top[i] for i in places), key=lambda h: -fused[h.memory.id])  # stable
+    voted = list(top)
+    for i, hit in zip(places, read, strict=True):
+        voted[i] = hit
+    for hit, score in zip(voted, [h.score for h in top], strict=True):
+        hit.score = hit.explanation.final = score
+    return voted
 
 
 def only_asks(rec: Record) -> bool:

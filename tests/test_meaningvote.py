@@ -1,8 +1,8 @@
-"""Meaning leads where the words do not (recall/rerank.py ``MEANING_LEAD``): when no candidate
-holds LEAD_COVERAGE of the question's weight in words, a word the question shares by chance
-with another memory ("lives" in "My sister lives in Tromsø") ranked that memory first, over
-the one that answers by meaning. There the re-ranker weighs meaning MEANING_LEAD times; where
-the question's words are held, or a name it says, nothing changes. The default embedder
+"""The meaning vote (recall/rerank.py ``meaning_vote``): a word the question shares by chance
+with another memory ("lives" in "My sister lives in Tromsø") gives that memory both legs, and it
+stayed above the one that answers by meaning. The re-scored order is fused with the order by
+meaning, trusted as far as no candidate holds the question's words; where a memory holding
+some of them holds a name the question says, meaning does not vote. The default embedder
 (meaning is read only with it, in a scope of 20 memories or more), real SQLite files, a frozen
 clock; English and Chinese."""
 
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import engramdb
-from engramdb.recall.rerank import MEANING_LEAD
+import engramdb.recall.rerank as rerank
 from engramdb.testing import FrozenClock
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -70,45 +70,61 @@ def _store(path: Path, model: Any, texts: list[str]) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def english(tmp_path_factory: pytest.TempPathFactory, model: Any) -> Iterator[Any]:
-    yield from _store(tmp_path_factory.mktemp("lead") / "en.db", model, ENGLISH)
+    yield from _store(tmp_path_factory.mktemp("vote") / "en.db", model, ENGLISH)
 
 
 @pytest.fixture(scope="module")
 def chinese(tmp_path_factory: pytest.TempPathFactory, model: Any) -> Iterator[Any]:
-    yield from _store(tmp_path_factory.mktemp("lead") / "zh.db", model, CHINESE)
+    yield from _store(tmp_path_factory.mktemp("vote") / "zh.db", model, CHINESE)
 
 
-def _lead(hits: Any) -> float:
-    return float(hits.plan["stages"]["rerank"]["meaning_weight"])
+def _trust(hits: Any) -> float:
+    return float(hits.plan["stages"]["rerank"]["meaning_trust"])
 
 
-def test_an_english_question_in_other_words_gets_the_memory_it_means(english: Any) -> None:
+@pytest.mark.parametrize(("question", "first"), [
     # "lives" is the one word it shares with a memory; the cat holds none of its words
-    hits = english.recall("What animal lives with us?", k=3, track=False)
-    assert hits[0].memory.content == "Our cat Miso sleeps all day on the radiator."
-    assert _lead(hits) == MEANING_LEAD
+    ("What animal lives with us?", "Our cat Miso sleeps all day on the radiator."),
+    ("Which pet shares our home?", "Our cat Miso sleeps all day on the radiator."),
+])
+def test_an_english_question_in_other_words_gets_the_memory_it_means(
+        english: Any, question: str, first: str) -> None:
+    hits = english.recall(question, k=3, track=False)
+    assert hits[0].memory.content == first
     assert hits[0].explanation.terms["coverage"] == 0.0
-    assert hits[0].explanation.terms["meaning"] > 0
-    assert hits[0].explanation.terms["meaning_lead"] == MEANING_LEAD
+    assert hits[0].explanation.terms["meaning_vote"] > 0
+    assert 0 < _trust(hits) <= 1
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_without_the_vote_the_shared_word_wins(english: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same question with the vote switched off: the memory holding "lives" comes first
+    monkeypatch.setattr(rerank, "meaning_vote", lambda top, meant, trust: top)
+    hits = english.recall("What animal lives with us?", k=3, track=False)
+    assert hits[0].memory.content == "My sister Hanna lives in Tromsø."
 
 
 def test_a_chinese_question_in_other_words_gets_the_memory_it_means(chinese: Any) -> None:
     # 不 is shared by chance with the coffee; 药物 / 不耐受 are said as 青霉素 / 过敏
     hits = chinese.recall("我对什么药物不耐受？", k=3, track=False)
     assert hits[0].memory.content == "我对青霉素过敏。"
-    assert _lead(hits) == MEANING_LEAD
+    assert _trust(hits) > 0
 
 
 @pytest.mark.parametrize(("question", "first"), [
     ("Where do I keep my passport?", "I keep my passport in the top drawer of the desk."),
     ("What does my husband Tomas teach?",
      "My husband Tomas teaches maths at a secondary school."),
+    ("我妹妹住在哪里？", "我妹妹住在大连。"),
 ])
-def test_a_question_whose_words_are_held_is_ranked_as_before(english: Any, question: str,
-                                                             first: str) -> None:
-    hits = english.recall(question, k=3, track=False)
+def test_a_question_whose_words_are_held_is_ranked_by_them(
+        english: Any, chinese: Any, question: str, first: str) -> None:
+    store = chinese if any("\u4e00" <= c <= "\u9fff" for c in question) else english
+    hits = store.recall(question, k=3, track=False)
     assert hits[0].memory.content == first
-    assert _lead(hits) == 1.0
+    assert _trust(hits) < 0.25
 
 
 NAMED_EN = ["Mira works in Berlin.", "Mira works at Spotify.", "Jonas works at Siemens.",
@@ -118,7 +134,7 @@ NAMED_ZH = ["郭勇平在西安工作。", "郭勇平在字节跳动工作。", 
 
 @pytest.fixture(scope="module")
 def named(tmp_path_factory: pytest.TempPathFactory, model: Any) -> Iterator[Any]:
-    yield from _store(tmp_path_factory.mktemp("lead") / "named.db", model,
+    yield from _store(tmp_path_factory.mktemp("vote") / "named.db", model,
                       ENGLISH + CHINESE + NAMED_EN + NAMED_ZH)
 
 
@@ -127,22 +143,22 @@ def named(tmp_path_factory: pytest.TempPathFactory, model: Any) -> Iterator[Any]
     ("Which firm employs Mira these days?", "Mira"),
     ("郭勇平如今受雇于哪家企业？", "郭勇平"),
 ])
-def test_meaning_does_not_lead_where_a_memory_holds_the_name_asked_about(
+def test_meaning_does_not_vote_where_a_memory_holds_the_name_asked_about(
         named: Any, question: str, subject: str) -> None:
-    # few of the question's words are held, but the subject's name is: the question is
-    # asked in the store's words for its subject, and meaning would not tell Berlin from
-    # Spotify, or lift another person's job over the subject's own
+    # few of the question's words are held, but the subject's name is: meaning would not
+    # tell one of the subject's attributes from another, or would lift another person's job
     hits = named.recall(question, k=3, track=False)
-    assert _lead(hits) == 1.0
+    assert _trust(hits) == 0.0
     assert hits[0].memory.content.startswith(subject)
-    assert all("meaning_lead" not in h.explanation.terms for h in hits)
+    assert all("meaning_vote" not in h.explanation.terms for h in hits)
 
 
-def test_an_embedder_without_meaning_never_leads(tmp_path: Path) -> None:
+def test_an_embedder_without_meaning_never_votes(tmp_path: Path) -> None:
     clock = FrozenClock(START)
     with engramdb.open(str(tmp_path / "h.db"), embedder="hashing", clock=clock) as mem:
         me = mem.scope(user="u")
         for text in ENGLISH:
             me.remember(text)
         hits = me.recall("What animal lives with us?", k=3, track=False)
-    assert _lead(hits) == 1.0
+    assert _trust(hits) == 0.0
+    assert all("meaning_vote" not in h.explanation.terms for h in hits)
