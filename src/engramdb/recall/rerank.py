@@ -39,7 +39,7 @@ Each candidate's blend score is multiplied by
   most 2 cannot lift the latter over it. So the re-scored order is fused once more with the order
   by meaning, as the first stage fuses the legs: each candidate's place gives 1 / (VOTE_K +
   place), and a memory that stands out by meaning (its meaning above 0) adds meaning x trust /
-  (VOTE_K + its place by meaning). The trust is (1 - the best coverage among the candidates)^2:
+  (VOTE_K + its place by meaning). The trust is 1 - the best coverage among the candidates:
   the words are trusted as far as some candidate holds them. Where one holds all the question's
   weight, meaning does not vote; where none holds any word, the order by meaning counts as much as
   the re-scored order. Nor does it vote where a candidate holding some of the question's words
@@ -98,8 +98,8 @@ ASKING = 0.5            # x this for a turn of a conversation that only asks (fo
 #                          session: 0.5 and 0.25 the same on the design sets' update chains)
 VOTE_K = 10              # the meaning vote's rank constant over RERANK_DEPTH places (twentieth
 #                          session, design sets' 520 on-topic questions, the expected memory
-#                          first at floor 0: 383 before, 399 with the vote; without the names
-#                          check, 5: 394, 10: 402; bench/results/abstain.md)
+#                          first at floor 0: 383 before, 402 with the vote; the prototype, with
+#                          no names check, 5: 394, 10: 402; bench/results/abstain.md)
 
 
 def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
@@ -115,7 +115,7 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
     sessions = Counter(h.memory.source_session for h in top if h.memory.source_session)
     densest = max(sessions.values(), default=0)
     covered = [lexical(hit, terms) if terms.total > 0 else 0.0 for hit in top]
-    trust = (1.0 - max(covered)) ** 2 if meant else 0.0
+    trust = 1.0 - max(covered) if meant else 0.0
     if trust > 0.0 and names_held(plan.query, [h for h, cov in zip(top, covered, strict=True)
                                                if cov > 0.0]):
         trust = 0.0
