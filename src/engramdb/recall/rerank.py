@@ -139,8 +139,8 @@ def rerank(hits: list[Hit], plan: QueryPlan, terms: QueryTerms,
         hit.score *= factor
         hit.explanation.final = hit.score
     top.sort(key=lambda h: (-h.score, h.memory.id))
-    if trust > 0.0:
-        top = meaning_vote(top, meant or {}, trust)
+    if trust > 0.0 and meant:
+        top = meaning_vote(top, meant, trust)
     plan.stages["rerank"] = {"depth": len(top), "coverage_weight": COVERAGE_WEIGHT,
                              "density_weight": DENSITY_WEIGHT, "meaning_trust": round(trust, 4)}
     return top + rest
