@@ -82,6 +82,8 @@ def test_what_a_question_asks_for(question: str, kind: str | None) -> None:
     ("My brother Anton repairs boats in Gdansk.", False),   # a place is no amount
     ("我妈妈住在苏州，退休前是会计。", False),
     ("我们家的路由器密码贴在冰箱上。", False),   # jieba tags 家 a numeral
+    ("晚饭后散步不超过半小时。", True),   # a numeral and a unit, whatever jieba tags it
+    ("他说一直在等你回电话。", False),
 ])
 def test_what_a_memory_holds(text: str, held: bool) -> None:
     assert holds(make_record(1, content=text), AMOUNT) is held

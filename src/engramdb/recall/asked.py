@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..model import Hit, Kind, Record
 from ..text import is_cjk, tokenize
 from ..text.timewindow import parse_window
-from ..write.align import COPULAS, DATE_WORDS, NUMBER_WORDS, VALUE, typed_tokens
+from ..write.align import COPULAS, DATE_WORDS, NUMBER_WORDS, VALUE, ZH_UNIT_CHARS, typed_tokens
 from .conflicts import said_in_chat
 
 TIME, AMOUNT = "time", "amount"
@@ -76,12 +76,16 @@ def _holds_value(text: str) -> bool:
     """A digit, a date word, an English number word ("thirty-four" too) or a Chinese
     numeral (in a value: jieba's numeral tag also falls on words that hold none, 家; units
     of time alone, "last year", 去年, were read as holding one and answered "How old is my
-    father?": bench/results/abstain.md)."""
+    father?": bench/results/abstain.md), or a word that opens with a Chinese numeral and ends
+    with a unit (半小时, which jieba tags as a distinguishing word, not a numeral)."""
     for tok in typed_tokens(text):
         if any(c.isdigit() for c in tok.surface) or not _NUMBER_WORDS.isdisjoint(
                 tok.surface.lower().split("-")):   # "thirty-four"
             return True
         if tok.type == VALUE and (tok.norm in DATE_WORDS or _ZH_AMOUNT.search(tok.surface)):
+            return True
+        if len(tok.surface) > 1 and _ZH_AMOUNT.match(tok.surface) \
+                and tok.surface[-1] in ZH_UNIT_CHARS:   # 半小时, which jieba tags a word
             return True
     return False
 
