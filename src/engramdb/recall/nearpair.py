@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import cache
 
 import numpy as np
 
@@ -116,12 +117,7 @@ def order_near(hits: list[Hit], query: str, mode: str, vector: np.ndarray | None
     usual = usually(query)
     # the question's mood is read only where two statements of one frame may be there to
     # order, and once
-    read_mood: list[frozenset[str]] = []
-
-    def asked_mood() -> frozenset[str]:
-        if not read_mood:
-            read_mood.append(_asked_mood(query, now))
-        return read_mood[0]
+    asked_mood = cache(lambda: _asked_mood(query, now))
 
     def in_mood() -> bool:   # the question in a mood or about the usual
         return usual or bool(asked_mood())
