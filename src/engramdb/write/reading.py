@@ -49,8 +49,6 @@ RELATIONS = frozenset("""sister brother mother father mom mum dad wife husband p
     家人 邻居 老板""".split())
 _RELATION_STEMS = frozenset(_stem(w) for w in RELATIONS) | RELATIONS
 _ZH_NEG = frozenset("不是 不再 并非 不用 不在 没有 不".split())
-# numerals that count no value (一下 "a bit", 一直 "all along")
-_NOT_VALUES = frozenset("一下 一些 一点 一直 一个 一起 一般 一样 一次 一天".split())
 MOODS: dict[str, frozenset[str]] = {
     "plan": frozenset("""might may maybe perhaps plan plans planning planned considering next
         thinking hope hoping hopefully will 'll going gonna would could should someday
@@ -193,7 +191,7 @@ def _clause_values(toks: tuple[Tok, ...]) -> tuple[set[str], set[str]]:
 def _spans(toks: tuple[Tok, ...]) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     for i, tok in enumerate(toks):
-        if tok.type != VALUE or tok.surface in _NOT_VALUES or _zh_verb(tok):
+        if tok.type != VALUE or _zh_verb(tok):
             continue
         if out and out[-1][1] == i - 1:
             out[-1] = (out[-1][0], i)
