@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+import engramdb
 from engramdb import Action
 from engramdb.model import Kind
-from engramdb.write.shape import compare
+from engramdb.write.shape import _may_align, compare
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -106,3 +107,28 @@ def test_compare_is_pure_and_names_the_value_types() -> None:
     assert verdict.regions[0].to_dict() == {"old": "tulip-42", "new": "maple-17"}
     assert compare("Li lives in Oslo", "Li lives in Oslo and likes it", Kind.FACT) is not None
     assert compare("Li", "Li likes tea", Kind.FACT) is None  # one word is not a fact to extend
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("I drive a Honda Civic", "I drive a Tesla Model 3 now"),
+    ("我开丰田卡罗拉。", "我现在开特斯拉Model 3 Performance。"),
+])
+def test_a_value_of_many_words_does_not_outweigh_the_frame(tmp_path, old, new):  # type: ignore[no-untyped-def]
+    """The frame ("I drive", 我开) is one word: the texts are compared by it, not by their
+    values too, of which the new one has four tokens. The default embedder, a real file."""
+    from engramdb.testing import FrozenClock
+
+    with engramdb.open(tmp_path / "m.db", clock=FrozenClock(T0)) as mem:
+        me = mem.scope(user="alice", agent="noah")
+        first = me.remember(old, at=T0).memory
+        second = me.remember(new, at=T0 + timedelta(days=1))
+        assert second.action == Action.SUPERSEDE, second.rule
+        assert second.evidence["old_id"] == first.id
+        assert [r.content for r in me.list(include_superseded=False)] == [new]
+
+
+def test_texts_are_aligned_when_their_frames_share_enough() -> None:
+    assert _may_align("I drive a Honda Civic", "I drive a Tesla Model 3 now")
+    assert _may_align("我骑捷安特ATX 830。", "我现在骑崔克Marlin 7 Gen 3。")
+    assert not _may_align("I drive a Honda Civic", "I repaired the fence on Sunday")
+    assert _may_align("Honda Civic", "Honda Accord")   # no frame: the content words decide

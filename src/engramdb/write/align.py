@@ -295,3 +295,9 @@ def _looks_verb(toks: tuple[Tok, ...], i: int) -> bool:
 def content_words(text: str) -> frozenset[str]:
     """The compared forms of a text's words and values."""
     return frozen(t.norm for t in typed_tokens(text) if t.type in (VALUE, WORD))
+
+
+def frame_words(text: str) -> frozenset[str]:
+    """The compared forms of a text's content words, not its values: what stays when a value
+    changes."""
+    return frozen(t.norm for t in typed_tokens(text) if t.type == WORD)

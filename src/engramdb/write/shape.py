@@ -49,6 +49,7 @@ from .align import (
     Region,
     align,
     content_words,
+    frame_words,
     predicate_index,
 )
 
@@ -306,9 +307,13 @@ def best_verdict(rec: Record, candidates: list[tuple[Record, float]],
 
 
 def _may_align(a: str, b: str) -> bool:
-    """Do the texts share at least half the content words of the shorter one? (A cheap test
-    before the alignment: one changed value leaves nearly all words shared.)"""
-    x, y = content_words(a), content_words(b)
+    """Do the texts share at least half the words of the shorter one's frame (its content
+    words less its values), or where either has no such word, of its content words? A cheap
+    test before the alignment: one changed value leaves nearly all of the frame shared, and a
+    value of several words ("Honda Civic" -> "Tesla Model 3") would outweigh a frame of one."""
+    x, y = frame_words(a), frame_words(b)
+    if not (x and y):
+        x, y = content_words(a), content_words(b)
     return bool(x and y) and 2 * len(x & y) >= min(len(x), len(y))
 
 
