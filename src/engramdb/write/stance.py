@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 4   # bump when reading.py changes what a subject or a mood is (4: a mood word inside a
-#               code or a path, "hotfix/next", is no mood)
+VERSION = 5   # bump when reading.py changes what a subject or a mood is (4: a mood word inside a
+#               code or a path, "hotfix/next", is no mood; 5: a numeral word such as 一起 counts
+#               among a clause's values, which choose the clause whose subject is read)
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
