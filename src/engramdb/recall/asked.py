@@ -28,7 +28,7 @@ from functools import lru_cache
 from ..model import Hit, Kind, Record
 from ..text import is_cjk, tokenize
 from ..text.timewindow import parse_window
-from ..write.align import COPULAS, DATE_WORDS, NUMBER_WORDS, VALUE, ZH_UNIT_CHARS, typed_tokens
+from ..write.align import COPULAS, DATE_WORDS, NUMBER_WORDS, VALUE, ZH_NUMERALS, typed_tokens
 from .conflicts import said_in_chat
 
 TIME, AMOUNT = "time", "amount"
@@ -45,7 +45,6 @@ _ASKS = (
                       r"|\bwhat\s+(?:time|date|year)\b|\bwhich\s+(?:day|date|year|"
                       r"month)s?\b|什么时候|何时|哪天|哪一天|哪年|几号|几点|几月", _I)),
 )
-_ZH_AMOUNT = re.compile("[〇零一二三四五六七八九十百千万亿两半]")
 # the cardinal numbers written as words (a closed class, like the digits), with those that
 # write/align.py leaves out of its values for being as often something else
 _NUMBER_WORDS = NUMBER_WORDS | frozenset("zero one half twice once".split())
@@ -76,16 +75,14 @@ def _holds_value(text: str) -> bool:
     """A digit, a date word, an English number word ("thirty-four" too) or a Chinese
     numeral (in a value: jieba's numeral tag also falls on words that hold none, 家; units
     of time alone, "last year", 去年, were read as holding one and answered "How old is my
-    father?": bench/results/abstain.md), or a word that opens with a Chinese numeral and ends
-    with a unit (半小时, which jieba tags as a distinguishing word, not a numeral)."""
+    father?": bench/results/abstain.md; a numeral and its unit in one word, 半小时, is a value
+    of write/align.py's whatever jieba tags it)."""
     for tok in typed_tokens(text):
         if any(c.isdigit() for c in tok.surface) or not _NUMBER_WORDS.isdisjoint(
                 tok.surface.lower().split("-")):   # "thirty-four"
             return True
-        if tok.type == VALUE and (tok.norm in DATE_WORDS or _ZH_AMOUNT.search(tok.surface)):
-            return True
-        if len(tok.surface) > 1 and _ZH_AMOUNT.match(tok.surface) \
-                and tok.surface[-1] in ZH_UNIT_CHARS:   # 半小时, which jieba tags a word
+        if tok.type == VALUE and (tok.norm in DATE_WORDS
+                                  or not ZH_NUMERALS.isdisjoint(tok.surface)):
             return True
     return False
 

@@ -63,6 +63,7 @@ ZH_VALUE_FLAGS = ("nr", "ns", "nt", "nz", "m", "t", "eng", "x")
 ZH_TIME = re.compile(r"^(?:每?(?:周|星期|礼拜)[一二三四五六日天]?|每[天日月年晚]|[早晚]上|上午|下午"
                      r"|中午|凌晨|半夜|周末|\d+[点时号日月年])$")
 ZH_UNIT_CHARS = frozenset("年月日号点分时秒半块元岁斤公里米克度个台次层楼")
+ZH_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两半")  # a Chinese number, spelled out
 COPULAS = frozenset("""is are was were am be been being has have had will would shall should
     can could may might must does do did 's""".split())
 PREPOSITIONS = frozenset("""at on in to from by with for as into onto via under over near
@@ -178,7 +179,7 @@ def _cjk_tokens(run: str) -> tuple[Tok, ...]:
         elif word == "的" and flag.startswith("u"):
             kind = POSS if i and words[i - 1][1].startswith(("nr", "r")) else STOP
         elif flag.startswith(ZH_VALUE_FLAGS) or ZH_TIME.search(word) or (
-                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE):
+                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE) or _counted(word):
             kind = VALUE
         elif word in ZH_STOP:
             kind = STOP
@@ -186,9 +187,15 @@ def _cjk_tokens(run: str) -> tuple[Tok, ...]:
             kind = WORD
         verb = flag.startswith(("v", "p")) and kind != VALUE and nxt != "的"
         time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
-                                  or word in ZH_UNIT_CHARS)
+                                  or word in ZH_UNIT_CHARS or _counted(word))
         out.append(token(word, word, kind, verb or word in ("是", "为", "在"), time))
     return tuple(out)
+
+
+def _counted(word: str) -> bool:
+    """A numeral and its unit in one word (半小时, 三公里), whatever jieba tags it: most are
+    tagged numerals, 半小时 a distinguishing word."""
+    return len(word) > 1 and word[0] in ZH_NUMERALS and word[-1] in ZH_UNIT_CHARS
 
 
 def _units(toks: list[Tok]) -> list[Tok]:

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from ..model import Kind, Record
 from .reading import Subject, read
 
-VERSION = 5   # bump when reading.py changes what a subject or a mood is (4: a mood word inside a
+VERSION = 6   # bump when reading.py changes what a subject or a mood is (4: a mood word inside a
 #               code or a path, "hotfix/next", is no mood; 5: a numeral word such as 一起 counts
-#               among a clause's values, which choose the clause whose subject is read)
+#               among a clause's values, which choose the clause whose subject is read; 6: a
+#               numeral and its unit in one word, 半小时, is a value whatever jieba tags it)
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 

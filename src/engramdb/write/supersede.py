@@ -44,7 +44,7 @@ from ..recall.conflicts import Statement, conflict, said_in_chat, subjects_clash
 from ..recall.conflicts import read as statement
 from ..store.protocol import Store
 from ..text import normalize, tokenize
-from .align import DATE_WORDS, align, typed_tokens
+from .align import DATE_WORDS, ZH_NUMERALS, align, typed_tokens
 from .ended import ended, holds
 from .prepare import slot_token
 from .reading import read as reading
@@ -368,8 +368,6 @@ def value_kinds(text: str) -> frozenset[str]:
                                   for t in toks) else "name")
     return frozenset(out)
 
-
-ZH_NUMERALS = frozenset("零〇一二三四五六七八九十百千万亿两半")  # a Chinese number, spelled out
 
 
 def _conflicting(rec: Record, current: list[Neighbour], compare: Comparers) -> Judgement | None:
