@@ -31,6 +31,10 @@ def d(y: int, m: int, day: int) -> datetime:
     ("上周发生了什么", d(2026, 2, 23), d(2026, 3, 2), False),
     ("last month", d(2026, 2, 1), d(2026, 3, 1), False),
     ("上个月", d(2026, 2, 1), d(2026, 3, 1), False),
+    ("上一个月花了多少", d(2026, 2, 1), d(2026, 3, 1), False),
+    ("上一周去了哪里", d(2026, 2, 23), d(2026, 3, 2), False),
+    ("上一个星期", d(2026, 2, 23), d(2026, 3, 2), False),
+    ("上一年在哪工作", d(2025, 1, 1), d(2026, 1, 1), False),
     ("this year", d(2026, 1, 1), d(2027, 1, 1), False),
     ("今年", d(2026, 1, 1), d(2027, 1, 1), False),
     ("last year", d(2025, 1, 1), d(2026, 1, 1), False),
@@ -216,6 +220,24 @@ def test_the_old_one_is_the_past_and_an_age_is_not() -> None:
         assert route(query, None).mode == "past", query
     for query in ("How old is my daughter?", "他依旧住在北京吗？", "她在旧金山哪家公司上班？"):
         assert route(query, None).mode == "current", query
+
+
+def test_the_previous_one_is_the_past_in_chinese_as_in_english() -> None:
+    """上一台 / 上一次 / 上一任 say "the previous one" as "previous" does; 上 inside another
+    word before 一 (早上一般: "in the morning, usually"; 网上一搜) says nothing of the past."""
+    from engramdb.recall.temporal import route
+    for query in ("What was my previous router?", "上一台路由器是什么型号？",
+                  "上一次体检在哪做的？", "我们上一任房东是谁？"):
+        assert route(query, None).mode == "past", query
+    for query in ("我早上一般喝什么？", "晚上一般几点睡？", "网上一搜就有吗？"):
+        assert route(query, None).mode == "current", query
+
+
+def test_the_previous_one_asked_in_chinese_gets_the_former_value(mem, li):  # type: ignore[no-untyped-def]
+    hits = mem.recall("李住的上一个城市是哪里", k=3, track=False, user="zh")
+    assert hits.plan["routing"]["mode"] == "past"
+    assert "上一个" in hits.plan["routing"]["reason"]
+    assert contents(hits) == ["李住在柏林", "李住在里斯本", "李住在奥斯陆"]
 
 
 def test_a_window_finds_the_fact_that_held_then(mem, li):  # type: ignore[no-untyped-def]

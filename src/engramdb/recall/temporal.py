@@ -11,9 +11,9 @@ Routing (one per query, shown in the plan):
   superseded or not. A fact's ``at`` is when it was written unless the writer said otherwise,
   so a fact written today is not inside a window in the past.
 - ``past``: no applied window, and the query asks about the past ("before", "used to",
-  "previously", 以前, 之前, 原来, 曾经...): superseded memories are kept and each is placed just
-  above the current value that replaced it (the newest former value first). A memory's
-  standing for such a question is also read without those words (``untensed``): they say
+  "previously", 以前, 之前, 原来, 曾经, 上一台...): superseded memories are kept and each is
+  placed just above the current value that replaced it (the newest former value first). A
+  memory's standing for such a question is also read without those words (``untensed``): they say
   when, not what, and lean the question's meaning away from what the store holds.
 - ``current``: present-tense and neutral questions: superseded memories are not returned.
 - ``history``: a question said in none of the past's words whose meaning leans to an earlier
@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..model import Hit, Kind, Record
 from ..text.timespan import span_end
 from ..text.timewindow import TimeWindow
+from ..text.tokenize import words
 
 POINT_KINDS = frozenset({Kind.EVENT, Kind.EMOTION})
 _PAST = re.compile(
@@ -65,12 +67,25 @@ def route(query: str, window: TimeWindow | None) -> Routing:
                                  f"memories {window.label()} first, the best matches "
                                  "outside it after")
     past = _PAST.search(query)
-    if past:
-        return Routing("past", f"the query asks about the past ({past.group(0)!r}): former "
+    said = past.group(0) if past else previous_one(query)
+    if said:
+        return Routing("past", f"the query asks about the past ({said!r}): former "
                                "values first, each above the value that replaced it")
     now = _NOW.search(query)
     why = f"present tense ({now.group(0)!r})" if now else "no past marker (neutral)"
     return Routing("current", f"{why}: only current values, superseded ones left out")
+
+
+def previous_one(query: str) -> str | None:
+    """The words of "the previous one" said in Chinese, the counterpart of "previous": 上 as
+    a word of its own before a word opening with 一 (上一台, 上一次, 上一任: jieba cuts 上 / 一台);
+    not 早上一般 (早上 / 一般) nor 网上一搜 (网上 / 一 / 搜). 上一周 and 上一个月 are windows, which
+    ``route`` reads first."""
+    if "上一" not in query:
+        return None
+    cut = words(query)
+    return next((a + b for a, b in pairwise(cut) if a == "上" and len(b) > 1
+                 and b[0] == "一"), None)
 
 
 def untensed(query: str) -> str:

@@ -84,6 +84,12 @@ def _cjk_words(run: str) -> list[str]:
     return [w for w in _jieba().cut_for_search(run) if w.strip() and w not in ZH_STOP]
 
 
+def words(text: str) -> list[str]:
+    """jieba's precise cut of ``text`` (its words, punctuation and spaces included), for
+    readings that need a Chinese word's neighbours."""
+    return list(_jieba().cut(text))
+
+
 def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Search tokens of ``text``, in order, duplicates kept (BM25 counts them)."""
     return list(_tokens(text, keep_stopwords))
