@@ -352,3 +352,14 @@ def test_a_change_in_one_clause_of_a_chatty_sentence_is_read(old, new, clause) -
     assert clause in _said(then, marked_sentences(new), parts=True)
     assert clause not in _said(then, marked_sentences(new))   # the older is read whole
     assert conflict(first, then) and not conflict(then, first)
+
+
+@pytest.mark.parametrize(("short", "full"), [
+    ("I'm learning the cello.", "I am learning the cello."),
+    ("We're renting a flat in Leeds.", "We are renting a flat in Leeds."),
+    ("I've got a Honda Jazz now.", "I have got a Honda Jazz now."),
+])
+def test_a_contraction_is_its_pronoun_and_its_verb(short, full) -> None:  # type: ignore[no-untyped-def]
+    """"I'm" reads as "I am": the user is the subject, and "i'm" is no word of the frame."""
+    a, b = read(short), read(full)
+    assert (a.subject, a.mentions, a.values) == (b.subject, b.mentions, b.values)

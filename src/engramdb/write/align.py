@@ -29,6 +29,8 @@ MARK = "mark"        # ":" "=" "->": a label and its value
 
 _AN = rf"[^\W_{_CJK}]"           # a letter or digit, not CJK
 _LETTER = rf"[^\W\d_{_CJK}]"
+# words of letters joined by hyphens: a word ("well-known"), or a name where capitalised as one
+_HYPHENED = re.compile(rf"{_LETTER}+(?:-{_LETTER}+)+")
 _TOKEN = re.compile(
     r"(?P<masked>\[[a-z_]+#[0-9a-f]+\])"                # a masked value (write/privacy.py)
     rf"|(?P<cjk>[{_CJK}]+)"
@@ -127,6 +129,8 @@ def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
             continue
         if kind == "mark":
             found = [token(":", s, MARK, verb=True)]
+        elif kind == "code" and _HYPHENED.fullmatch(s):   # "non-negotiable", "Coca-Cola"
+            found = _word_tokens(s, initial=not out)
         elif kind in ("code", "num", "masked"):
             found = [token(s.lower(), s, VALUE)]
         else:
@@ -140,7 +144,16 @@ def clean(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("\u2019", "'")
 
 
+# the clitics of English contractions and the words they stand for ("I'm" is "I am"); 's is
+# read as a possessive, n't as a negation
+CLITICS = {"'m": "am", "'re": "are", "'ve": "have", "'d": "would", "'ll": "will"}
+
+
 def _word_tokens(s: str, initial: bool) -> list[Tok]:
+    cut = s.rfind("'")
+    clitic = CLITICS.get(s[cut:].lower()) if cut > 0 else None
+    if clitic is not None:   # "I'm", "we've": the word, then its verb
+        return [*_word_tokens(s[:cut], initial), token(clitic, s[cut:], STOP, verb=True)]
     base, poss = (s[:-2], True) if s.lower().endswith("'s") and len(s) > 2 else (s, False)
     low = base.lower()
     if low in NEG_EN or low.endswith("n't"):
