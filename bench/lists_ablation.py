@@ -57,7 +57,7 @@ LISTS = {
     "prepositions": ("write/align.py", "PREPOSITIONS", EMPTY),
     "zh_neg": ("write/reading.py", "_ZH_NEG", EMPTY),
     "from": ("write/reading.py", "_FROM", EMPTY),
-    "new_state": ("recall/conflicts.py", "_NEW_STATE", NEVER),
+    "new_state": ("write/align.py", "NEW_STATE", NEVER),
     "first_person": ("recall/conflicts.py", "FIRST_PERSON", EMPTY),
     "asks": ("recall/asked.py", "_ASKS", "()"),
 }

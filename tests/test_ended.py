@@ -47,7 +47,6 @@ def test_an_ended_value_supersedes_the_fact_that_names_it(mem, old: str, new: st
 
 @pytest.mark.parametrize(("old", "new"), [
     ("I swim every evening.", "I gave up on swimming today, the pool was closed."),
-    ("I drink green tea.", "I no longer drink green tea after 6pm."),
     ("I collect stamps.", "I sold some stamps at the fair."),
     ("I keep my bike in the hallway.", "I left my bike at the station."),
     ("My boss is Hana.", "Hana left the call early."),

@@ -35,6 +35,24 @@ def test_a_new_value_supersedes_the_old(me, old, new):  # type: ignore[no-untype
     assert [r.content for r in me.list(include_superseded=False)] == [new]
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    ("Tomas drinks oolong with honey.",
+     "Tomas has gone off oolong, it's mint tea every night now."),
+    ("The billing service runs on Node 18.",
+     "Upgraded this morning: the billing service runs on Node 22 now."),
+    ("我们的前端用 Vue 2。", "前端上个月升到 Vue 3 了。"),
+    ("我叔叔在南京做律师。", "上周和叔叔吃饭才知道，他早就不做律师了，现在在苏州开民宿。"),
+    ("数据库部署在华南1区。", "数据库昨天迁到华东2区了。"),
+])
+def test_a_change_said_with_a_time_still_replaces_the_old_value(me, old, new):  # type: ignore[no-untyped-def]
+    """A time said with a change ("every night now", "this morning", 上个月, 昨天) says when it
+    changed or how the new value goes, not that the old one still holds beside it."""
+    first = me.remember(old, at=T0).memory
+    second = me.remember(new, at=T0 + timedelta(days=1))
+    assert second.action == Action.SUPERSEDE and second.evidence["old_id"] == first.id
+    assert [r.content for r in me.list(include_superseded=False)] == [new]
+
+
 @pytest.mark.parametrize(("first", "second"), [
     ("Mara lives in Oslo", "Mara works in Oslo"),
     ("The standup is at 10:00", "The retro is at 10:00"),
@@ -47,9 +65,6 @@ def test_a_new_value_supersedes_the_old(me, old, new):  # type: ignore[no-untype
     ("李雷的生日是5月3日", "王芳的生日是5月3日"),
     ("站会在10:00", "复盘会在10:00"),
     ("王芳住在杭州", "王芳的妹妹住在杭州"),
-    # a time added beside a cued change narrows the new fact: the old one still holds
-    ("我喜欢吃饺子", "我现在周末更喜欢吃披萨"),
-    ("Greta reads novels", "Greta now reads comics on Sundays"),
 ])
 def test_another_attribute_or_subject_stays_side_by_side(me, first, second):  # type: ignore[no-untyped-def]
     me.remember(first, at=T0)

@@ -78,6 +78,7 @@ from ..write.align import (
     WORD,
     Tok,
     frozen,
+    only_done,
     predicate_index,
     typed_tokens,
 )
@@ -359,15 +360,12 @@ def _replaced(old: Statement, new: Statement, said: str) -> bool:
     counts only at the end of a clause, where it says a new state (女儿上一年级了); after a verb
     inside one it says an act is done (我还订阅了《读者》, 我们挑了一张原木餐桌)."""
     changes = new.changes - old.changes
-    if changes == {LE} and not _NEW_STATE.search(said):
+    if only_done(changes, said):
         return False
     return bool(changes) and not new.negated \
         and bool(new.mentions - old.mentions - {USER}) \
         and bool(old.mentions - new.mentions - {USER})
 
-
-LE = "了"
-_NEW_STATE = re.compile(r"了(?=\s*(?:[，。！？；、,.!?;~…]|$))")
 
 
 def said_in_chat(rec: Record) -> bool:

@@ -26,7 +26,7 @@ The conflict is only read between two of the top hits of one question (recall/co
 
 from __future__ import annotations
 
-from ..write.align import CUE, NEG, VALUE, WORD, Tok, typed_tokens
+from ..write.align import CUE, NEG, VALUE, WORD, Tok, only_done, typed_tokens
 from ..write.reading import Reading, read
 from ..write.tripledecide import OTHER_MOODS
 
@@ -45,8 +45,10 @@ def restated(old: str, new: str, chat: bool = True) -> bool:
         return False
     ta, tb = typed_tokens(old), typed_tokens(new)
     mine, theirs = _content(ta), _content(tb)
+    cues = _cues(tb) - _cues(ta)
     said = (_arrow(tb) and not _arrow(ta)) \
-        or (REPEATED and bool(_repeated(a, mine, tb)) and (chat or bool(_cues(tb) - _cues(ta))))
+        or (REPEATED and bool(_repeated(a, mine, tb)) and (chat or bool(cues)
+                                                            and not only_done(cues, new)))
     if not said or not theirs - mine:
         return False
     return bool(mine - theirs) and bool(mine & theirs)

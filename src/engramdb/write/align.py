@@ -49,6 +49,15 @@ CUES_ZH = frozenset("""现在 目前 如今 已经 改到 改成 改为 换成 �
     变成 变为 更新 新 改 换 已 了 现 目前为止 最近 其实 实际上 涨到 涨 降到 降 推迟到 推迟
     提前到 提前 削减到 削减 增加到 减少到 升级到 迁移到 迁到 改用 改在""".split())
 NEG_ZH = frozenset("不 没 没有 不再 别 无".split())
+LE = "了"
+# 了 closing a clause says a new state (女儿上一年级了); after a verb inside one, an act done
+# (我把草莓送给了邻居, 我们挑了一张原木餐桌)
+NEW_STATE = re.compile(r"了(?=\s*(?:[，。！？；、,.!?;~…]|$))")
+
+
+def only_done(changes: set[str] | frozenset[str], text: str) -> bool:
+    """Are a text's change words only a 了 that says an act done, not a new state?"""
+    return changes == {LE} and not NEW_STATE.search(text)
 DATE_WORDS = frozenset("""january february march april may june july august september october
     november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
     thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays

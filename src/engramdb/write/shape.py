@@ -18,9 +18,7 @@ token (write/align.py). Rules, ids as in ``WriteResult.rule``, first match wins:
 - "shape_older_value": a value change whose new text happened before the current one: kept
   as history, superseded at once.
 What differs in the subject (a name before the predicate, a possessor: "Li's", 李雷的) or in
-more than one place, or is a plain word without a cue, is another fact: both stay. So is a
-change or a negation whose new text adds a time the old had none of ("I now prefer coffee in
-the morning", "no longer ... after 6pm", 早上): it holds at that time only. Two cases
+more than one place, or is a plain word without a cue, is another fact: both stay. Two cases
 are "ambiguous": a plain word replaced without a cue ("Greta likes coffee" / "... tea"), and a
 subject swapped whole, a short name with no digit and no possessor, predicate and object kept
 ("Sara manages the Berlin office" / "Tom manages the Berlin office"). Whether the object holds
@@ -31,7 +29,6 @@ The decision's evidence names the rule, the aligned difference and the cosine.""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -109,14 +106,12 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
     replaces = [r for r, k in zip(al.regions, kinds, strict=True) if k == "replace"]
     inserts = [r for r, k in zip(al.regions, kinds, strict=True) if k == "insert"]
     if negated:
-        if replaces or time_added(al):   # "no longer ... after 6pm": not at all times
+        if replaces:
             return None
         return Verdict(Action.SUPERSEDE, "shape_negation", negated)
     if len(replaces) > 1 or (replaces and kind == Kind.PROCEDURE):
         if kind == Kind.PROCEDURE and al.ratio >= PROCEDURE_MIN_RATIO:
             return Verdict(Action.SUPERSEDE, "shape_procedure_revised", al.regions)
-        return None
-    if replaces and time_added(al):
         return None
     if replaces:
         return _replacement(al, replaces[0])
@@ -125,29 +120,6 @@ def compare(old: str, new: str, kind: Kind) -> Verdict | None:
             return None
         return Verdict(Action.UPDATE, "shape_extended", inserts)
     return None  # only function or cue words differ: the near-duplicate rule decides
-
-
-# English times of day and week; Chinese ones are typed by jieba (Tok.time)
-_EN_TIMES = frozenset({
-    "morning", "mornings", "afternoon", "afternoons", "evening", "evenings", "night", "nights",
-    "tonight", "weekend", "weekends", "weekday", "weekdays", "monday", "mondays", "tuesday",
-    "tuesdays", "wednesday", "wednesdays", "thursday", "thursdays", "friday", "fridays",
-    "saturday", "saturdays", "sunday", "sundays", "lunchtime", "breakfast", "dinner",
-    "summer", "winter", "spring", "autumn"})
-
-
-_CLOCK = re.compile(r"\d{1,2}(?::\d\d)?\s*(?:am|pm)|\d{1,2}:\d\d", re.IGNORECASE)
-
-
-def time_added(al: Alignment) -> bool:
-    """Does the new text put a time on its change that the old text had none of ("我现在早上
-    更喜欢喝咖啡" / "我喜欢吃火锅", "Greta now reads comics on Sundays" / "Greta reads
-    novels")? The new fact holds at that time only: the old one is not replaced."""
-    def timed(tok: Any) -> bool:
-        return tok.time or tok.norm.lower() in _EN_TIMES or bool(_CLOCK.fullmatch(tok.norm))
-
-    return (any(timed(t) for r in al.regions for t in r.new)
-            and not any(timed(t) for t in al.old))
 
 
 def _replacement(al: Alignment, region: Region) -> Verdict | None:
