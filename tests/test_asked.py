@@ -151,6 +151,7 @@ def test_the_names_a_question_says() -> None:
     # "I am", no name
     assert names("What's my non-negotiable rule when I'm at work?") == []
     assert names("Do we still stock Coca-Cola at the alder-01 kiosk?") == ["Coca-Cola"]
+    assert names("Is pg-main-a still the replica?") == ["pg-main-a"]   # a part of one letter
 
 
 @pytest.mark.parametrize(("scope", "question"), [

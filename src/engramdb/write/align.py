@@ -29,8 +29,9 @@ MARK = "mark"        # ":" "=" "->": a label and its value
 
 _AN = rf"[^\W_{_CJK}]"           # a letter or digit, not CJK
 _LETTER = rf"[^\W\d_{_CJK}]"
-# words of letters joined by hyphens: a word ("well-known"), or a name where capitalised as one
-_HYPHENED = re.compile(rf"{_LETTER}+(?:-{_LETTER}+)+")
+# words of three letters or more joined by hyphens: a word ("long-term", "non-negotiable"), or a
+# name where capitalised as one; a part of one or two letters makes a code ("pg-main-a", "us-east")
+_HYPHENED = re.compile(rf"{_LETTER}{{3,}}(?:-{_LETTER}{{3,}})+")
 _TOKEN = re.compile(
     r"(?P<masked>\[[a-z_]+#[0-9a-f]+\])"                # a masked value (write/privacy.py)
     rf"|(?P<cjk>[{_CJK}]+)"
