@@ -90,12 +90,15 @@ def _holds_value(text: str) -> bool:
 def names(question: str) -> list[str]:
     """The names the question says in Latin letters (a capitalised word past the first,
     write/align.py's values: "Lisbon", "AWS", and "Lucy" in a Chinese question), neither a
-    number nor a date. Not Chinese words: jieba's proper-noun tags fall on 爱喝, 户外运动,
-    大奖 too (on held-out questions they cost 3 of 80 answers)."""
+    number nor a date, nor a value in lower case only ("non-negotiable", "pg-main-a": a
+    hyphenated word reads as a code, and such a word is as often a plain one). Not Chinese
+    words: jieba's proper-noun tags fall on 爱喝, 户外运动, 大奖 too (on held-out questions
+    they cost 3 of 80 answers)."""
     cjk = is_cjk(question)   # a Latin word opening a Chinese question is a name too
     return [t.surface for t in typed_tokens(question)
             if (t.type == VALUE or (cjk and t.surface[:1].isupper())) and t.surface.isascii()
-            and t.norm not in DATE_WORDS and not any(c.isdigit() for c in t.surface)]
+            and t.norm not in DATE_WORDS and not any(c.isdigit() for c in t.surface)
+            and not t.surface.islower()]
 
 
 def unheld(question: str, count: Callable[[list[str]], Mapping[str, int]]) -> list[str]:

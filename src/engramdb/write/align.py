@@ -29,9 +29,6 @@ MARK = "mark"        # ":" "=" "->": a label and its value
 
 _AN = rf"[^\W_{_CJK}]"           # a letter or digit, not CJK
 _LETTER = rf"[^\W\d_{_CJK}]"
-# words of three letters or more joined by hyphens: a word ("long-term", "non-negotiable"), or a
-# name where capitalised as one; a part of one or two letters makes a code ("pg-main-a", "us-east")
-_HYPHENED = re.compile(rf"{_LETTER}{{3,}}(?:-{_LETTER}{{3,}})+")
 _TOKEN = re.compile(
     r"(?P<masked>\[[a-z_]+#[0-9a-f]+\])"                # a masked value (write/privacy.py)
     rf"|(?P<cjk>[{_CJK}]+)"
@@ -139,8 +136,6 @@ def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
             continue
         if kind == "mark":
             found = [token(":", s, MARK, verb=True)]
-        elif kind == "code" and _HYPHENED.fullmatch(s):   # "non-negotiable", "Coca-Cola"
-            found = _word_tokens(s, initial=not out)
         elif kind in ("code", "num", "masked"):
             found = [token(s.lower(), s, VALUE)]
         else:
