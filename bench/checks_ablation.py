@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from lists_ablation import HERE, KEYS, ROOT, score
+from lists_ablation import HERE, KEYS, committed, score
 
 # label -> (module under src/engramdb, function ("Class.method" for a method), its new body)
 CHECKS = {
@@ -82,10 +82,7 @@ def main() -> None:
     print("| check off | " + " | ".join(keys) + " |\n|---|" + "---:|" * len(keys))
     for label in [*(args.only or CHECKS), "(as committed)"]:
         with tempfile.TemporaryDirectory() as tmp:
-            code = Path(tmp)
-            archive = subprocess.run(["git", "archive", "HEAD", "src", "bench"], cwd=ROOT,
-                                     capture_output=True, check=True).stdout
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            code = committed(tmp)
             if label in CHECKS:
                 module, name, body = CHECKS[label]
                 switched_off(code / "src" / "engramdb" / module, name, body)

@@ -106,6 +106,14 @@ def score(code: Path) -> Counter[str]:
     return total
 
 
+def committed(tmp: str) -> Path:
+    """This checkout's committed src/ and bench/ (``git archive HEAD``), unpacked in ``tmp``."""
+    archive = subprocess.run(["git", "archive", "HEAD", "src", "bench"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+    return Path(tmp)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--only", action="append", choices=sorted(LISTS))
@@ -113,10 +121,7 @@ def main() -> None:
     print("| list | " + " | ".join(KEYS) + " |\n|---|" + "---:|" * len(KEYS))
     for label in [*(args.only or LISTS), "(as committed)"]:
         with tempfile.TemporaryDirectory() as tmp:
-            code = Path(tmp)
-            archive = subprocess.run(["git", "archive", "HEAD", "src", "bench"], cwd=ROOT,
-                                     capture_output=True, check=True).stdout
-            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            code = committed(tmp)
             if label in LISTS:
                 module, name, value = LISTS[label]
                 emptied(code / "src" / "engramdb" / module, name, value)
