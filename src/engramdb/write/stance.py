@@ -24,8 +24,8 @@ VERSION = 8   # bump when reading.py changes what a subject or a mood is (4: a m
 #               code or a path, "hotfix/next", is no mood; 5: a numeral word such as 一起 counts
 #               among a clause's values, which choose the clause whose subject is read; 6: a
 #               numeral and its unit in one word, 半小时, is a value whatever jieba tags it; 7:
-#               "I'm" is "I" and "am", write/align.py CLITICS; 8: a hyphenated word is a
-#               code again, as before 7)
+#               "I'm" is "I" and "am", write/align.py CLITICS, and a hyphenated word in
+#               lower case a plain word; 8: that hyphenated word a code again, as before 7)
 KINDS = frozenset({Kind.IDENTITY, Kind.PREFERENCE, Kind.FACT, Kind.PROCEDURE})  # split_apart's
 
 
