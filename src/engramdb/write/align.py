@@ -51,11 +51,6 @@ LE = "了"
 # 了 closing a clause says a new state (女儿上一年级了); after a verb inside one, an act done
 # (我把草莓送给了邻居, 我们挑了一张原木餐桌)
 NEW_STATE = re.compile(r"了(?=\s*(?:[，。！？；、,.!?;~…]|$))")
-
-
-def only_done(changes: set[str] | frozenset[str], text: str) -> bool:
-    """Are a text's change words only a 了 that says an act done, not a new state?"""
-    return changes == {LE} and not NEW_STATE.search(text)
 DATE_WORDS = frozenset("""january february march april may june july august september october
     november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday
     thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays
@@ -190,22 +185,23 @@ def _cjk_tokens(run: str) -> tuple[Tok, ...]:
     words = [(w.word, w.flag) for w in pseg.cut(run) if w.word.strip()]
     for i, (word, flag) in enumerate(words):
         nxt = words[i + 1][0] if i + 1 < len(words) else ""
+        timed, counted = bool(ZH_TIME.search(word)), _counted(word)
         if word in NEG_ZH:
             kind = NEG
         elif word in CUES_ZH:
             kind = CUE
         elif word == "的" and flag.startswith("u"):
             kind = POSS if i and words[i - 1][1].startswith(("nr", "r")) else STOP
-        elif flag.startswith(ZH_VALUE_FLAGS) or ZH_TIME.search(word) or (
-                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE) or _counted(word):
+        elif flag.startswith(ZH_VALUE_FLAGS) or timed or (
+                word in ZH_UNIT_CHARS and out and out[-1].type == VALUE) or counted:
             kind = VALUE
         elif word in ZH_STOP:
             kind = STOP
         else:
             kind = WORD
         verb = flag.startswith(("v", "p")) and kind != VALUE and nxt != "的"
-        time = kind == VALUE and (flag.startswith(("t", "m")) or bool(ZH_TIME.search(word))
-                                  or word in ZH_UNIT_CHARS or _counted(word))
+        time = kind == VALUE and (flag.startswith(("t", "m")) or timed
+                                  or word in ZH_UNIT_CHARS or counted)
         out.append(token(word, word, kind, verb or word in ("是", "为", "在"), time))
     return tuple(out)
 
@@ -326,3 +322,8 @@ def frame_words(text: str) -> frozenset[str]:
     """The compared forms of a text's content words, not its values: what stays when a value
     changes."""
     return frozen(t.norm for t in typed_tokens(text) if t.type == WORD)
+
+
+def only_done(changes: set[str] | frozenset[str], text: str) -> bool:
+    """Are a text's change words only a 了 that says an act done, not a new state?"""
+    return changes == {LE} and not NEW_STATE.search(text)
