@@ -25,10 +25,9 @@ import ast
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from lists_ablation import HERE, KEYS, committed, score
+from lists_ablation import HERE, KEYS, cells, copies, score
 
 # label -> (module under src/engramdb, function ("Class.method" for a method), its new body)
 CHECKS = {
@@ -80,20 +79,17 @@ def main() -> None:
     args = p.parse_args()
     keys = [*KEYS, "state"] if args.state else list(KEYS)
     print("| check off | " + " | ".join(keys) + " |\n|---|" + "---:|" * len(keys))
-    for label in [*(args.only or CHECKS), "(as committed)"]:
-        with tempfile.TemporaryDirectory() as tmp:
-            code = committed(tmp)
-            if label in CHECKS:
-                module, name, body = CHECKS[label]
-                switched_off(code / "src" / "engramdb" / module, name, body)
-            counts = score(code)
-            got = {k: f"{counts[k]}/{counts[k + '/n']}" for k in KEYS}
-            if args.state:
-                env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(code / "src")}
-                out = subprocess.run([sys.executable, str(HERE / "chain_state.py")], cwd=HERE,
-                                     env=env, text=True, capture_output=True).stdout
-                got["state"] = out.strip().rsplit(" ", 1)[-1]
-        print(f"| {label} | " + " | ".join(got.get(k, "-") for k in keys) + " |", flush=True)
+    for label, code in copies(args.only or list(CHECKS)):
+        if label in CHECKS:
+            module, name, body = CHECKS[label]
+            switched_off(code / "src" / "engramdb" / module, name, body)
+        row = cells(score(code))
+        if args.state:
+            env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(code / "src")}
+            out = subprocess.run([sys.executable, str(HERE / "chain_state.py")], cwd=HERE,
+                                 env=env, text=True, capture_output=True).stdout
+            row.append(out.strip().rsplit(" ", 1)[-1])
+        print(f"| {label} | " + " | ".join(row) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -106,12 +107,20 @@ def score(code: Path) -> Counter[str]:
     return total
 
 
-def committed(tmp: str) -> Path:
-    """This checkout's committed src/ and bench/ (``git archive HEAD``), unpacked in ``tmp``."""
+def copies(labels: list[str]) -> Iterator[tuple[str, Path]]:
+    """Each label, then "(as committed)", with a fresh copy of this checkout's committed src/
+    and bench/ (``git archive HEAD``), removed once the next is asked for."""
     archive = subprocess.run(["git", "archive", "HEAD", "src", "bench"], cwd=ROOT,
                              capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-    return Path(tmp)
+    for label in [*labels, "(as committed)"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+            yield label, Path(tmp)
+
+
+def cells(got: Counter[str]) -> list[str]:
+    """The figures of ``score`` as "n/total", in KEYS's order."""
+    return [f"{got[k]}/{got[k + '/n']}" for k in KEYS]
 
 
 def main() -> None:
@@ -119,15 +128,11 @@ def main() -> None:
     p.add_argument("--only", action="append", choices=sorted(LISTS))
     args = p.parse_args()
     print("| list | " + " | ".join(KEYS) + " |\n|---|" + "---:|" * len(KEYS))
-    for label in [*(args.only or LISTS), "(as committed)"]:
-        with tempfile.TemporaryDirectory() as tmp:
-            code = committed(tmp)
-            if label in LISTS:
-                module, name, value = LISTS[label]
-                emptied(code / "src" / "engramdb" / module, name, value)
-            got = score(code)
-        print(f"| {label} | " + " | ".join(f"{got[k]}/{got[k + '/n']}" for k in KEYS) + " |",
-              flush=True)
+    for label, code in copies(args.only or list(LISTS)):
+        if label in LISTS:
+            module, name, value = LISTS[label]
+            emptied(code / "src" / "engramdb" / module, name, value)
+        print(f"| {label} | " + " | ".join(cells(score(code))) + " |", flush=True)
 
 
 if __name__ == "__main__":
