@@ -10,7 +10,9 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 HERE = Path(__file__).resolve().parent   # the set's folder: run() sets it
 USED_DOMAINS: tuple[str, ...] = ()       # domains earlier sets used: run() sets them
@@ -265,6 +267,16 @@ def check_wake() -> None:
         bad(f"wake: counts episodes {dict(le)} controls {dict(lc)}")
     print(f"wake: {len(eps)} episodes {dict(le)}, {3 * len(eps)} cues, "
           f"{len(ctls)} controls {dict(lc)}, {len(data.get('background', []))} background facts")
+
+
+def earlier(name: str) -> ModuleType:
+    """An earlier set's checker module (``fresh14`` -> fresh14/validate.py), for its rules and
+    its USED_DOMAINS, with this module's shared relevance check kept: an earlier checker may
+    swap it for its own."""
+    shared = globals()["check_relevance"]
+    module = import_module(f"{name}.validate")
+    globals()["check_relevance"] = shared
+    return module
 
 
 def run(here: Path, used_domains: tuple[str, ...], near_pairs: int = 30,

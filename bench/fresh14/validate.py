@@ -18,7 +18,6 @@ without repeating a cue, the fade settings 30 / 24, two preference chains, and a
 """
 
 import sys
-from importlib import import_module
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -27,10 +26,8 @@ sys.path.insert(0, str(HERE.parent))
 import fresh_check  # noqa: E402
 from fresh_check import bad, load, run  # noqa: E402
 
-# keep the shared relevance check in case an earlier set's module swaps it, and put it back
-_SHARED_RELEVANCE = fresh_check.check_relevance
-_FRESH13 = import_module("fresh13.validate")
-fresh_check.check_relevance = _SHARED_RELEVANCE
+# the shared relevance check is kept if the earlier set's module swaps it
+_FRESH13 = fresh_check.earlier("fresh13")
 _FRESH13_DOMAINS = _FRESH13.USED_DOMAINS
 # fresh13's rules (fresh12's, which it kept): they read the set run() checks (fresh_check.load)
 main_lang, check_near_rules = _FRESH13.main_lang, _FRESH13.check_near_rules

@@ -19,7 +19,6 @@ chain's language.
 """
 
 import sys
-from importlib import import_module
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,10 +27,8 @@ sys.path.insert(0, str(HERE.parent))
 import fresh_check  # noqa: E402
 from fresh_check import run  # noqa: E402
 
-# keep the shared relevance check in case an earlier set's module swaps it, and put it back
-_SHARED_RELEVANCE = fresh_check.check_relevance
-_FRESH14 = import_module("fresh14.validate")
-fresh_check.check_relevance = _SHARED_RELEVANCE
+# the shared relevance check is kept if the earlier set's module swaps it
+_FRESH14 = fresh_check.earlier("fresh14")
 _FRESH14_DOMAINS = _FRESH14.USED_DOMAINS
 # fresh14's rules (fresh13's and fresh12's, which it kept, plus its own update rule): they read
 # the set that run() checks (fresh_check.load)

@@ -19,7 +19,6 @@ value of its chain and is asked in the chain's language.
 """
 
 import sys
-from importlib import import_module
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,10 +27,8 @@ sys.path.insert(0, str(HERE.parent))
 import fresh_check  # noqa: E402
 from fresh_check import run  # noqa: E402
 
-# keep the shared relevance check in case an earlier set's module swaps it, and put it back
-_SHARED_RELEVANCE = fresh_check.check_relevance
-_FRESH15 = import_module("fresh15.validate")
-fresh_check.check_relevance = _SHARED_RELEVANCE
+# the shared relevance check is kept if the earlier set's module swaps it
+_FRESH15 = fresh_check.earlier("fresh15")
 _FRESH15_DOMAINS = _FRESH15.USED_DOMAINS
 # fresh15's rules (fresh14's, which fresh15 imported unchanged): they read the set that run()
 # checks (fresh_check.load)
