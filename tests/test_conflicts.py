@@ -307,16 +307,24 @@ def test_episodes_happened_and_stay(me, clock) -> None:  # type: ignore[no-untyp
     assert len(hits) == 2 and "conflicts" not in hits.plan.get("stages", {})
 
 
-def test_the_net_reads_what_a_default_recall_returns(me, clock) -> None:  # type: ignore[no-untyped-def]
-    """The five hits a recall returns by default: a pair of the first and the fifth is read
-    (the newer placed first); one of the first and the sixth is not."""
+@pytest.mark.parametrize("chat", [False, True])
+def test_the_net_reads_what_a_default_recall_returns(me, clock, chat) -> None:  # type: ignore[no-untyped-def]
+    """The five hits a recall returns by default, pair by pair: a pair of the first and the
+    fifth is read (the newer placed first); one of the second and the sixth is not. Below the
+    five, only the best hit's newer value said in a conversation is looked for (``_pull``):
+    there the sixth, said after the best, takes the fifth place and is then set above the
+    best; two remembered statements the write path has judged already."""
     for i in range(7):
-        me.remember(f"Rota note {i}: the lab cleaning rota covers bench {i}.",
-                    at=clock.now() - timedelta(days=10 - i))
+        text = f"Rota note {i}: the lab cleaning rota covers bench {i}."
+        at = clock.now() - timedelta(days=10 - i)
+        if chat:
+            me.ingest([{"role": "user", "content": text, "at": at}], session=f"s{i}")
+        else:
+            me.remember(text, at=at)
     hits = list(me.recall("lab cleaning rota", k=7, track=False))
-    assert len(hits) == 7
-    for late, within in ((4, True), (5, False)):
-        pair = {hits[0].memory.id, hits[late].memory.id}
+    assert len(hits) == 7 and hits[0].memory.at < hits[5].memory.at
+    for early, late, within in ((0, 4, True), (1, 5, False), (0, 5, chat)):
+        pair = {hits[early].memory.id, hits[late].memory.id}
         ordered = list(hits)
         found = order_conflicts(ordered, "current", "lab cleaning rota",
                                 lambda old, new, pair=pair: {old.id, new.id} == pair)
@@ -324,9 +332,68 @@ def test_the_net_reads_what_a_default_recall_returns(me, clock) -> None:  # type
         if within:
             older, newer = found[0]
             places = [h.memory.id for h in ordered]
-            assert places.index(newer.memory.id) < places.index(older.memory.id)
+            assert places.index(newer.memory.id) < places.index(older.memory.id) < 5
+            assert sorted(h.memory.id for h in ordered) == sorted(h.memory.id for h in hits)
         else:
             assert ordered == hits
+
+
+# a class and its details, each said in a session of its own: the details share the
+# question's words; the time is said once
+PIANO = ["女儿的钢琴课在每周三晚上六点。", "女儿的钢琴课老师姓周。", "钢琴课的琴房在少年宫二楼。",
+         "女儿的钢琴课学费按季度交。", "钢琴课要带两本练习册。", "女儿的钢琴课同学有三个。",
+         "钢琴课结束后她会去买奶茶。", "女儿很喜欢钢琴课。", "钢琴课的老师很严格。"]
+VIOLIN = ["Maya's violin lesson is on Wednesdays at six.", "Maya's violin teacher is Mr Okoro.",
+          "The violin lessons are at the music school.",
+          "Maya's violin lessons are paid each term.", "Maya takes two books to violin.",
+          "Three other kids share Maya's violin lessons.",
+          "Maya really enjoys her violin lessons.", "The violin teacher is very strict."]
+BOOK_CLUB = ["Our book club meets at the Crown library.",
+             "The book club is reading a novel by Ishiguro this month.",
+             "Priya hosts the book club picnic in June.",
+             "The book club has a group chat for reminders.", "I bring biscuits to book club.",
+             "The book club was started by my neighbour Tom.",
+             "Book club votes on the next title by email."]
+
+
+def _chat_store(me, clock, said: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """Each of ``said`` a user's turn of its own session, a day apart, in order."""
+    for i, text in enumerate(said):
+        me.ingest([{"role": "user", "content": text,
+                    "at": clock.now() - timedelta(days=len(said) + 1 - i)}], session=f"s{i}")
+
+
+@pytest.mark.parametrize(("said", "change", "question"), [
+    (BOOK_CLUB, "The Crown library shut for repairs, so we gather at Hartley's cafe now.",
+     "Where does the book club meet?"),
+    (PIANO, "周老师调了排班，以后改成周五晚上七点了。", "女儿的钢琴课在每周几？"),
+])
+def test_the_best_hits_newer_value_is_found_below_the_top(me, clock, said, change,  # type: ignore[no-untyped-def]
+                                                          question) -> None:
+    """A change said in other words than the question's ranks under the turns that share its
+    words; it states a new value of the best hit's, so it is looked for below the top five
+    and placed first, the best marked as its earlier value."""
+    _chat_store(me, clock, said)
+    assert me.recall(question, k=5, track=False)[0].memory.content == said[0]
+    me.ingest([{"role": "user", "content": change, "at": clock.now() - timedelta(hours=1)}],
+              session="later")
+    hits = me.recall(question, k=5, track=False)
+    assert hits[0].memory.content == change
+    assert hits[1].memory.content == said[0] and "earlier value" in hits[1].why
+    assert hits.plan["stages"]["conflicts"]
+
+
+@pytest.mark.parametrize(("said", "question", "best"), [
+    (PIANO, "女儿喜欢钢琴课吗？", "女儿很喜欢钢琴课。"),
+    (VIOLIN, "Does Maya enjoy her violin lessons?", "Maya really enjoys her violin lessons."),
+])
+def test_a_newer_turn_with_no_new_value_is_not_looked_for(me, clock, said, question,  # type: ignore[no-untyped-def]
+                                                          best) -> None:
+    """Below the top, a newer turn that shares the best hit's words but states no value of
+    the kind the best states is not a newer value (read over every candidate, the words it
+    shares pulled "the teacher is strict" over "she loves the class")."""
+    _chat_store(me, clock, said)
+    assert me.recall(question, k=3, track=False)[0].memory.content == best
 
 
 @pytest.mark.parametrize(("old", "new", "clause"), [
