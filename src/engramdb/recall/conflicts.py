@@ -370,7 +370,6 @@ def _replaced(old: Statement, new: Statement, said: str) -> bool:
         and bool(old.mentions - new.mentions - {USER})
 
 
-
 def said_in_chat(rec: Record) -> bool:
     """A turn of a conversation, or a memory extracted from turns (write/ingest.py)."""
     return "role" in rec.metadata or "source_events" in rec.metadata
