@@ -454,11 +454,12 @@ def _pull(top: list[Hit], rest: list[Hit], asked: bool,
     where meaning is read (on LoCoMo, chit-chat turns with none were pulled: R@1 0.439 ->
     0.428 through ingest). The first JUDGED such are judged (its CPU: bench/results/speed.md)."""
     best = top[0].memory
-    if not (stating(best) or echoes(best)) or is_cjk(best.content) != asked \
-            or not (stated := read(best.content)).values:
+    if not (stating(best) or echoes(best)) or best.invalid_at is not None \
+            or is_cjk(best.content) != asked or not (stated := read(best.content)).values:
         return
     found = (y for y in rest if said_in_chat(y.memory) and stating(y.memory)
-             and best.at < y.memory.at and is_cjk(y.memory.content) == asked
+             and best.at < y.memory.at and y.memory.invalid_at is None
+             and is_cjk(y.memory.content) == asked
              and y.explanation.terms.get("meaning", 1.0) > 0
              and values_conflict(stated, read(y.memory.content)))
     for y in islice(found, JUDGED):
