@@ -280,6 +280,27 @@ def test_a_model_or_version_is_a_name_a_date_is_a_quantity() -> None:
     assert read("My appointment is on March 14.").values == {"march 14": "quantity"}
 
 
+@pytest.mark.parametrize(("text", "values"), [
+    ("Locker: 31 (12 was broken)", {"31": "quantity", "12": "quantity"}),
+    ("We meet on Tuesdays, Fridays too.", {"tuesdays": "quantity", "fridays": "quantity"}),
+    ("My tea is Earl Grey.", {"earl grey": "name"}),          # a space joins a value
+    ("门禁密码：7731（原来的4410作废了）", {"7731": "quantity", "4410": "quantity"}),
+])
+def test_a_mark_between_two_values_sets_them_apart(text, values) -> None:  # type: ignore[no-untyped-def]
+    assert read(text).values == values
+
+
+def test_a_newer_value_beside_the_older_in_brackets_replaces_it(me, clock, net_only) -> None:  # type: ignore[no-untyped-def]
+    """"31 (12 was broken)": two values, the new one and the older named again; read as one
+    run ("31 12"), the older's value was named by it and no new value was left."""
+    first, second = "My gym locker is number 12.", "gym locker: 31 (12 was broken)"
+    assert replaces(read(first), read(second))
+    told(me, clock, first, second)
+    hits = me.recall("Which gym locker is mine?", k=3, track=False)
+    assert [h.memory.content for h in hits[:2]] == [second, first]
+    assert hits[1].explanation.terms["earlier_value"] == 1.0
+
+
 def test_a_question_states_no_value() -> None:
     assert read("Should I move to Hamburg for the new job?").question
     assert read("我要不要搬去杭州？").question

@@ -82,6 +82,7 @@ from ..write.align import (
     frozen,
     only_done,
     predicate_index,
+    set_apart,
     typed_tokens,
 )
 from ..write.extract import marked_sentences
@@ -135,7 +136,7 @@ def read(text: str) -> Statement:
     rest = toks[start:]
     if subject == {USER} or any(t.norm in FIRST_PERSON for t in rest):
         mentions.add(USER)
-    runs = _runs(toks)
+    runs = _runs(toks, set_apart(text))
     return Statement({norm: kind for _, norm, kind in runs},
                      frozen(t.norm for t in toks if t.type == VALUE), subject,
                      frozen(t.norm for i, t in enumerate(head) if _is_name(toks, i)),
@@ -155,18 +156,18 @@ def _is_name(toks: tuple[Tok, ...], i: int) -> bool:
                                  and i + 1 < len(toks) and toks[i + 1].type == VALUE)
 
 
-def _runs(toks: tuple[Tok, ...]) -> list[tuple[int, str, str]]:
-    """The values of a text: each run of adjacent value tokens is one ("Earl Grey", "March
-    14", "50 mg", 阿里云), with where it starts and its kind: a quantity when a token holds a
-    digit, a date word or a Chinese time or numeral; else a name."""
+def _runs(toks: tuple[Tok, ...], apart: tuple[bool, ...]) -> list[tuple[int, str, str]]:
+    """The values of a text: each run of value tokens no mark sets apart is one ("Earl Grey",
+    "50 mg", 阿里云; "7443 (7000" two), with where it starts and its kind: a quantity when a
+    token holds a digit, a date word or a Chinese time or numeral; else a name."""
     out: list[tuple[int, str, str]] = []
     i = 0
     while i < len(toks):
         if toks[i].type != VALUE:
             i += 1
             continue
-        j = i
-        while j < len(toks) and toks[j].type == VALUE:
+        j = i + 1
+        while j < len(toks) and toks[j].type == VALUE and not apart[j]:
             j += 1
         run = toks[i:j]
         quantity = any(t.time or t.norm in DATE_WORDS or t.norm in NUMBER_WORDS
@@ -287,10 +288,8 @@ def conflict(old: Record, new: Record,
     ``stating`` (order_conflicts reads no other). Read sentence by sentence (``_said``): one
     sentence of each that conflict are enough ("Ugh, I had that wrong. The owner
     double-booked, so we're playing April 11th." after "Our first gig is on April 4th!")."""
-    if not old.at < new.at:
-        return False
-    if old.invalid_at is not None or new.invalid_at is not None:
-        return False  # superseded: placed by the routing (recall/temporal.py)
+    if not old.at < new.at or old.invalid_at is not None or new.invalid_at is not None:
+        return False  # a superseded one is placed by the routing (recall/temporal.py)
     if for_a_while(new.content, new.at) and not for_a_while(old.content, old.at):
         return False  # "this week", 今天: an exception for that time, not a new value
     if occasion(new.content) and not occasion(old.content):
@@ -315,9 +314,9 @@ def conflict(old: Record, new: Record,
 def _said(rec: Record, found: list[tuple[str, bool]], parts: bool = False) -> list[str]:
     """The sentences (``found``: write/extract.py ``marked_sentences``) of a memory that say
     a value, not asking: a fact's each, and a turn's one, the rest being an opener or an
-    aside ("Morning! Quick thing, Ada's piano lesson is every Wednesday at 5.", 我看错了，订单上
-    写的其实是5号场); a turn with values in several sentences tells a story, not a change, and
-    is not read (on LoCoMo through ingest, reading every such sentence cost R@1 0.049).
+    aside ("Hi there! Quick thing, the swim class is every Monday at 6.", 我看错了，票上其实是7排);
+    a turn with values in several sentences tells a story, not a change, and is not read (on
+    LoCoMo through ingest, reading every such sentence cost R@1 0.049).
     ``parts``: a fact's sentence of several clauses is read clause by clause too
     (write/statement.py ``clauses``, those holding a value), for the newer of two: a change
     said in one clause of a chatty sentence ("rough week, the boiler broke, and they moved my
@@ -377,9 +376,8 @@ def said_in_chat(rec: Record) -> bool:
 
 @lru_cache(maxsize=4096)
 def for_a_while(text: str, at: datetime) -> bool:
-    """Does ``text`` name a time around ``at`` (when it was said or asked: "today", "this
-    week", 这周) that holds it (text/timewindow.py)? Kept: the net and the near pairs ask it
-    of the same top hits, pair by pair."""
+    """Does ``text`` name a time around ``at`` (when said or asked: "today", 这周) that holds
+    it (text/timewindow.py)? Kept: the net and the near pairs ask it of the same top hits."""
     window = parse_window(text, at)
     return window is not None and not window.loose and window.contains(at) \
         and window.end != LATEST  # "from today", 今天起: a change that holds from then on

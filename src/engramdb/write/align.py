@@ -140,6 +140,21 @@ def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
     return tuple(_units(out)), tuple(starts)
 
 
+@lru_cache(maxsize=4096)
+def set_apart(text: str) -> tuple[bool, ...]:
+    """For each typed token of ``text`` (``placed_tokens``), whether a mark other than a space
+    stands between it and the token before: "7443 (7000" holds two values, "Earl Grey" one."""
+    toks, starts = placed_tokens(text)
+    text = clean(text)
+    marked: dict[int, bool] = {}   # where each match starts -> a mark stands before it
+    end = None
+    for m in _TOKEN.finditer(text):
+        marked[m.start()] = end is not None and bool(text[end:m.start()].strip())
+        end = m.end()
+    return tuple(marked.get(at, False) and (i == 0 or starts[i - 1] != at)
+                 for i, at in enumerate(starts))
+
+
 def clean(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("\u2019", "'")
 
