@@ -167,6 +167,13 @@ def test_a_correction_said_in_conversation_ranks_first(me, clock) -> None:  # ty
      "When is Lena's swim class?", "Thursday at 7"),
     ("早上好！女儿的舞蹈课在每周一晚上六点。", "唉，累坏了。对了，舞蹈老师把课调到周四晚上七点了。",
      "女儿的舞蹈课是什么时候？", "周四晚上七点"),
+    # an opener that is a value alone (a time of day, a name called) states nothing of
+    # anything: the turn still has one sentence that says a value
+    ("Evening! Quick thing, Noor's chess club meets every Tuesday at 4.",
+     "Noor's chess club moved to Fridays at 5, from now on.",
+     "When does Noor's chess club meet?", "Fridays at 5"),
+    ("老王！女儿的游泳课在每周二下午四点。", "女儿的游泳课改到周五下午五点了。",
+     "女儿的游泳课是什么时候？", "周五下午五点"),
 ])
 def test_a_turn_is_read_by_its_sentence_that_says_a_value(me, clock, first, second, question,  # type: ignore[no-untyped-def]
                                                          new) -> None:

@@ -314,9 +314,10 @@ def conflict(old: Record, new: Record,
 def _said(rec: Record, found: list[tuple[str, bool]], parts: bool = False) -> list[str]:
     """The sentences (``found``: write/extract.py ``marked_sentences``) of a memory that say
     a value, not asking: a fact's each, and a turn's one, the rest being an opener or an
-    aside ("Hi there! Quick thing, the swim class is every Monday at 6.", 我看错了，票上其实是7排);
-    a turn with values in several sentences tells a story, not a change, and is not read (on
-    LoCoMo through ingest, reading every such sentence cost R@1 0.049).
+    aside ("Hi there! Quick thing, the swim class is every Monday at 6.", 我看错了，票上其实是7排),
+    or values alone ("Evening!", 老王！), which say nothing of anything; a turn with values in
+    several sentences tells a story, not a change, and is not read (on LoCoMo through ingest,
+    reading every such sentence cost R@1 0.049).
     ``parts``: a fact's sentence of several clauses is read clause by clause too
     (write/statement.py ``clauses``, those holding a value), for the newer of two: a change
     said in one clause of a chatty sentence ("rough week, the boiler broke, and they moved my
@@ -326,7 +327,8 @@ def _said(rec: Record, found: list[tuple[str, bool]], parts: bool = False) -> li
     if len(found) <= 1:
         said = [rec.content]
     else:
-        held = [text for text, asked in found if not asked and read(text).values]
+        held = [text for text, asked in found if not asked and read(text).values
+                and {t.type for t in typed_tokens(text)} - {VALUE}]
         said = held if rec.kind in KINDS or len(held) == 1 else []
     if not parts or rec.kind not in KINDS:
         return said
