@@ -256,6 +256,22 @@ def test_a_window_finds_the_fact_that_held_then(mem, li):  # type: ignore[no-unt
     assert contents(zh)[2:] == ["李住在奥斯陆"] and outside(zh[2])
 
 
+def test_a_while_that_holds_now_puts_the_value_now_held_first(mem, li):  # type: ignore[no-untyped-def]
+    """Berlin held until 10 February 2026 and Oslo since: both fall in "this year", and a
+    question about this year asks what holds now, the former value after it (it stays: it
+    held in that year too)."""
+    for query, user, now, before in (
+            ("where does Li live this year", "en", "Li lives in Oslo", "Li lives in Berlin"),
+            ("李今年住在哪", "zh", "李住在奥斯陆", "李住在柏林")):
+        hits = mem.recall(query, k=5, track=False, user=user)
+        assert hits.plan["routing"]["mode"] == "window"
+        assert contents(hits)[:2] == [now, before], query
+        assert any("a while that holds now" in n for n in hits[1].explanation.notes)
+    # a while wholly past keeps the order of its matches: 2025 held Berlin and Lisbon
+    past = mem.recall("where did Li live last year", k=5, track=False, user="en")
+    assert not any("holds now" in n for h in past for n in h.explanation.notes)
+
+
 def outside(hit) -> bool:  # type: ignore[no-untyped-def]
     return any(n.startswith("outside the asked window") for n in hit.explanation.notes)
 

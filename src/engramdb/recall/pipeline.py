@@ -167,6 +167,9 @@ class Recaller:
                        preset.mmr, depth)
         if plan.routing.mode in ("past", HISTORY):
             hits = past_first(self.store, scope, hits, plan.routing.mode == "past")
+        elif plan.applied_window is not None and plan.applied_window.contains(now):
+            hits = past_first(self.store, scope, hits, False, "the query names a while that "
+                              "holds now (the value now held first)")
         frame = self._frame(scope, plan)
         near = order_near(hits, plan.query, plan.routing.mode, plan.vector,
                           lambda ids: self.store.vectors(scope, ids), self.meaning, now,

@@ -136,10 +136,12 @@ def blend(record: Record, fused: float, legs: dict[str, LegScore], plan: QueryPl
     return Hit(memory=record, score=final, explanation=explanation)
 
 
-def past_first(store: Store, scope: Scope, hits: list[Hit], before: bool = True) -> list[Hit]:
+def past_first(store: Store, scope: Scope, hits: list[Hit], before: bool = True,
+               why: str = "the query's meaning leans to an earlier value") -> list[Hit]:
     """Each superseded hit goes just above the current value its chain leads to (the
     newest former value first); chains keep the place of their best hit. ``before=False``
-    (a question read as about an earlier value by its meaning alone): just below it."""
+    (a question read as about an earlier value by its meaning alone, or one that names a
+    while holding now): just below it, ``why`` said in its note."""
     head: dict[str, str] = {}
     for hit in hits:
         rec, steps = hit.memory, 0
@@ -153,8 +155,7 @@ def past_first(store: Store, scope: Scope, hits: list[Hit], before: bool = True)
             hit.explanation.notes.append(
                 f"a former value (superseded on {hit.memory.invalid_at.date()}), placed "
                 + ("first: the query asks about the past" if before else
-                   "after the value that replaced it: the query's meaning leans to an "
-                   "earlier value"))
+                   f"after the value that replaced it: {why}"))
     place = {}
     for i, hit in enumerate(hits):
         place.setdefault(head[hit.memory.id], i)
