@@ -158,7 +158,7 @@ def _is_name(toks: tuple[Tok, ...], i: int) -> bool:
 
 def _runs(toks: tuple[Tok, ...], apart: tuple[bool, ...]) -> list[tuple[int, str, str]]:
     """The values of a text: each run of value tokens no mark sets apart is one ("Earl Grey",
-    "50 mg", 阿里云; "7443 (7000" two), with where it starts and its kind: a quantity when a
+    "50 mg", 阿里云; "31 (12" two), with where it starts and its kind: a quantity when a
     token holds a digit, a date word or a Chinese time or numeral; else a name."""
     out: list[tuple[int, str, str]] = []
     i = 0

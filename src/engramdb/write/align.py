@@ -140,10 +140,10 @@ def placed_tokens(text: str) -> tuple[tuple[Tok, ...], tuple[int, ...]]:
     return tuple(_units(out)), tuple(starts)
 
 
-@lru_cache(maxsize=4096)
 def set_apart(text: str) -> tuple[bool, ...]:
     """For each typed token of ``text`` (``placed_tokens``), whether a mark other than a space
-    stands between it and the token before: "7443 (7000" holds two values, "Earl Grey" one."""
+    stands between it and the token before: "31 (12 was broken)" holds two values, "Earl Grey"
+    one. Not kept: recall/conflicts.py keeps the reading it is part of."""
     toks, starts = placed_tokens(text)
     text = clean(text)
     marked: dict[int, bool] = {}   # where each match starts -> a mark stands before it
