@@ -40,11 +40,13 @@ PYTEST_WORKERS ?= auto
 test: $(STAMP) $(CHROMIUM)
 	$(BIN)/ruff check src tests bench examples tools
 	$(BIN)/python tools/check_layout.py
+	$(BIN)/python tools/data_overlap.py
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples tools
 	$(BIN)/python tools/check_layout.py
+	$(BIN)/python tools/data_overlap.py
 
 bench-locomo: $(STAMP)
 	$(BIN)/python bench/locomo.py
