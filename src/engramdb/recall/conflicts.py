@@ -208,8 +208,8 @@ def values_conflict(old: Statement, new: Statement) -> bool:
 
 def says_change(old: Statement, new: Statement) -> bool:
     """The newer announces a change the older does not (a change word or a negation), or
-    names an earlier value beside a new one of its kind after its subject ("on-call: Diego
-    (swapped with Hannah)", "switched from Jira to Linear")."""
+    names an earlier value beside a new one of its kind after its subject ("on-call: Priya
+    (swapped with Tomas)", "switched from Jira to Linear")."""
     if new.changes - old.changes:
         return True
     if new.negated and not old.negated and old.stated & new.stated:
@@ -219,7 +219,7 @@ def says_change(old: Statement, new: Statement) -> bool:
 
 def replaces(old: Statement, new: Statement) -> bool:
     """The newer names each value the older states, whole or in part ("Traded the Yaris in
-    for a Kia EV6" after "I drive a Toyota Yaris"; "Dana left" after "Dana Whitfield"), and
+    for a Kia EV6" after "I drive a Toyota Yaris"; "Rhea left" after "Rhea Castellano"), and
     states a new one of its kind: a change said, and a frame the two share (the value is what
     both are about), whatever else their words are."""
     if not old.stated or not all(_named_in(v, new.values) for v in old.stated):
@@ -266,8 +266,8 @@ def unmentioned(a: Statement, b: Statement) -> bool:
     """Neither subject, as read from the words before each text's predicate, is mentioned
     in the other text: the write path's last reading of two subjects before it supersedes
     (write/supersede.py). Recall does not ask it: a change is often said after an opener
-    ("wait, I misread the ticket, it's 9:15 not 7:40", 刚才说错了，其实主管是王蕾, "Long
-    week honestly. ... Mum got transferred to Elmfield Lodge"), which this reading takes for
+    ("hang on, I misread the email, it's 10:20 not 8:45", 刚才说错了，其实组长是林珊, "Busy
+    month. ... Gran got moved to Larchwood House"), which this reading takes for
     the subject; asked at recall it kept 8 of 361 update chains (the dev file and five fresh
     sets) in the wrong order and one near miss of 260 in the right one
     (bench/results/conflicts.md)."""

@@ -18,7 +18,7 @@ Three things decide, in this order:
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
   weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``); a question
   about how things usually are (the habitual aspect, ``USUAL``: "normally", 平时, 一般) ranks
-  a plain statement above a passing exception or a plan too ("How do I normally get to work?":
+  a plain statement above a passing exception or a plan too ("How do I usually get to the office?":
   "I walk to work" above "This week I'm driving, my ankle is sprained"). A question in a mood,
   or about the usual, reads its mood in two statements that share a word besides their
   subjects' names (``same_frame``) even where its words weigh them apart: "How am I getting
