@@ -26,6 +26,11 @@ def kept(text: str) -> list[tuple[Kind, str]]:
     ("How I make cold brew: coarse grind, 1 to 8 ratio, 18 hours in the fridge.",
      Kind.PROCEDURE, "cold brew"),
     ("发版流程：先改版本号，打 tag，然后推送 tag 触发 CI。", Kind.PROCEDURE, "版本号"),
+    # a wh-word before a subject opens a clause, not a question
+    ("When the kettle trips the fuse: unplug it, wait a minute, then reset the breaker.",
+     Kind.PROCEDURE, "kettle"),
+    ("When it comes to coffee I only drink a flat white from Ridgeway Roasters.", Kind.FACT,
+     "Ridgeway Roasters"),
     ("My landlord finally fixed the boiler on Monday.", Kind.EVENT, "boiler"),
     ("周六我们从救助站领养了一只小猫。", Kind.EVENT, "小猫"),
     ("My name is Oskar Lindgren.", Kind.IDENTITY, "Oskar"),
@@ -41,7 +46,8 @@ def test_a_statement_no_pattern_reads_is_kept(text, kind, word):  # type: ignore
     "Sounds good, talk later.", "Hmm, let me think about it.", "Wow, interesting.",
     "Could you rewrite this paragraph to sound more formal?", "Good morning!",
     "好的，非常感谢！", "行，回头聊。", "嗯，我再想想。", "哇，有意思。", "早上好！",
-    "帮我把这段话改得正式一点？", "一般来说租房好还是买房好？"])
+    "帮我把这段话改得正式一点？", "一般来说租房好还是买房好？", "where did I put the charger",
+    "how long does the warranty last"])
 def test_small_talk_questions_and_requests_keep_nothing(text):  # type: ignore[no-untyped-def]
     assert kept(text) == []
 

@@ -79,9 +79,12 @@ GENERIC = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user"})
 # parts of a day that text/timewindow.py reads as "today" would
 _TODAY = re.compile(r"\b(?:this (?:morning|afternoon|evening)|tonight|earlier today)\b"
                     r"|今天(?:早上|上午|下午|晚上|早些时候)|今早|今晚", re.IGNORECASE)
-# a question: its mark, an inverted verb, or a wh-word not followed by its own subject ("How I
-# make cold brew: ..." is a label, not a question)
-_QUESTION = re.compile(r"[?？]\s*$|^(?:what|where|when|who|why|how)\b(?!\s+(?:i|we|my|our)\b)"
+# a question: its mark, an inverted verb, or a wh-word not followed by its own subject (a
+# pronoun, a possessive or a determiner opens a clause, not a question: "How I make cold brew:
+# ..." is a label, "When it's payday I ..." and "When the printer jams, ..." say when)
+_SUBJECT = (r"i|we|you|he|she|it|they|my|our|your|his|her|its|their|the|a|an|this|that|these"
+            r"|those|there")
+_QUESTION = re.compile(rf"[?？]\s*$|^(?:what|where|when|who|why|how)\b(?!\s+(?:{_SUBJECT})\b)"
                        r"|^(?:do(?! not\b)|does|did|is|are|can|could|would|should|will)\b"
                        r"|吗[?？]?$|呢[?？]?$", re.IGNORECASE)
 
