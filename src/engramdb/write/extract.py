@@ -48,6 +48,7 @@ from .commands import ASKED_IMPORTANCE, command_of, forget_draft
 from .names import anchors
 from .patterns import PATTERNS
 from .reading import corrects
+from .reading import read as read_moods
 from .slots import extract_slot
 from .statement import has_value, informative, is_procedure, names_time
 
@@ -194,9 +195,10 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
         sentence = sentence[0].upper() + sentence[1:]
     found = classify(sentence)
     window = parse_window(_TODAY.sub(_today, sentence), turn.at)
-    # a past time named ("in March" too, a guess; "on Monday", 周六) and a verb in the past
+    # a past time named ("in March" too, a guess; "on Monday", 周六) and a verb in the past,
+    # not in the mood of a plan (write/reading.py: "下周之前得把年检办了" is done by then)
     past = ((window is not None and window.start <= turn.at) or names_time(sentence)) \
-        and bool(_PAST_VERB.search(sentence))
+        and bool(_PAST_VERB.search(sentence)) and "plan" not in read_moods(sentence).moods
     if window is not None and (window.loose or window.start > turn.at):
         window = None  # "in March" is only a guess; a future time is no past episode
     precision = precision_of(window) if window is not None else None
