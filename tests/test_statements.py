@@ -166,3 +166,9 @@ def test_a_plan_with_a_done_verb_is_no_past_episode(ahead, done):  # type: ignor
     # sentence names no past, and only the one said of a time gone by is an episode
     assert all(kind != Kind.EVENT for kind, _ in kept(ahead))
     assert [kind for kind, _ in kept(done)] == [Kind.EVENT]
+
+
+def test_a_clocks_colon_is_no_label():  # type: ignore[no-untyped-def]
+    # "X: a, b" is a label and steps (write/statement.py); a time such as 41:30 is no label
+    [(kind, _)] = kept("Swam my first open-water mile on Saturday, 41:30, colder than I expected.")
+    assert kind == Kind.EVENT

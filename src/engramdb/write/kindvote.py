@@ -48,9 +48,10 @@ SHIPPED = "data/kind_examples.npz"   # the default embedder's vectors of EXAMPLE
 NONE = "none"
 NEAREST = 5         # a kind's score: the mean cosine of its NEAREST closest examples
 WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes in 10 do
-# the rules that guess: the structural fallback (write/statement.py), a dated past sentence
-# only a broad rule matched, and the broad subject rules themselves (write/extract.py GENERIC)
-GUESSES = ("statement", "past_statement", "dated_event")
+# the rules that guess: the structural fallback (write/statement.py: a statement, a past one,
+# a label and steps, which is as often a rule or a lesson told with a colon), a dated past
+# sentence only a broad rule matched, and the broad subject rules (write/extract.py GENERIC)
+GUESSES = ("statement", "past_statement", "dated_event", "steps")
 UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unread``)
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]

@@ -32,7 +32,7 @@ MIN_WITH_VALUE = 2     # ... or this many, one of them a value
 MIN_STEPS = 2          # steps after a label that make a procedure
 
 _CLAUSE = re.compile(r"[,，、;；:：()（）—–]|\s-\s|\bbut\b|\band\b|但是|不过|可是")
-_LABEL = re.compile(r"[:：]")
+_LABEL = re.compile(r"(?<!\d)[:：]|[:：](?!\d)")  # not a clock's colon ("9:30")
 _STEP = re.compile(r"[,，、;；]|\bthen\b|然后|再")
 
 
