@@ -196,7 +196,7 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
     found = classify(sentence)
     window = parse_window(_TODAY.sub(_today, sentence), turn.at)
     # a past time named ("in March" too, a guess; "on Monday", 周六) and a verb in the past,
-    # not in the mood of a plan (write/reading.py: "下周之前得把年检办了" is done by then)
+    # not in the mood of a plan (write/reading.py: "下个月之前得把护照续签办了" is done by then)
     past = ((window is not None and window.start <= turn.at) or names_time(sentence)) \
         and bool(_PAST_VERB.search(sentence)) and "plan" not in read_moods(sentence).moods
     if window is not None and (window.loose or window.start > turn.at):
