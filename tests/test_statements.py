@@ -172,3 +172,13 @@ def test_a_clocks_colon_is_no_label():  # type: ignore[no-untyped-def]
     # "X: a, b" is a label and steps (write/statement.py); a time such as 41:30 is no label
     [(kind, _)] = kept("Swam my first open-water mile on Saturday, 41:30, colder than I expected.")
     assert kind == Kind.EVENT
+
+
+@pytest.mark.parametrize(("counted", "dated"), [
+    ("我家阳台种了两盆茉莉。", "我们三号去花市买了两盆茉莉。"),
+])
+def test_a_chinese_count_names_no_time(counted, dated):  # type: ignore[no-untyped-def]
+    # jieba tags 两盆 and 三号 alike as numbers; only a unit of the calendar or the clock (号,
+    # 点, 月...) or a time word names a time, so a count with 了 says how things stand
+    assert [kind for kind, _ in kept(counted)] == [Kind.FACT]
+    assert [kind for kind, _ in kept(dated)] == [Kind.EVENT]

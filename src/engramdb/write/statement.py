@@ -25,7 +25,7 @@ import re
 
 from ..text import tokenize
 from ..text.tokenize import is_cjk
-from .align import DATE_WORDS, VALUE, typed_tokens
+from .align import DATE_WORDS, VALUE, ZH_NUMERALS, ZH_TIME, typed_tokens
 
 MIN_CONTENT = 3        # content words a clause needs to be a statement on its own
 MIN_WITH_VALUE = 2     # ... or this many, one of them a value
@@ -34,6 +34,7 @@ MIN_STEPS = 2          # steps after a label that make a procedure
 _CLAUSE = re.compile(r"[,，、;；:：()（）—–]|\s-\s|\bbut\b|\band\b|但是|不过|可是")
 _LABEL = re.compile(r"(?<!\d)[:：]|[:：](?!\d)")  # not a clock's colon ("9:30")
 _STEP = re.compile(r"[,，、;；]|\bthen\b|然后|再")
+_ZH_DATE = re.compile(rf"[{''.join(sorted(ZH_NUMERALS - {'半'}))}]+[点时号日月年]")  # 三号, 十点
 
 
 def clauses(sentence: str) -> list[str]:
@@ -48,8 +49,24 @@ def has_value(text: str) -> bool:
 
 
 def names_time(text: str) -> bool:
-    """A day, month, season or part of a day named in ``text`` ("on Monday", 周六, 早上)."""
-    return any(t.norm in DATE_WORDS or t.time for t in typed_tokens(text))
+    """A day, month, season or part of a day named in ``text`` ("on Monday", 周六, 早上, 三号).
+    A Chinese number is typed a time or an amount alike (write/align.py); only a word jieba tags
+    a time, or a number with a unit of the calendar or the clock, names one here: 两只, 三岁
+    and 十公里 count things ("我家阳台种了两盆茉莉" is how things stand, not an episode)."""
+    toks = typed_tokens(text)
+    if any(t.norm in DATE_WORDS for t in toks):
+        return True
+    return any(t.time for t in toks) and _tagged_time(text)
+
+
+def _tagged_time(text: str) -> bool:
+    import jieba.posseg as pseg
+
+    from ..text.tokenize import _jieba
+
+    _jieba()
+    return any(w.flag.startswith("t") or ZH_TIME.search(w.word) or _ZH_DATE.fullmatch(w.word)
+               for w in pseg.cut(text))
 
 
 def informative(sentence: str) -> bool:
