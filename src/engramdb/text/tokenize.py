@@ -64,6 +64,16 @@ def _jieba() -> Any:
     return jieba.dt
 
 
+@lru_cache(maxsize=4096)
+def tagged(text: str) -> tuple[tuple[str, str], ...]:
+    """jieba's words of ``text`` with their part-of-speech flags, kept per text: a sentence the
+    extractor reads is tagged by its time, names and slot readings alike."""
+    import jieba.posseg as pseg
+
+    _jieba()
+    return tuple((w.word, w.flag) for w in pseg.cut(text))
+
+
 def normalize(text: str) -> str:
     """NFKC, lower case, collapsed whitespace: the form hashes and comparisons use."""
     return " ".join(unicodedata.normalize("NFKC", text).lower().split())

@@ -63,7 +63,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ..text.stopwords import EN_STOP
-from ..text.tokenize import is_cjk
+from ..text.tokenize import is_cjk, tagged
 
 _MOTION = (r"(?:go|goes|going|went|gone|fly|flies|flew|flying|move|moves|moved|moving|travel|"
            r"travels|travel(?:l)?ed|drive|drove|driving|trip|trips|come|came|coming|head|headed|"
@@ -304,12 +304,7 @@ def _other_object(sentence: str, m: re.Match[str]) -> bool:
 
 
 def _chinese(sentence: str, people: list[str], places: list[str]) -> None:
-    import jieba.posseg as pseg
-
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    words = _mend([(w.word, w.flag) for w in pseg.cut(sentence)])
+    words = _mend(list(tagged(sentence)))
     previous = ""
     for i, (word, flag) in enumerate(words):
         after, after_flag = words[i + 1] if i + 1 < len(words) else ("", "")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from ..text import tokenize
-from ..text.tokenize import is_cjk
+from ..text.tokenize import is_cjk, tagged
 from .align import DATE_WORDS, VALUE, ZH_NUMERALS, ZH_TIME, typed_tokens
 
 MIN_CONTENT = 3        # content words a clause needs to be a statement on its own
@@ -60,13 +60,8 @@ def names_time(text: str) -> bool:
 
 
 def _tagged_time(text: str) -> bool:
-    import jieba.posseg as pseg
-
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    return any(w.flag.startswith("t") or ZH_TIME.search(w.word) or _ZH_DATE.fullmatch(w.word)
-               for w in pseg.cut(text))
+    return any(flag.startswith("t") or ZH_TIME.search(word) or _ZH_DATE.fullmatch(word)
+               for word, flag in tagged(text))
 
 
 def informative(sentence: str) -> bool:
