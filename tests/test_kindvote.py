@@ -128,7 +128,7 @@ def test_the_hashing_embedder_leaves_the_kind_to_the_rules() -> None:
 
 
 class Counting:
-    """The default model, counting the texts it embeds."""
+    """A model, counting the texts it embeds."""
 
     def __init__(self, inner: Any) -> None:
         self.inner, self.model_id, self.dimensions = inner, inner.model_id, inner.dimensions
@@ -179,11 +179,13 @@ def test_the_default_models_example_vectors_ship_and_match_a_fresh_embedding(mod
 
 
 def test_a_model_without_shipped_vectors_embeds_the_examples_once(
-        model: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(kindvote, "_BOOKS", PerModel())
     monkeypatch.setattr(kindvote, "shipped", lambda model_id: None)
-    counting = Counting(model)
-    counting.model_id = "default, as another model"
+    from engramdb.embed.use import USEEmbedder
+
+    counting = Counting(USEEmbedder(threads=1))   # one of the default's two models: cheaper
+    counting.model_id = "USE alone, as another model"
     book = book_for(counting)
     assert book is not None and counting.texts == len(examples())
     assert book_for(counting) is book and counting.texts == len(examples())
