@@ -48,8 +48,27 @@ def _compound() -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])([^\W\d_]+(?:-[^\W\d_]+)+)(?![\w-])", re.UNICODE)
 
 
+class _WholeFileMarshal:
+    """``marshal`` for jieba's module, but ``load`` reads the whole file first. jieba loads its
+    dictionary cache (~500,000 words and prefixes, 9 MB) with ``marshal.load(file)``, which
+    reads a buffered file a few bytes at a time: 1.08 s of CPU, against 0.38 s to read the
+    bytes and ``marshal.loads`` them. Everything else (where the cache is, when it is stale,
+    writing it) stays jieba's."""
+
+    def __getattr__(self, name: str) -> Any:
+        import marshal
+
+        return getattr(marshal, name)
+
+    @staticmethod
+    def load(file: Any) -> Any:
+        import marshal
+
+        return marshal.loads(file.read())
+
+
 def _jieba() -> Any:
-    """jieba's tokenizer, imported and loaded on first use (it costs ~0.5 s to load)."""
+    """jieba's tokenizer, imported and loaded on first use (~0.4 s of CPU to load)."""
     global _ready
     import jieba
 
@@ -57,6 +76,7 @@ def _jieba() -> Any:
         with _lock:
             if not _ready:
                 jieba.setLogLevel(logging.WARNING)
+                jieba.marshal = _WholeFileMarshal()   # its module's name for marshal
                 jieba.initialize()
                 for word in _WHOLE_WORDS:
                     jieba.suggest_freq(word, tune=True)
