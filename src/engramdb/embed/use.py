@@ -6,7 +6,8 @@ tokenizer is a pure-Python port of SentencePiece that takes about 1.3 s of CPU t
 model file in every process (half of a CLI `remember`) and tokenizes about 9x slower; the model
 file is read here with the SentencePiece library itself (``sentencepiece``), in about 0.3 s, and
 `_Pieces` gives the ids the port gives: on the 26,542 texts of the evaluation and example files,
-all but two (equal-score segmentations of a long noisy message, which the two break differently).
+all but two LoCoMo turns, where two segmentations score the same and the two break the tie
+differently (an elongated word, "deee", and an image's base64 text).
 
 Its vectors align languages closely (16 languages, Chinese and English among them), so a
 question in one language finds a memory written in the other. The model is symmetric: queries
