@@ -118,13 +118,10 @@ def about_the_user(heading: str) -> bool:
 
 
 def _zh_words(run: str) -> list[tuple[str, bool]]:
-    import jieba.posseg as pseg
+    from ..text.tokenize import tagged
 
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    return [(p.word, p.word in ZH_STOP or p.flag.startswith(_ZH_FUNCTION_FLAGS))
-            for p in pseg.cut(run)]
+    return [(word, word in ZH_STOP or flag.startswith(_ZH_FUNCTION_FLAGS))
+            for word, flag in tagged(run)]
 
 
 class _Reader:

@@ -86,8 +86,9 @@ def _jieba() -> Any:
 
 @lru_cache(maxsize=4096)
 def tagged(text: str) -> tuple[tuple[str, str], ...]:
-    """jieba's words of ``text`` with their part-of-speech flags, kept per text: a sentence the
-    extractor reads is tagged by its time, names and slot readings alike."""
+    """jieba's words of ``text`` with their part-of-speech flags, kept per text: every reader
+    of the tags asks here (a sentence the extractor reads is tagged by its time, names, typed
+    tokens and slot readings alike)."""
     import jieba.posseg as pseg
 
     _jieba()

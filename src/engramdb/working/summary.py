@@ -112,10 +112,7 @@ def _line(role: str, sentence: str) -> str:
 
 
 def _zh_names(sentence: str) -> bool:
-    import jieba.posseg as pseg
+    from ..text.tokenize import tagged
 
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    return any(len(w.word) > 1 and w.flag.startswith(_NAME_FLAGS) and w.word not in _NOT_NAMES
-               for w in pseg.cut(sentence))
+    return any(len(word) > 1 and flag.startswith(_NAME_FLAGS) and word not in _NOT_NAMES
+               for word, flag in tagged(sentence))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text.stopwords import EN_STOP, ZH_STOP
-from ..text.tokenize import _CJK, _jieba, _stem
+from ..text.tokenize import _CJK, _stem, tagged
 
 # token types
 VALUE = "value"      # a number, time, date, code, host or a proper name
@@ -193,11 +193,8 @@ def _word_tokens(s: str, initial: bool) -> list[Tok]:
 def _cjk_tokens(run: str) -> tuple[Tok, ...]:
     """A Chinese run's typed tokens: kept by run, since a memory's sentences and clauses are
     read apart (write/reading.py) as well as whole, and its runs are the same each time."""
-    import jieba.posseg as pseg
-
-    _jieba()
     out: list[Tok] = []
-    words = [(w.word, w.flag) for w in pseg.cut(run) if w.word.strip()]
+    words = [(word, flag) for word, flag in tagged(run) if word.strip()]
     for i, (word, flag) in enumerate(words):
         nxt = words[i + 1][0] if i + 1 < len(words) else ""
         timed, counted = bool(ZH_TIME.search(word)), _counted(word)

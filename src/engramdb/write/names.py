@@ -437,9 +437,8 @@ def _time_word(word: str) -> bool:
     """A time word of jieba's dictionary ("明天", "今年"): a name's glued last character that
     opens one belongs to it (a subject is often followed by when)."""
     import jieba
-    import jieba.posseg as pseg
 
     if len(word) != 2 or not jieba.dt.FREQ.get(word):
         return False
-    cut = list(pseg.cut(word))
-    return len(cut) == 1 and cut[0].flag == "t"
+    cut = tagged(word)
+    return len(cut) == 1 and cut[0][1] == "t"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..model import Kind
-from ..text.tokenize import is_cjk
+from ..text.tokenize import is_cjk, tagged
 from .tools import tool_attribute
 
 SLOT_KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.PROCEDURE})
@@ -149,12 +149,7 @@ def _subject(raw: str | None, chinese: bool) -> str | None:
 
 
 def _zh_subject(raw: str) -> str | None:
-    import jieba.posseg as pseg
-
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    words = [(w.word, w.flag) for w in pseg.cut(raw)]
+    words = tagged(raw)
     if any(word in USER_WORDS for word, _ in words):
         return USER
     kept = "".join(word for word, flag in words
@@ -212,13 +207,8 @@ def _is_place(value: str) -> bool:
         return False
     if _ZH_PLACE_END.search(value):
         return True
-    import jieba.posseg as pseg
-
-    from ..text.tokenize import _jieba
-
-    _jieba()
-    words = [w for w in pseg.cut(value) if w.word.strip()]
-    return bool(words) and all(w.flag.startswith("ns") for w in words)
+    flags = [flag for word, flag in tagged(value) if word.strip()]
+    return bool(flags) and all(flag.startswith("ns") for flag in flags)
 
 
 def slot_of(content: str, kind: Kind) -> Slot | None:
