@@ -63,8 +63,8 @@ def test_a_label_and_steps_is_a_guess_the_examples_may_overrule(model: Any) -> N
     [rules] = extracted(model, "Team agreement: every pull request needs two reviews, no "
                                "merging on Fridays, tests must pass.")
     assert rules.kind == Kind.RULE and rules.metadata["kind_vote"]["guessed"] == "procedure"
-    [steps] = extracted(model, "How I make cold brew: coarse grind, 1 to 8 ratio, 18 hours in "
-                               "the fridge.")
+    [steps] = extracted(model, "How I season the cast-iron pan: a thin coat of oil, upside down "
+                               "in the oven, an hour at 250 degrees.")
     assert steps.kind == Kind.PROCEDURE and "kind_vote" not in steps.metadata
 
 
