@@ -74,10 +74,13 @@ def test_a_question_the_store_answers_is_answered(store: Any, texts: list[str], 
 ])
 def test_a_current_value_answers_what_the_value_it_replaced_was_about(
         store: Any, old: str, new: str, question: str, answer: str) -> None:
+    """Alone, the new value is said in none of the question's words: in English it is not
+    found; in Chinese both models read the question, and it is found by meaning. After the
+    value it replaced, it is answered by that value's words too, and more relevant."""
     mem, clock = store
     alone = mem.scope(user="alone")
     alone.remember(new)
-    assert not alone.recall(question, k=3)   # said in none of the question's words
+    by_itself = alone.recall(question, k=3, relevance_floor=0)
     scope = mem.scope(user="chain")
     scope.remember(old)
     clock.advance(days=30)
@@ -87,6 +90,9 @@ def test_a_current_value_answers_what_the_value_it_replaced_was_about(
     assert [h.memory.content for h in hits] == [new]
     assert hits[0].explanation.terms["formers"] == 1
     assert answer in hits[0].memory.content
+    assert hits[0].score > by_itself[0].score
+    if question.isascii():
+        assert not alone.recall(question, k=3)
 
 
 @pytest.mark.parametrize(("old", "new", "question"), [
@@ -98,7 +104,8 @@ def test_a_question_about_before_stands_by_what_it_asks(
         store: Any, old: str, new: str, question: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The words that ask "before" (recall/temporal.py) lean away from every memory's topic,
     so the question's standing is also read without them: the former value comes first with
-    a relevance over 0.25; read with those words only, under it."""
+    a relevance over 0.25. In English, read with those words only, it stays under 0.25; in
+    Chinese both models read the question, and it stands over 0.25 either way."""
     mem, clock = store
     scope = mem.scope(user="u")
     scope.remember(old)
@@ -112,9 +119,12 @@ def test_a_question_about_before_stands_by_what_it_asks(
 
     with monkeypatch.context() as patch:
         patch.setattr("engramdb.recall.pipeline.untensed", lambda query: query)
-        assert best()[1] < 0.25
+        _, without = best()
     found, relevance = best()
     assert found == old and relevance > 0.25
+    assert without <= relevance
+    if question.isascii():
+        assert without < 0.25
 
 
 @pytest.mark.parametrize(("question", "answer"), [

@@ -5,6 +5,8 @@ it reads them instead of embedding them on first use (embed/shipped.py):
   about 9.5 s of CPU on a process's first ``ingest``);
 - src/engramdb/data/question_bank.npz: the question bank, embedded as queries
   (recall/questionbank.py; 400 questions, on a process's first recall);
+- src/engramdb/data/question_bank_main.npz: the question bank, every question embedded as a
+  query by the main model (multilingual-e5; recall/questionbank.py ``main_bank_for``);
 - src/engramdb/data/change_examples.npz: changes and plain statements (recall/changemeaning.py;
   300 sentences, on the first recall whose conflicts reach them);
 - src/engramdb/data/world_questions.npz: questions about the world, embedded as queries
@@ -44,7 +46,9 @@ def main() -> None:
             (worldly.CUES_SHIPPED, worldly.CUES,
              embedder.embed_batch([text for _, text in worldly.cues()], query=True)),
             (earlier.SHIPPED, earlier.TEXTS, embedder.embed_batch(earlier.texts(), query=True)),
-            (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True))):
+            (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True)),
+            (questionbank.MAIN_SHIPPED, questionbank.TEXTS,
+             np.stack([embedder.embed_main(text) for text in bank]))):
         values = np.asarray(vectors, dtype=np.float32)
         path = save(name, source, embedder.model_id, values)
         print(f"{path}: {len(values)} x {values.shape[1]} dims, {embedder.model_id} "

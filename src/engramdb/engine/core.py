@@ -108,7 +108,7 @@ class Core:
         from ..recall.changemeaning import book_for as change_book
         from ..recall.earlier import book_for as earlier_book
         from ..recall.pipeline import Recaller
-        from ..recall.questionbank import bank_for
+        from ..recall.questionbank import bank_for, main_bank_for
         from ..recall.worldly import book_for as world_book
         from ..registry import statements
         from ..write.kindvote import vectors_for
@@ -125,6 +125,7 @@ class Core:
                         conflict=None if self.compare.conflict_fn is statements
                         else self.compare.conflicts,
                         bank=lambda: bank_for(embedder),
+                        main_bank=lambda: main_bank_for(embedder),
                         examples=lambda cjk: vectors_for(embedder, cjk),
                         changes=lambda: change_book(embedder),
                         world=lambda: world_book(embedder),

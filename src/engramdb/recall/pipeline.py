@@ -87,6 +87,7 @@ class Recaller:
                  aligned: Aligned | None = None, main: Aligned | None = None,
                  meaning: bool = True, conflict: ConflictFn | None = None,
                  bank: Callable[[], QuestionBank | None] | None = None,
+                 main_bank: Callable[[], QuestionBank | None] | None = None,
                  examples: Examples | None = None,
                  changes: Callable[[], ChangeBook | None] | None = None,
                  world: Callable[[], WorldBook | None] | None = None,
@@ -105,6 +106,7 @@ class Recaller:
         self.conflict = conflict  # does a newer hit state another value (compare.py)
         self.backgrounds = Backgrounds(store)  # each scope's background in meaning (waking)
         self.bank = bank  # typical questions, to read a hit's standing by (questionbank.py)
+        self.main_bank = main_bank  # the same questions in the main model (a routed embedder)
         # what users say (write/kindvote.py's examples), to read two statements' meaning by
         self.examples = examples
         self.changes = changes  # changes said in other words (recall/changemeaning.py)
@@ -144,7 +146,7 @@ class Recaller:
                                          self.embed_query, lambda: self._vectors(plan),
                                          lambda: self.languages.of(scope).ids,
                                          self.backgrounds, plan.query, layers=asleep,
-                                         bank=self._bank_of(plan),
+                                         bank=self._bank_of(scope, plan),
                                          worldly=self._wakes_nothing(plan)),
                      asleep)
         left_out: list[Record] = []
@@ -311,14 +313,39 @@ class Recaller:
         earlier questions), where the embedder reads meaning; None otherwise."""
         return factory() if self.meaning and factory is not None else None
 
-    def _bank_of(self, plan: QueryPlan) -> Callable[[dict[str, np.ndarray]],
-                                                     dict[str, float]] | None:
+    def _bank_of(self, scope: Scope, plan: QueryPlan) -> Callable[[dict[str, np.ndarray]],
+                                                                  dict[str, float]] | None:
         """Memories' standings against the question bank for this question (waking reads
         them, recall/wakemeaning.py); None without a bank."""
-        book = self._book(self.bank)
-        if book is None:
+        if self._book(self.bank) is None:
             return None
-        return lambda found: book.standings(plan.query, self._vector(plan), found)
+        return lambda found: self._bank_standings(scope, plan, found)
+
+    def _bank_standings(self, scope: Scope, plan: QueryPlan,
+                        vectors: dict[str, np.ndarray]) -> dict[str, float]:
+        """Each memory's standing for the question against the question bank
+        (recall/questionbank.py), in the question's own model. A question that the main model
+        does not search (a routed embedder's question in Chinese, which the cross-lingual model
+        searches) is read by the main model too: a memory in the question's language then
+        stands at the mean of the two models' standings, rescaled to one model's spread by
+        chance (``QuestionBank.mean_spread``). multilingual-e5 reads a Chinese question against
+        a Chinese memory better than USE does (bench/results/two_models.md)."""
+        book = self._book(self.bank)
+        if book is None or not vectors:
+            return {}
+        own = self._vector(plan)
+        found = book.standings(plan.query, own, vectors)
+        second = self._book(self.main_bank)
+        main = self._main_vector(plan) if second is not None else None
+        if second is None or main is None or main is own:
+            return found
+        lang = ZH if is_cjk(plan.query) else EN
+        mine = self.languages.of(scope).ids.get(lang, set())
+        also = second.standings(plan.query, main,
+                                {mid: v for mid, v in vectors.items() if mid in mine})
+        spread = book.mean_spread(second, lang)
+        return {mid: (stood + also[mid]) / 2 / spread if mid in also else stood
+                for mid, stood in found.items()}
 
     def _reroute(self, plan: QueryPlan) -> None:
         """A question routed as one about now that asks about an earlier value by its
@@ -376,7 +403,7 @@ class Recaller:
         if not new:
             return {mid: known[mid] for mid in ids if mid in known}
         vectors = self.store.vectors(scope, new)
-        found = book.standings(plan.query, self._vector(plan), vectors)
+        found = self._bank_standings(scope, plan, vectors)
         bare = untensed(plan.query) if plan.routing.mode == "past" else plan.query
         if bare and bare != plan.query:  # the words asking "before" lean away from the topic
             if plan.untensed is None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 KEPT = 65536   # memory vectors whose statistics against the bank are kept, per language
 TEXTS = "data/question_bank.txt"
 SHIPPED = "data/question_bank.npz"  # the default embedder's query vectors of TEXTS (float16)
+MAIN_SHIPPED = "data/question_bank_main.npz"  # the same in its main model (``main_bank_for``)
 
 EmbedQueries = Callable[[Sequence[str]], "np.ndarray"]
 B = TypeVar("B")
@@ -77,6 +78,7 @@ class QuestionBank:
         # collector does not walk)
         self._means: dict[str, dict[int, float]] = {EN: {}, ZH: {}}
         self._spreads: dict[str, dict[int, float]] = {EN: {}, ZH: {}}
+        self._agreed: dict[tuple[int, str], float] = {}
 
     def standings(self, query: str, vector: np.ndarray,
                   memories: dict[str, np.ndarray]) -> dict[str, float]:
@@ -94,6 +96,23 @@ class QuestionBank:
         cos = rows @ np.asarray(vector[span], dtype=np.float32)
         mean, spread = self._typical(lang, rows)
         return dict(zip(ids, ((cos - mean) / spread).tolist(), strict=True))
+
+    def mean_spread(self, other: QuestionBank, lang: str) -> float:
+        """The spread by chance of the mean of this bank's standing and ``other``'s (the same
+        questions in another model), in units of one model's: sqrt((1 + r) / 2), r the
+        correlation of the two models' cosines over the pairs of the questions of ``lang``
+        (0.46 for the default's two models on the Chinese questions); kept."""
+        import numpy as np
+
+        key = (id(other), lang)
+        if key not in self._agreed:
+            x, y = (b.rows[lang] / np.maximum(np.linalg.norm(b.rows[lang], axis=1,
+                                                             keepdims=True), 1e-12)
+                    for b in (self, other))
+            off = ~np.eye(len(x), dtype=bool)
+            r = float(np.corrcoef((x @ x.T)[off], (y @ y.T)[off])[0, 1]) if len(x) > 2 else 0.0
+            self._agreed[key] = float(np.sqrt((1.0 + max(r, 0.0)) / 2.0))
+        return self._agreed[key]
 
     def _typical(self, lang: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each row's mean cosine to the bank's questions of ``lang`` and their spread (at
@@ -119,6 +138,7 @@ class QuestionBank:
 
 
 _BANKS: PerModel[QuestionBank] = PerModel()
+_MAIN_BANKS: PerModel[QuestionBank] = PerModel()
 
 
 def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank | None:
@@ -139,6 +159,29 @@ def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank |
         return QuestionBank(vectors, [lang for lang, _ in known])
 
     return _BANKS.get(model, build)
+
+
+def main_bank_for(embedder: Any) -> QuestionBank | None:
+    """The bank's every question, whatever its language, embedded as a query by the main
+    model of a routed embedder (its ``embed_main``: multilingual-e5 in the default), once per
+    process and model id: what a Chinese question's standing is also read against
+    (recall/pipeline.py ``_bank_standings``). None for an embedder of one model or without
+    meaning."""
+    main = getattr(embedder, "embed_main", None)
+    if main is None or getattr(embedder, "lexical_only", False):
+        return None
+    model = str(getattr(embedder, "model_id", ""))
+
+    def build() -> QuestionBank:
+        import numpy as np
+
+        known = questions()
+        vectors = load(MAIN_SHIPPED, TEXTS, model)
+        if vectors is None:
+            vectors = np.stack([main(text) for _, text in known])
+        return QuestionBank(vectors, [lang for lang, _ in known])
+
+    return _MAIN_BANKS.get(model, build)
 
 
 class Axes:
