@@ -101,3 +101,26 @@ def test_an_english_question_is_read_by_its_own_model_alone(model: Any, tmp_path
     for text, stood in got.items():
         assert stood == pytest.approx(by_e5[text], abs=2e-3)
     assert max(got, key=got.__getitem__) == "My brother Anton repairs boats in Gdansk."
+
+
+def test_a_chinese_question_asked_again_is_not_read_by_the_main_model_again(
+        model: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The main model's query vectors are remembered like the question's own
+    (embed/querycache.py): an agent that asks twice pays e5 once."""
+    asked: list[str] = []
+    main = model.embed_main
+
+    def counted(text: str) -> np.ndarray:
+        asked.append(text)
+        return main(text)
+
+    monkeypatch.setattr(model, "embed_main", counted)
+    clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    with engramdb.open(tmp_path / "m.db", embedder=model, clock=clock) as mem:
+        mem.remember_many([Draft(text, kind="fact") for text in CHINESE])
+        first = mem.recall("我家的猫叫什么？", k=3)
+        again = mem.recall("我家的猫叫什么？", k=3)
+        mem.recall("What is my cat called?", k=3)
+    assert asked == ["我家的猫叫什么？"]
+    assert [h.memory.id for h in first] == [h.memory.id for h in again]
+    assert first[0].memory.content == "我们家的猫叫年糕，是只橘猫。"

@@ -104,6 +104,15 @@ class Core:
         return QueryCache(self._embed_uncached, self.config.query_cache)
 
     @built_once
+    def _main_vectors(self) -> QueryCache | None:
+        """A routed embedder's main model's query vectors (``embed_main``: a question in
+        Chinese is read by it too, recall/pipeline.py), remembered like the query's own."""
+        from ..embed.querycache import QueryCache
+
+        main = getattr(self.embedder, "embed_main", None)
+        return QueryCache(main, self.config.query_cache) if main is not None else None
+
+    @built_once
     def _recaller(self) -> Recaller:
         from ..recall.changemeaning import book_for as change_book
         from ..recall.earlier import book_for as earlier_book
@@ -119,7 +128,7 @@ class Core:
                         getattr(embedder, "relevance_floor", None),
                         self.config.preset, self.config.assoc_slots, self.config.relevance_floor,
                         aligned=getattr(embedder, "embed_aligned", None),
-                        main=getattr(embedder, "embed_main", None),
+                        main=self._main_vectors,
                         meaning=not getattr(embedder, "lexical_only", False),
                         # recall's own reading (None) reads meaning too; another is asked as is
                         conflict=None if self.compare.conflict_fn is statements
