@@ -147,18 +147,8 @@ def bank_for(embedder: Any, embed: EmbedQueries | None = None) -> QuestionBank |
     default the embedder's own ``embed_batch(texts, query=True)``."""
     if getattr(embedder, "lexical_only", False):
         return None
-    model = str(getattr(embedder, "model_id", ""))
-
-    def build() -> QuestionBank:
-        known = questions()
-        vectors = load(SHIPPED, TEXTS, model)
-        if vectors is None:
-            texts = [text for _, text in known]
-            vectors = embed(texts) if embed is not None else \
-                embedder.embed_batch(texts, query=True)
-        return QuestionBank(vectors, [lang for lang, _ in known])
-
-    return _BANKS.get(model, build)
+    return _embedded(embedder, _BANKS, SHIPPED, embed or (
+        lambda texts: embedder.embed_batch(texts, query=True)))
 
 
 def main_bank_for(embedder: Any) -> QuestionBank | None:
@@ -170,18 +160,29 @@ def main_bank_for(embedder: Any) -> QuestionBank | None:
     main = getattr(embedder, "embed_main", None)
     if main is None or getattr(embedder, "lexical_only", False):
         return None
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        import numpy as np
+
+        return np.stack([main(text) for text in texts])
+
+    return _embedded(embedder, _MAIN_BANKS, MAIN_SHIPPED, embed)
+
+
+def _embedded(embedder: Any, kept: PerModel[QuestionBank], shipped: str,
+              embed: EmbedQueries) -> QuestionBank:
+    """The bank's vectors shipped as ``shipped`` for this embedder's model, or ``embed``-ded
+    on first use; once per process and model id, in ``kept``."""
     model = str(getattr(embedder, "model_id", ""))
 
     def build() -> QuestionBank:
-        import numpy as np
-
         known = questions()
-        vectors = load(MAIN_SHIPPED, TEXTS, model)
+        vectors = load(shipped, TEXTS, model)
         if vectors is None:
-            vectors = np.stack([main(text) for _, text in known])
+            vectors = embed([text for _, text in known])
         return QuestionBank(vectors, [lang for lang, _ in known])
 
-    return _MAIN_BANKS.get(model, build)
+    return kept.get(model, build)
 
 
 class Axes:
