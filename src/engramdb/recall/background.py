@@ -57,12 +57,25 @@ class ModelBackground:
         over the pairs of the scope's sample of ``lang`` (the same memories in both), kept."""
         key = (int(other.dims[0]), len(other.dims), lang)
         if key not in self.agreed:
-            x, y = self.sample[lang], other.sample[lang]
-            off = ~np.eye(len(x), dtype=bool)
-            sx, sy = (x @ x.T)[off], (y @ y.T)[off]
-            self.agreed[key] = float(np.corrcoef(sx, sy)[0, 1]) \
-                if sx.size > 1 and sx.std() > 0 and sy.std() > 0 else 0.0
+            self.agreed[key] = pair_agreement(self.sample[lang], other.sample[lang])
         return self.agreed[key]
+
+
+def pair_agreement(x: np.ndarray, y: np.ndarray) -> float:
+    """How far two models agree by chance on one set of texts (``x``, ``y``: the same texts'
+    unit rows in each model): the correlation of their cosines over the texts' pairs; 0 where
+    it cannot be told."""
+    off = ~np.eye(len(x), dtype=bool)
+    sx, sy = (x @ x.T)[off], (y @ y.T)[off]
+    return float(np.corrcoef(sx, sy)[0, 1]) \
+        if sx.size > 1 and sx.std() > 0 and sy.std() > 0 else 0.0
+
+
+def chance_spread(r: float) -> float:
+    """The spread by chance of the mean of two models' standings, in units of one model's,
+    for models that agree by ``r``: sqrt((1 + r) / 2), the spread of the mean of two standard
+    normals that correlate by r (a negative r counted as 0)."""
+    return float(np.sqrt((1.0 + max(r, 0.0)) / 2.0))
 
 
 def model_half(vector: np.ndarray) -> np.ndarray:
@@ -180,8 +193,7 @@ def mean_spread(kept: Sequence[ModelBackground], lang: str) -> float:
     if a.ids.get(lang, {}).keys() != b.ids.get(lang, {}).keys() \
             or len(a.ids.get(lang, {})) < MIN_BACKGROUND:
         return 1.0
-    r = max(a.agreement(b, lang), 0.0)
-    return float(np.sqrt((1.0 + r) / 2.0))
+    return chance_spread(a.agreement(b, lang))
 
 
 def chance(n: int) -> float:

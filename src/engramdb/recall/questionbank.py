@@ -99,19 +99,14 @@ class QuestionBank:
 
     def mean_spread(self, other: QuestionBank, lang: str) -> float:
         """The spread by chance of the mean of this bank's standing and ``other``'s (the same
-        questions in another model), in units of one model's: sqrt((1 + r) / 2), r the
-        correlation of the two models' cosines over the pairs of the questions of ``lang``
-        (0.46 for the default's two models on the Chinese questions); kept."""
-        import numpy as np
+        questions in another model), in units of one model's (recall/background.py
+        ``chance_spread``), from how far the two models agree on the pairs of the questions of
+        ``lang`` (r 0.46 for the default's two models on the Chinese questions); kept."""
+        from .background import chance_spread, pair_agreement
 
         key = (id(other), lang)
         if key not in self._agreed:
-            x, y = (b.rows[lang] / np.maximum(np.linalg.norm(b.rows[lang], axis=1,
-                                                             keepdims=True), 1e-12)
-                    for b in (self, other))
-            off = ~np.eye(len(x), dtype=bool)
-            r = float(np.corrcoef((x @ x.T)[off], (y @ y.T)[off])[0, 1]) if len(x) > 2 else 0.0
-            self._agreed[key] = float(np.sqrt((1.0 + max(r, 0.0)) / 2.0))
+            self._agreed[key] = chance_spread(pair_agreement(self.rows[lang], other.rows[lang]))
         return self._agreed[key]
 
     def _typical(self, lang: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
