@@ -314,14 +314,19 @@ def test_stdout_carries_only_protocol(tmp_path: Path) -> None:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr,
                             text=True)
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
-    proc.stdin.flush()
     replies = []
     try:
-        while len([r for r in replies if "id" in r]) < 4:  # the store opens on the first call
-            line = proc.stdout.readline()
-            assert line, "the server closed stdout before answering"
-            replies.append(json.loads(line))              # a line that is not JSON fails here
+        # A request is sent after the previous one's reply: the server may answer requests
+        # concurrently, and the recall must see the remembered memory.
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            if "id" not in message:
+                continue
+            while not any(r.get("id") == message["id"] for r in replies):
+                line = proc.stdout.readline()      # the store opens on the first call
+                assert line, "the server closed stdout before answering"
+                replies.append(json.loads(line))  # a line that is not JSON fails here
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
