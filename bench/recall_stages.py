@@ -68,7 +68,8 @@ def main() -> None:
         # then each query once (--warm: every query once before, so the records and tokens
         # each one reads are kept already: what a long-running process asked again sees). The
         # first Chinese query is asked before too: it loads jieba's tag table once a process
-        # (~0.7 s CPU), which would otherwise count as 3-4 ms in every stage mean
+        # (~0.7 s CPU), which would otherwise count as ~2 ms a recall in the stage that first
+        # reads Chinese (order_near)
         chinese = [q for q in queries if is_cjk(q)][:1]
         for q in queries if args.warm else queries[:1] + chinese:
             mem.recall(q, k=5, track=False, user=args.user, agent="bench")
