@@ -43,6 +43,17 @@ def test_the_main_models_bank_vectors_ship_and_match_a_fresh_embedding(model: An
     assert np.all(np.sum(fresh * vectors[picks], axis=1) > 0.999)
 
 
+def test_the_main_model_embeds_a_batch_as_it_embeds_each_text(model: Any) -> None:
+    """``embed_main_batch`` (the bank's questions when no shipped vectors match) gives each
+    text's ``embed_main``: the main model's half, the other half zero."""
+    texts = ["Where do I live now?", "我现在住在哪里？"]
+    batch = model.embed_main_batch(texts)
+    assert batch.shape == (2, model.dimensions)
+    assert not batch[:, model.main.dimensions:].any()
+    for row, text in zip(batch, texts, strict=True):
+        assert float(np.dot(row, model.embed_main(text))) > 0.999
+
+
 def test_only_a_routed_embedder_with_meaning_has_a_second_bank() -> None:
     assert main_bank_for(make_embedder("hashing")) is None
     assert main_bank_for(USEEmbedder(threads=1)) is None

@@ -47,8 +47,7 @@ def main() -> None:
              embedder.embed_batch([text for _, text in worldly.cues()], query=True)),
             (earlier.SHIPPED, earlier.TEXTS, embedder.embed_batch(earlier.texts(), query=True)),
             (questionbank.SHIPPED, questionbank.TEXTS, embedder.embed_batch(bank, query=True)),
-            (questionbank.MAIN_SHIPPED, questionbank.TEXTS,
-             np.stack([embedder.embed_main(text) for text in bank]))):
+            (questionbank.MAIN_SHIPPED, questionbank.TEXTS, embedder.embed_main_batch(bank))):
         values = np.asarray(vectors, dtype=np.float32)
         path = save(name, source, embedder.model_id, values)
         print(f"{path}: {len(values)} x {values.shape[1]} dims, {embedder.model_id} "

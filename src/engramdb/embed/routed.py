@@ -80,8 +80,13 @@ class RoutedEmbedder:
         """The query in the main model's half alone, whatever its script (a question in
         Chinese is otherwise searched by the cross-lingual half): recall/crosslingual.py
         sums both models' standings in a scope that holds both languages."""
+        return self.embed_main_batch([text])[0]
+
+    def embed_main_batch(self, texts: Sequence[str]) -> np.ndarray:
+        """``embed_main`` of each text, one batch through the main model (the question bank's
+        questions, recall/questionbank.py ``main_bank_for``)."""
         import numpy as np
 
-        out = np.zeros(self.dimensions, dtype=np.float32)
-        out[: self.main.dimensions] = self.main.embed_batch([text], query=True)[0]
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        out[:, : self.main.dimensions] = self.main.embed_batch(list(texts), query=True)
         return out

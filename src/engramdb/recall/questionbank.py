@@ -152,15 +152,9 @@ def main_bank_for(embedder: Any) -> QuestionBank | None:
     process and model id: what a Chinese question's standing is also read against
     (recall/pipeline.py ``_bank_standings``). None for an embedder of one model or without
     meaning."""
-    main = getattr(embedder, "embed_main", None)
-    if main is None or getattr(embedder, "lexical_only", False):
+    embed = getattr(embedder, "embed_main_batch", None)
+    if embed is None or getattr(embedder, "lexical_only", False):
         return None
-
-    def embed(texts: Sequence[str]) -> np.ndarray:
-        import numpy as np
-
-        return np.stack([main(text) for text in texts])
-
     return _embedded(embedder, _MAIN_BANKS, MAIN_SHIPPED, embed)
 
 
