@@ -45,7 +45,8 @@ def test_the_dense_search_of_a_layer_that_holds_few_rows_is_the_exact_best(tmp_p
     """Where most rows are in layers left out, the search goes deeper on the same scores
     until it holds the best ``limit`` of the layers asked: each one's cosine row by row, best
     first and by id among equals, as scoring every row would give; for a query of hashed
-    words (scored on its non-zero dimensions alone) and for a dense one."""
+    words (scored on its non-zero dimensions alone) and for a dense one. Each cosine is the
+    one that row gets scored alone."""
     texts = [f"{w} {i} met {v} about the {u}" for i, (w, v, u) in enumerate(
         (w, v, u) for w in ("Ana", "Wang", "小李", "Bob") for v in ("Maria", "老张", "Ivan")
         for u in ("budget", "garden", "冰雕", "hiring", "flight") for _ in range(4))]
@@ -67,7 +68,27 @@ def test_the_dense_search_of_a_layer_that_holds_few_rows_is_the_exact_best(tmp_p
             assert (np.count_nonzero(q) * vectors.SPARSE < len(q)) == isinstance(query, str)
             for layers, limit in (((Layer.CORE,), 7), ((Layer.CORE,), 40),
                                   ((Layer.ARCHIVED,), 30), ((Layer.CORE, Layer.ARCHIVED), 5)):
-                want = sorted(((mid, float(np.dot(np.ascontiguousarray(v), q)))
+                want = sorted(((mid, float(vectors.cosines(v, q)[0]))   # one row alone
                                for mid, v in vecs.items() if layer[mid] in layers),
                               key=lambda item: (-item[1], item[0]))[:limit]
                 assert store.search_vector(scope, q, limit, list(layers)) == want, (layers, limit)
+
+
+def test_a_rows_cosine_has_the_same_bits_whatever_rows_are_scored_with_it():  # type: ignore[no-untyped-def]
+    """``cosines``, every exact score's formula: a row scored alone, among a few or among a
+    thousand, from a copy or from a view of a column matrix, gets one number, for the
+    dimensions of each shipped model and of both together."""
+    rng = np.random.default_rng(3)
+    for dim in (7, 384, 512, 768, 896):
+        columns = rng.standard_normal((dim, 3000)).astype(np.float32)
+        query = rng.standard_normal(dim).astype(np.float32)
+        for n in (1, 2, 3, 17, 100, 1000):
+            positions = np.sort(rng.choice(3000, n, replace=False))
+            together = vectors.cosines(columns[:, positions].T, query)
+            alone = [vectors.cosines(np.ascontiguousarray(columns[:, p]), query)[0]
+                     for p in positions]
+            assert together.tolist() == [float(a) for a in alone]
+            assert vectors.cosines(columns[:, positions[::2]].T, query).tolist() \
+                == together[::2].tolist()
+        some = columns[:, :5].T
+        assert np.allclose(vectors.cosines(some, query), some @ query, rtol=1e-5, atol=1e-5)

@@ -130,7 +130,7 @@ def rank_vectors(ids: Sequence[str], matrix: np.ndarray, query: np.ndarray, limi
 
     if not len(ids) or limit <= 0:
         return []
-    from .vectors import MARGIN
+    from .vectors import MARGIN, cosines
 
     q = np.asarray(query, dtype=np.float32)
     scores = matrix @ q
@@ -144,9 +144,12 @@ def rank_vectors(ids: Sequence[str], matrix: np.ndarray, query: np.ndarray, limi
         edge = np.partition(scores, len(ids) - limit)[len(ids) - limit]
         keep = np.flatnonzero(scores >= edge - MARGIN)
 
-    def exact(i: int) -> float:   # each pair on its own, as the hot search scores it
-        best = float(np.dot(np.ascontiguousarray(matrix[i]), q))
-        return max([best, *(float(np.dot(p, q)) for p in rows.get(ids[i], ()))])
+    def exact(i: int, best: float) -> float:   # a long memory's best passage where higher
+        parts = rows.get(ids[i])
+        return max(best, *cosines(parts, q).tolist()) if parts is not None else best
 
-    found = sorted(((ids[i], exact(int(i))) for i in keep), key=lambda x: (-x[1], x[0]))
+    # each pair on its own, as the hot search scores it
+    found = sorted(((ids[i], exact(i, best)) for i, best
+                    in zip(keep.tolist(), cosines(matrix[keep], q).tolist(), strict=True)),
+                   key=lambda x: (-x[1], x[0]))
     return found[:limit]

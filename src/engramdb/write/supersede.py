@@ -43,6 +43,7 @@ from ..model import Action, Kind, Layer, Record, Scope
 from ..recall.conflicts import Statement, conflict, said_in_chat, subjects_clash, unmentioned
 from ..recall.conflicts import read as statement
 from ..store.protocol import Store
+from ..store.vectors import cosines
 from ..text import normalize, tokenize
 from .align import DATE_WORDS, ZH_NUMERALS, typed_tokens
 from .ended import ended, holds
@@ -135,8 +136,9 @@ def neighbours(store: Store, rec: Record, vector: np.ndarray,
         for mid in _structural_candidates(store, rec):
             scored.setdefault(mid, float("nan"))
     missing = [mid for mid, cos in scored.items() if cos != cos]
-    for mid, vec in store.vectors(rec.scope, missing).items():
-        scored[mid] = float(np.dot(vec, vector))
+    found = store.vectors(rec.scope, missing)
+    scored.update(zip(found, cosines(np.array(list(found.values())), vector).tolist(),
+                      strict=True))
     records = store.get_many(rec.scope, list(scored)) if scored else {}
     if compare.custom_similarity and records:
         mine = Compared(rec, vector)
@@ -211,8 +213,9 @@ class BatchNeighbours:
         scores = {mid: s for mid, s in self.before.get(i, []) if mid not in self.row}
         if self.ids:
             sims = self.mine[: len(self.ids)] @ vector
-            for j in np.argsort(-sims, kind="stable")[:CANDIDATES]:
-                scores[self.ids[j]] = float(np.dot(self.mine[j], vector))
+            best = np.argsort(-sims, kind="stable")[:CANDIDATES]
+            scores.update(zip([self.ids[j] for j in best],
+                              cosines(self.mine[best], vector).tolist(), strict=True))
         return list(scores.items())
 
     def written(self, memory_id: str, vector: np.ndarray) -> None:
