@@ -128,3 +128,14 @@ def test_a_broad_rules_sentence_is_an_episode_only_in_a_period_that_ended(senten
     now = datetime(2026, 6, 15, 12, 0, tzinfo=UTC)
     drafts = extract([Turn(0, Message("user", sentence), now)])
     assert [d.kind for d in drafts] == [kind], [d.metadata for d in drafts]
+
+
+def test_the_month_may_is_no_mood_word():  # type: ignore[no-untyped-def]
+    """A word in title case after a sentence's first is a name (the month May, a person
+    called Will), not the mood word it spells; at a sentence's start it is read as one."""
+    from engramdb.write.reading import read
+
+    assert "plan" not in read("We signed the lease on the 3rd of May").moods
+    assert "plan" not in read("The lease starts in May, Will said").moods
+    assert "plan" in read("We may sign the lease next week").moods
+    assert "plan" in read("Maybe we sign the lease. Will they agree?").moods

@@ -62,7 +62,10 @@ _CLAUSE = re.compile(r"[;；。!！?？()（）\n]|[,，、](?!\d{3})|\.(?:\s|$)
 _FROM = frozenset({"from", "从", "由"})
 # a word on its own, not a part of a code, a path or a name joined by "/", "-", "_" or "."
 # ("hotfix/next", "next.js": no plan in them)
-_MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)")
+_MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)", re.IGNORECASE)
+# a word in title case after a sentence's first is a name ("the 3rd of May", "Will said"), not a
+# mood word, as write/align.py types such a word a value
+_OPENING = re.compile(r"(?:^|[.!?。！？]\s*)$")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
 # one occasion of a weekday: "this Wednesday", "next Friday", 这周三, 下周二 (jieba keeps 下周二 one
@@ -267,7 +270,8 @@ def _form(tok: Tok) -> str:
 
 def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
     low = text.lower()
-    words = set(_MOOD_WORD.findall(low))
+    words = {m.group(0).lower() for m in _MOOD_WORD.finditer(text)
+             if not (m.group(0).istitle() and not _OPENING.search(text[: m.start()].rstrip()))}
     if any(n in low for n in ("'ll", "going to", "gonna")):
         words.add("will")
     if re.search(r"used to|when i was|grew up|growing up|\bin (?:19|20)\d\d\b|(?:19|20)\d\d年",
