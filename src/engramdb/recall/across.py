@@ -17,8 +17,7 @@ import numpy as np
 
 from ..model import Hit, Scope
 from ..store.protocol import Store
-from ..text import is_cjk
-from ..text.lang import EN, ZH
+from ..text.lang import other, script
 from .background import Backgrounds, averaged, chance
 
 
@@ -27,14 +26,13 @@ def across(store: Store, backgrounds: Backgrounds, scope: Scope, query: str,
            hits: Sequence[Hit]) -> dict[str, float]:
     """Each hit in the other language than ``query``'s: its standing above chance (may be
     negative); none for a hit in the query's language or where no model has a background."""
-    asked = ZH if is_cjk(query) else EN
-    other = [h.memory.id for h in hits if h.memory.id in languages.get(EN if asked == ZH else ZH,
-                                                                         ())]
-    if not other:
+    asked = script(query)
+    lang = other(asked)
+    theirs = [h.memory.id for h in hits if h.memory.id in languages.get(lang, ())]
+    if not theirs:
         return {}
-    found = store.vectors(scope, other)
-    lang = EN if asked == ZH else ZH
-    candidates = [(mid, lang, found[mid]) for mid in other if mid in found]
+    found = store.vectors(scope, theirs)
+    candidates = [(mid, lang, found[mid]) for mid in theirs if mid in found]
     base = chance(len(languages.get(lang, ())))
     return {mid: z - base for mid, z in
             averaged(backgrounds, scope, vectors, languages, asked, candidates).items()}

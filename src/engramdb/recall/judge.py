@@ -33,7 +33,8 @@ from datetime import datetime
 from ..dynamics.stilltrue import QUEUE_KINDS, standing
 from ..model import Hit, Kind, Layer, Record
 from ..text import is_cjk
-from ..verdict import APPROVED, EN, QUESTIONABLE, ZH, Reason, Verdict
+from ..text.lang import script
+from ..verdict import APPROVED, EN, QUESTIONABLE, Reason, Verdict
 from ..write.slots import slot_of
 from .conflicts import EARLIER, later_of, stating
 from .conflicts import NEWER as NEWER_TERM
@@ -46,7 +47,7 @@ CHECKED = 20     # hits compared for contradictions
 def judge(hits: Sequence[Hit], query: str, now: datetime, still_true_days: float,
           archive_below: float) -> None:
     """Set each hit's verdict, said in the question's language."""
-    lang = ZH if is_cjk(query) else EN
+    lang = script(query)
     against = contradictions(hits, query)
     for hit in hits:
         reasons = _reasons(hit, now, still_true_days, archive_below)

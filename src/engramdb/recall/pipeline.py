@@ -15,7 +15,7 @@ from ..dynamics.strength import DEFAULT_PARAMS, DecayParams
 from ..model import Hit, Hits, Layer, Record, Scope
 from ..store.protocol import Store
 from ..text import is_cjk, tokenize
-from ..text.lang import EN, ZH
+from ..text.lang import other, script
 from ..text.timewindow import TimeWindow
 from ..tracing import traced
 from .across import across
@@ -339,7 +339,7 @@ class Recaller:
         main = self._main_vector(plan) if second is not None else None
         if second is None or main is None or main is own:
             return found
-        lang = ZH if is_cjk(plan.query) else EN
+        lang = script(plan.query)
         mine = self.languages.of(scope).ids.get(lang, set())
         also = second.standings(plan.query, main,
                                 {mid: v for mid, v in vectors.items() if mid in mine})
@@ -356,7 +356,7 @@ class Recaller:
         book = self._book(self.earlier)
         if book is None:
             return
-        stood = book.standing(plan.vector, ZH if is_cjk(plan.query) else EN)
+        stood = book.standing(plan.vector, script(plan.query))
         if stood >= STAND_EARLIER:
             plan.routing = Routing(HISTORY, f"the question's meaning leans to an earlier value "
                                             f"(it stands {stood:.1f} toward questions about "
@@ -368,7 +368,7 @@ class Recaller:
         book = self._book(self.world) if WORLDLY else None
         if book is None:
             return False
-        return book.standing(self._vector(plan), ZH if is_cjk(plan.query) else EN) \
+        return book.standing(self._vector(plan), script(plan.query)) \
             >= STAND_WORLDLY
 
     def _wakes_nothing(self, plan: QueryPlan) -> Callable[[], bool] | None:
@@ -378,7 +378,7 @@ class Recaller:
         book = self._book(self.world) if WORLDLY else None
         if book is None:
             return None
-        lang = ZH if is_cjk(plan.query) else EN
+        lang = script(plan.query)
         return lambda: book.wakes_nothing(self._vector(plan), lang)
 
     def _standings(self, scope: Scope, plan: QueryPlan, ids: list[str],
@@ -397,8 +397,8 @@ class Recaller:
             return {}
         known = known or {}
         if not every:
-            other = self.languages.of(scope).ids.get(EN if is_cjk(plan.query) else ZH, set())
-            ids = [mid for mid in ids if mid not in other]
+            elsewhere = self.languages.of(scope).ids.get(other(script(plan.query)), set())
+            ids = [mid for mid in ids if mid not in elsewhere]
         new = [mid for mid in ids if mid not in known]
         if not new:
             return {mid: known[mid] for mid in ids if mid in known}

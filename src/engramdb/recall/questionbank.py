@@ -29,8 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..embed.shipped import PerModel, data_lines, load
-from ..text import is_cjk
-from ..text.lang import EN, ZH
+from ..text.lang import EN, ZH, script
 
 if TYPE_CHECKING:
     import numpy as np
@@ -90,7 +89,7 @@ class QuestionBank:
         if not memories:
             return {}
         ids = list(memories)
-        lang = ZH if is_cjk(query) else EN
+        lang = script(query)
         span = self.dims[lang]
         rows = np.stack([memories[i][span] for i in ids]).astype(np.float32, copy=False)
         cos = rows @ np.asarray(vector[span], dtype=np.float32)

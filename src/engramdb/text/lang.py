@@ -26,6 +26,15 @@ def language(text: str) -> str:
     return ZH if cjk >= len(_LATIN_WORD.findall(text)) else EN
 
 
+def script(text: str) -> str:
+    """``zh`` where the text holds any Chinese character, else ``en``: the language a question
+    is read in by the recall (its model's half of a routed vector, its background, its bank),
+    which a question with one Chinese word already needs (``language`` weighs the two)."""
+    from .tokenize import is_cjk
+
+    return ZH if is_cjk(text) else EN
+
+
 def other(lang: str) -> str:
     return EN if lang == ZH else ZH
 
