@@ -79,9 +79,37 @@ def test_an_unclear_vote_keeps_the_rules_kind(model: Any, text: str) -> None:
 
 @pytest.mark.parametrize(("text", "kind"), [("I love hiking in the Alps.", Kind.PREFERENCE),
                                             ("提醒我给妈妈打电话", Kind.PENDING)])
-def test_a_typed_pattern_is_never_voted_on(model: Any, text: str, kind: Kind) -> None:
+def test_a_typed_pattern_keeps_its_kind_where_the_vote_agrees(model: Any, text: str,
+                                                               kind: Kind) -> None:
     [memory] = extracted(model, text)
     assert memory.kind == kind and "kind_vote" not in memory.metadata
+
+
+@pytest.mark.parametrize(("text", "typed", "kind"), [
+    ("Takeaway: I really enjoy small jazz clubs more than big concerts", "en:lesson",
+     Kind.PREFERENCE),
+    ("奶茶一定要少糖去冰", "zh:must", Kind.PREFERENCE),
+])
+def test_a_typed_pattern_is_overturned_by_a_vote_leading_far(model: Any, text: str, typed: str,
+                                                             kind: Kind) -> None:
+    """A pattern's words ("takeaway:", 一定要) read a lesson or a rule; the examples' vote for
+    the preference it says leads by more than TYPED_LEAD times what a guess needs."""
+    [memory] = extracted(model, text)
+    assert memory.metadata["rule"] == typed and memory.kind == kind
+    vote = memory.metadata["kind_vote"]
+    assert vote["lead"] > kindvote.TYPED_LEAD * vote["needed"]
+
+
+@pytest.mark.parametrize(("text", "kept"), [("I like it", False), ("I love sushi!", True),
+                                            ("我喜欢下雨天", True)])
+def test_a_typed_reaction_is_dropped_only_by_a_vote_for_none_leading_far(model: Any, text: str,
+                                                                        kept: bool) -> None:
+    """"I like" reads a preference; the examples' vote for "none" drops the draft only where
+    it leads by more than TYPED_LEAD times what a guess needs (a reaction), not where it leads
+    less (a real preference, however short)."""
+    drafts = extract([Turn(0, Message("user", text), datetime(2026, 1, 5, tzinfo=UTC))])
+    assert [d.metadata["rule"] for d in drafts] == ["zh:like" if text[0] == "我" else "en:like"]
+    assert [d.kind for d in kindvote.revote(drafts, model)] == ([Kind.PREFERENCE] if kept else [])
 
 
 @pytest.mark.parametrize("text", ["I see, that makes a lot more sense now.",

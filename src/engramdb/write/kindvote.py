@@ -1,4 +1,5 @@
-"""A memory's kind from the nearest labelled examples, where the rules only guessed.
+"""A memory's kind from the nearest labelled examples, where the rules only guessed, or
+where they read words that say another kind.
 
 The typed patterns (write/patterns.py) know a few dozen ways of saying a preference, a rule, a
 lesson or a pending item; a sentence none of them reads is kept by a structural fallback
@@ -20,12 +21,17 @@ keeping), and only where their vote stands clearly above the rule's guess:
   write/extract.py ``unread`` for ``ingest``) is kept only where the best kind leads "none" by
   more than ``needed``, with that kind ("水电费还没缴，月底前搞定。": pending).
 
-A sentence a typed pattern read keeps its kind: the vote only replaces a guess. An embedder
-that reads words, not meaning (``lexical_only``: the hashing embedder) gives no vote: the rules
-alone decide there. The examples are embedded once per process and embedder model id, on the
-first guess that needs them, not at every write; for the default embedder they are read from
-data/kind_examples.npz (written by tools/shipped_vectors.py, embed/shipped.py: the model id and
-the examples' hash must match) instead of embedding 529 sentences, ~9.5 s of CPU.
+A sentence a typed pattern read (write/patterns.py) keeps its kind unless the vote for another
+leads by ``TYPED_LEAD`` times ``needed``: a pattern's words are a strong sign, and still only
+words ("一定要" reads a rule in "奶茶一定要少糖去冰", which says a preference; "I like" a
+preference in "I like it", a reaction, which a vote for "none" that leads so far drops).
+
+An embedder that reads words, not meaning (``lexical_only``: the hashing embedder) gives no
+vote: the rules alone decide there. The examples are embedded once per process and embedder
+model id, on the first guess that needs them, not at every write; for the default embedder
+they are read from data/kind_examples.npz (written by tools/shipped_vectors.py,
+embed/shipped.py: the model id and the examples' hash must match) instead of embedding 529
+sentences, ~9.5 s of CPU.
 bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from ..embed.shipped import PerModel, data_lines, load
 from ..model import Draft, Kind
 from ..text import is_cjk
 from .extract import GENERIC
+from .patterns import PATTERNS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,6 +60,11 @@ WRONG_SHARE = 0.9   # a vote must lead by more than 9 wrong leave-one-out votes 
 # sentence only a broad rule matched, and the broad subject rules (write/extract.py GENERIC)
 GUESSES = ("statement", "past_statement", "dated_event", "steps")
 UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unread``)
+# a kind a typed pattern read is overturned (or, by "none", dropped) by a vote that leads by this
+# many times the lead a guess's needs (design extraction sets, 450 cases: 1x +6 / -4, 1.5x
+# +2 / -0, 2x no change; bench/results/kind_knn.md)
+TYPED_LEAD = 1.5
+TYPED = frozenset(rule for _, rule, _ in PATTERNS) - GENERIC   # the typed patterns' rules
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 
@@ -194,7 +206,9 @@ def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None,
     guess), with their kind; without a vote (``embedder`` lexical) it is dropped. ``mask``
     (the PII policy "mask"): the embedder is given each text with its values as placeholders,
     as the write path gives it the memory (write/privacy.py)."""
-    guessed = [i for i, d in enumerate(drafts) if is_guess(_rule(d)) and d.kind is not None]
+    guessed = [i for i, d in enumerate(drafts) if d.kind is not None
+               and (is_guess(_rule(d)) or _rule(d) in TYPED)]
+    typed = {i for i in guessed if _rule(drafts[i]) in TYPED}
     unread = {i for i in guessed if _rule(drafts[i]).endswith(":" + UNREAD)}
     book = book_for(embedder, embed) if guessed else None
     if book is None:
@@ -208,7 +222,8 @@ def revote(drafts: list[Draft], embedder: Any, embed: Embed | None = None,
     kinds = [NONE if i in unread else str(Kind(drafts[i].kind).value) for i in guessed]
     dropped = set(unread)
     for i, kind, vote in zip(guessed, kinds, book.votes(vectors, kinds), strict=True):
-        if not vote.clear or vote.kind == kind:
+        if not vote.clear or vote.kind == kind or (
+                i in typed and vote.lead <= TYPED_LEAD * vote.needed):
             continue
         meta = drafts[i].metadata or {}
         dropped.discard(i)
