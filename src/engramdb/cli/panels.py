@@ -6,8 +6,12 @@ under "Other commands" (and tests/test_cli_tables.py fails)."""
 
 from __future__ import annotations
 
-import click
+from typing import TYPE_CHECKING
+
 from typer.core import TyperGroup
+
+if TYPE_CHECKING:   # typer's own click, which its groups are built on: not loaded to run
+    from typer import _click as click
 
 PANELS: dict[str, tuple[str, ...]] = {
     "Memory": ("remember", "recall", "get", "update", "forget", "restore", "history",
