@@ -6,10 +6,16 @@ conversion, a country's capital), and a held-out question that is also an exampl
 against itself. Compared after case, spaces and closing punctuation are set aside.
 
     python tools/data_overlap.py        # exit 1 and a list where a line repeats one
+    python tools/data_overlap.py --near 0.5   # also list lines close to one (not a failure)
+
+Close: the Jaccard overlap of the two texts' words (Latin letters and digits) and Chinese
+character pairs is at least the given share; a list to read, since short questions of one
+form share most of their words by construction.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -37,12 +43,26 @@ def strings(node: object) -> Iterator[str]:
             yield from strings(value)
 
 
+def grams(text: str) -> frozenset[str]:
+    """The words (Latin letters and digits) and Chinese character pairs of ``text``."""
+    low = text.lower().replace("'", "").replace("\u2019", "")
+    han = re.findall(r"[\u4e00-\u9fff]+", low)
+    return frozenset([*re.findall(r"[a-z0-9]+", low),
+                      *(run[i:i + 2] for run in han for i in range(max(len(run) - 1, 1)))])
+
+
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--near", type=float, default=None,
+                    help="also list example lines this close to an evaluation text (0 to 1)")
+    args = ap.parse_args()
     seen: dict[str, str] = {}
     for path in SETS:
         for text in strings(json.loads(path.read_text("utf-8"))):
             seen.setdefault(key(text), f"{path.parent.name}/{path.name}")
-    found = 0
+    near = [(g, text) for text in seen if len(g := grams(text)) >= 3] \
+        if args.near is not None else []
+    found = close = 0
     for path in DATA:
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
             if line.startswith("#"):
@@ -52,7 +72,14 @@ def main() -> int:
                 if k in seen:
                     print(f"{path.relative_to(ROOT)}:{n}: {part!r} is in {seen[k]}")
                     found += 1
-    print(f"{len(SETS)} evaluation files, {len(DATA)} example files: {found} line(s) repeated")
+                elif near and len(mine := grams(part)) >= 3:
+                    share, text = max((len(mine & g) / len(mine | g), text) for g, text in near)
+                    if share >= args.near:
+                        print(f"{path.relative_to(ROOT)}:{n}: {part!r} is {share:.2f} close "
+                              f"to {text!r} ({seen[text]})")
+                        close += 1
+    print(f"{len(SETS)} evaluation files, {len(DATA)} example files: {found} line(s) repeated"
+          + (f", {close} close (at least {args.near:g})" if args.near is not None else ""))
     return 1 if found else 0
 
 
