@@ -1,7 +1,7 @@
 """Write the default embedder's vectors of the package's example texts, so that a process using
 it reads them instead of embedding them on first use (embed/shipped.py):
 
-- src/engramdb/data/kind_examples.npz: the kind examples (write/kindvote.py; 943 sentences;
+- src/engramdb/data/kind_examples.npz: the kind examples (write/kindvote.py; 915 sentences;
   529 took about 9.5 s of CPU on a process's first ``ingest``);
 - src/engramdb/data/question_bank.npz: the question bank, embedded as queries
   (recall/questionbank.py; 400 questions, on a process's first recall);

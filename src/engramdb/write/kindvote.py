@@ -30,7 +30,7 @@ An embedder that reads words, not meaning (``lexical_only``: the hashing embedde
 vote: the rules alone decide there. The examples are embedded once per process and embedder
 model id, on the first guess that needs them, not at every write; for the default embedder
 they are read from data/kind_examples.npz (written by tools/shipped_vectors.py,
-embed/shipped.py: the model id and the examples' hash must match) instead of embedding 943
+embed/shipped.py: the model id and the examples' hash must match) instead of embedding 915
 sentences (529 took ~9.5 s of CPU).
 bench/kind_knn.py measures it; bench/results/kind_knn.md has the figures."""
 
