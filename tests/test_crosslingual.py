@@ -13,7 +13,7 @@ from engramdb.model import Scope
 from engramdb.recall.crosslingual import LEG, LanguageMix
 from engramdb.registry import make_embedder
 from engramdb.testing import FrozenClock
-from engramdb.text.lang import EN, ZH, language, other
+from engramdb.text.lang import EN, ZH, language, other, script
 
 # ---------------------------------------------------------------- the language rule
 
@@ -36,6 +36,15 @@ def test_language_of_a_text(text: str, lang: str) -> None:
 
 def test_other_language() -> None:
     assert other(EN) == ZH and other(ZH) == EN
+
+
+def test_a_question_with_any_chinese_is_read_in_chinese() -> None:
+    """``script``: the language the recall reads a question in (its model's half, its
+    background): Chinese where it holds any Chinese character, where ``language`` weighs the
+    two scripts' words."""
+    mixed = "I really love 饺子 and noodles"
+    assert script(mixed) == ZH and language(mixed) == EN
+    assert script("我在Google工作") == ZH and script("Where do I work?") == EN and script("") == EN
 
 
 # ---------------------------------------------------------------- the scope's tally
