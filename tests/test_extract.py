@@ -135,7 +135,7 @@ def test_the_month_may_is_no_mood_word():  # type: ignore[no-untyped-def]
     called Will), not the mood word it spells; at a sentence's start it is read as one."""
     from engramdb.write.reading import read
 
-    assert "plan" not in read("We signed the lease on the 3rd of May").moods
+    assert "plan" not in read("We signed the lease on the 5th of May").moods
     assert "plan" not in read("The lease starts in May, Will said").moods
     assert "plan" in read("We may sign the lease next week").moods
     assert "plan" in read("Maybe we sign the lease. Will they agree?").moods

@@ -63,7 +63,7 @@ _FROM = frozenset({"from", "从", "由"})
 # a word on its own, not a part of a code, a path or a name joined by "/", "-", "_" or "."
 # ("hotfix/next", "next.js": no plan in them)
 _MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)", re.IGNORECASE)
-# a word in title case after a sentence's first is a name ("the 3rd of May", "Will said"), not a
+# a word in title case after a sentence's first is a name ("the 5th of May", "Will said"), not a
 # mood word, as write/align.py types such a word a value
 _OPENING = re.compile(r"(?:^|[.!?。！？]\s*)$")
 _ARROW = frozenset({"→", ">", "->"})
