@@ -4,11 +4,11 @@ of a message (any CJK character: Chinese)."""
 
 from __future__ import annotations
 
-from ..text.tokenize import is_cjk
+from ..text.lang import script
 
 
 def lang_of(text: str) -> str:
-    return "zh" if is_cjk(text or "") else "en"
+    return script(text or "")
 
 
 SYSTEM = {

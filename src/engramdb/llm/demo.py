@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ..text.lang import script
 from ..text.stopwords import ZH_STOP
 from ..text.tokenize import is_cjk, tokenize
 from .chat import Endpoint
@@ -90,7 +91,7 @@ def reply(body: dict[str, Any]) -> dict[str, Any]:
 
 def answer(question: str, memories: list[str]) -> str:
     """The labelled answer: the memories sharing the most words with the question."""
-    lang = "zh" if is_cjk(question) else "en"
+    lang = script(question)
     asked = _words(question)
     shared = [(len(asked & _words(m)), i, m) for i, m in enumerate(memories)
               if not m.rstrip().endswith(("?", "？"))]

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..model import Draft, Kind, Message
+from ..text.lang import script
 from ..text.timespan import precision_of
 from ..text.timewindow import parse_window
 from ..text.tokenize import is_cjk
@@ -239,7 +240,7 @@ def commanded(name: str, rest: str, turn: Turn, session: str | None) -> Draft | 
         rest = rest[0].upper() + rest[1:]
     draft = draft_of(rest, turn, session)
     if draft is None:
-        lang = "zh" if is_cjk(rest) else "en"
+        lang = script(rest)
         draft = Draft(content=rest, kind=Kind.FACT, at=turn.at, session=session,
                       turn=str(turn.index), metadata={**meta, "rule": f"{lang}:statement"})
     draft.importance = ASKED_IMPORTANCE
@@ -253,7 +254,7 @@ def statement(sentence: str, past: bool) -> tuple[Kind, str] | None:
     if _QUESTION.search(sentence) or sentence.endswith(("!", "！")) \
             or _SECOND_PERSON.search(sentence) or not informative(sentence):
         return None  # a question, an exclamation (a reaction), about the listener, small talk
-    lang = "zh" if is_cjk(sentence) else "en"
+    lang = script(sentence)
     if is_procedure(sentence):
         return Kind.PROCEDURE, f"{lang}:steps"
     if past:
