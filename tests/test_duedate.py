@@ -34,6 +34,8 @@ def day_end(month: int, day: int, year: int = 2026) -> datetime:
     ("后天交报告", day_end(12, 3)),
     ("周五之前续签护照", day_end(12, 4)),
     ("下周五开会", day_end(12, 11)),
+    ("the club met last Monday; the next meeting is on Friday", day_end(12, 4)),
+    ("周四晚上排练", day_end(12, 3)),
     ("下周交方案", day_end(12, 13)),
     ("下个月交税", day_end(1, 31, 2027)),
     ("三天后回复", day_end(12, 4)),
@@ -47,7 +49,12 @@ def test_due_dates_in_english_and_chinese(text: str, due: datetime) -> None:
 
 @pytest.mark.parametrize("text", ["buy milk", "yesterday I called", "market research",
                                   "may I ask about the budget", "2026-02-31 is no day",
-                                  "记得买牛奶"])
+                                  "记得买牛奶",
+                                  # a weekday gone by, or every one: no day to come
+                                  "last Friday the boiler broke", "上周六去爬山了",
+                                  "上个星期三开过会", "the book club meets every Thursday",
+                                  "each Monday I swim", "我们每周四晚上排练", "每个星期天去看奶奶",
+                                  "the choir sings on Sunday mornings"])
 def test_no_due_date(text: str) -> None:
     assert due_from_text(text, NOW) is None
 

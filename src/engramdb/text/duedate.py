@@ -33,6 +33,12 @@ _TODAY = re.compile(r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b
 _NEXT_ZH_WEEKDAY = re.compile(r"下(?:周|星期|礼拜)([一二三四五六日天])")
 _WEEKDAY = re.compile(rf"\b(?:on|by|next|this|until|before)?\s*({'|'.join(WEEKDAYS)})\b", _I)
 _ZH_WEEKDAY_NAME = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])")
+# a weekday that names no day to come: a past one ("last Friday", 上周六, 上个星期五) or every
+# one ("every Friday", "each Friday", 每周五, 每个星期五), read from the words just before it,
+# or one that recurs by its part of day in the plural ("Friday evenings")
+_OFF_WEEKDAY = re.compile(r"(?:\b(?:last|every|each)\s+(?:on\s+)?|[上每]个?(?:周|星期|礼拜)?)$",
+                          _I)
+_RECURRING_PART = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", _I)
 _WEEK = re.compile(r"\b(this|next)\s+week\b|\bend\s+of\s+(?:the|this)\s+week\b"
                    r"|(这周|本周|这个星期|下周|下星期|下个星期)", _I)
 _MONTH = re.compile(r"\b(this|next)\s+month\b|\bend\s+of\s+(?:the|this)\s+month\b"
@@ -75,7 +81,9 @@ def _weekdays(text: str, day: datetime) -> datetime | None:
     if m:   # 下周五: the Friday of next week
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
         return _end(monday + timedelta(days=ZH_WEEKDAY[m.group(1)]))
-    m = _WEEKDAY.search(text) or _ZH_WEEKDAY_NAME.search(text)
+    m = next((m for pattern in (_WEEKDAY, _ZH_WEEKDAY_NAME) for m in pattern.finditer(text)
+              if not _OFF_WEEKDAY.search(text[:m.start(1)])
+              and not _RECURRING_PART.match(text, m.end())), None)
     if not m:
         return None
     name = m.group(1).lower()
