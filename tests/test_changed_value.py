@@ -64,3 +64,42 @@ def test_a_near_miss_stays_current(tmp_path, old: str, new: str) -> None:  # typ
     (_, b), live = _remember(tmp_path / "m.db", old, new)
     assert b.rule != "changed_value"
     assert sorted(live) == sorted([old, new])
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("The car's inspection is on June 2 at the Eastgate garage.",
+     "The car's inspection got moved to June 9."),
+    ("搬家公司约在6月20日上午来。", "搬家公司改到6月27日上午来了。"),
+])
+def test_a_pending_items_changed_day_supersedes_it(tmp_path, old: str, new: str) -> None:  # type: ignore[no-untyped-def]
+    """A pending item states a value too (its day, its place): a later statement of a new one
+    supersedes it, whatever kind each was read as."""
+    clock = FrozenClock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    with engramdb.open(str(tmp_path / "m.db"), embedder="hashing", clock=clock) as mem:
+        me = mem.scope(user="u")
+        a = me.remember(old, kind="pending")
+        clock.advance(days=2)
+        b = me.remember(new, kind="fact")
+        assert (b.action.value, b.rule) == ("supersede", "changed_value")
+        assert b.evidence["old_id"] == a.memory.id
+        assert [r.content for r in me.list(include_superseded=False)] == [new]
+
+
+@pytest.mark.parametrize(("fact", "plan"), [
+    ("I drive an old grey Volvo estate.",
+     "I'm thinking of swapping the Volvo for an electric Renault next year."),
+    ("我现在用的手机是华为P30。", "我打算明年把华为P30换成小米14。"),
+])
+def test_a_plan_is_no_new_value(tmp_path, fact: str, plan: str) -> None:  # type: ignore[no-untyped-def]
+    """A pending item said as a plan tells how things may be: both stay current, and the
+    recall-time net does not set the plan above the current fact (recall/conflicts.py)."""
+    from engramdb.recall.conflicts import conflict
+
+    clock = FrozenClock(datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    with engramdb.open(str(tmp_path / "m.db"), embedder="hashing", clock=clock) as mem:
+        me = mem.scope(user="u")
+        a = me.remember(fact, kind="fact").memory
+        clock.advance(days=3)
+        b = me.remember(plan, kind="pending").memory
+        assert sorted(r.content for r in me.list(include_superseded=False)) == sorted([fact, plan])
+        assert not conflict(a, b)

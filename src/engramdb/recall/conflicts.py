@@ -3,11 +3,11 @@ path did not supersede (turn events are never superseded; a change said in other
 the first statement is often stored beside it).
 
 Two current memories among the top TOP hits conflict when the newer states a new value of what
-the older states. Both must state how things are (a fact, preference or identity, or a
-person's turn of a conversation; an episode happened and stays, an assistant's turn echoes),
-but for an assistant's echo of the older value ("Noted, $40 a month"), which a newer
-statement outdates as much as the value it echoes: it is ordered as an older one, never as
-a newer.
+the older states. Both must state how things are (a fact, preference, identity or pending
+item, not a plan, or a person's turn of a conversation; an episode happened and stays, an
+assistant's turn echoes), but for an assistant's echo of the older value ("Noted, $40 a
+month"), which a newer one outdates as much as the value it echoes: it is ordered as an older
+one, never as a newer.
 They are read sentence by sentence, the sentences that say a value (a turn's one: an opener
 or an aside beside it, "Ugh, I had that wrong. ... we're playing April 11th"), and one
 sentence of each that conflict are enough. Each test reads the sentences' typed tokens
@@ -95,7 +95,7 @@ from .restated import restated
 JUDGED = 3               # candidates below the top judged for the best hit's newer value
 TOP = 5                  # hits read for conflicts: what a recall returns by default (k = 5)
 RESTATED = True          # also recall/restated.py's test (a switch to measure what it buys)
-KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})
+KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY, Kind.PENDING})
 USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
 FIRST_PERSON = frozenset("i me my mine we us our ours 我 我们 咱们 咱".split())
 EARLIER = "earlier_value"
@@ -294,6 +294,8 @@ def conflict(old: Record, new: Record,
         return False  # "this week", 今天: an exception for that time, not a new value
     if occasion(new.content) and not occasion(old.content):
         return False  # "this Thursday", 下周二: an exception or a plan for that day
+    if new.kind == Kind.PENDING and old.kind != new.kind and "plan" in wread(new.content).moods:
+        return False  # a plan ("thinking of replacing it with ..."): how things may be
     said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
     who = _speaker(old), _speaker(new)
     meant = (lambda: alike(old, new) and not wread(new.content).moods & OTHER_MOODS) \
@@ -386,13 +388,11 @@ def for_a_while(text: str, at: datetime) -> bool:
 
 
 def stating(rec: Record) -> bool:
-    """A memory that states how things are: a fact, preference or identity, or a person's
-    turn of a conversation (role "user", the turns write/extract.py reads too); not an
-    episode, which happened and stays, nor an assistant's or a tool's turn, which answers or
-    echoes what it was told ("Makes sense, lots of people like Zed")."""
-    if rec.kind in KINDS:
-        return True
-    return rec.kind == Kind.EVENT and rec.metadata.get("role") == "user"
+    """A memory that states how things are: one of KINDS, or a person's turn of a
+    conversation (role "user", the turns write/extract.py reads too); not an episode, which
+    happened and stays, nor an assistant's or a tool's turn, which answers or echoes what it
+    was told ("Makes sense, lots of people like Zed")."""
+    return rec.kind in KINDS or (rec.kind == Kind.EVENT and rec.metadata.get("role") == "user")
 
 
 def echoes(rec: Record) -> bool:

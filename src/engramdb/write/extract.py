@@ -38,11 +38,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..model import Draft, Kind, Message
+from ..text.duedate import due_from_text
 from ..text.lang import script
-from ..text.timespan import precision_of
+from ..text.timespan import precision_of, start_of
 from ..text.timewindow import parse_window
 from ..text.tokenize import is_cjk
 from .commands import ASKED_IMPORTANCE, command_of, forget_draft
@@ -78,6 +79,8 @@ _PAST_VERB = re.compile(r"\b(?:went|visited|met|saw|did|had|was|were|got|took|st
 # rules that match a wide range of statements: a dated first-person past sentence they match is
 # an episode ("我在上海见了李伟" last week), not a standing fact
 GENERIC = frozenset({"zh:subject", "en:my_x", "en:use", "en:the_user"})
+# a guess or a rule read as a pending item because it names a day to come (``_ahead``)
+DUE = {"en": "en:due", "zh": "zh:due"}
 # parts of a day that text/timewindow.py reads as "today" would
 _TODAY = re.compile(r"\b(?:this (?:morning|afternoon|evening)|tonight|earlier today)\b"
                     r"|今天(?:早上|上午|下午|晚上|早些时候)|今早|今晚", re.IGNORECASE)
@@ -217,6 +220,8 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
                 found = (Kind.FACT, "zh:unread" if is_cjk(sentence) else "en:unread")
             if found is None:
                 return None
+    if not past and _bounded(found) and _ahead(sentence, turn.at):
+        found = (Kind.PENDING, DUE[script(sentence)])
     kind, rule = found
     at, span = (window.start, precision) if window is not None and precision else (turn.at, None)
     people, places = anchors(sentence)
@@ -266,3 +271,18 @@ def statement(sentence: str, past: bool) -> tuple[Kind, str] | None:
 
 def _today(m: re.Match[str]) -> str:
     return "今天" if is_cjk(m[0]) else "today"
+
+
+def _bounded(found: tuple[Kind, str]) -> bool:
+    """May a time ahead make this reading a pending item? A guess (the fallback's statement,
+    a sentence no rule read, a broad subject rule) or a rule: a rule holds always, and one
+    bounded by a day to come is a task."""
+    kind, rule = found
+    return kind == Kind.RULE or rule in GENERIC or rule.split(":")[-1] in ("statement", "unread")
+
+
+def _ahead(sentence: str, at: datetime) -> bool:
+    """Does ``sentence`` name a time after the day it is said on, by which something is due
+    (text/duedate.py)? Today's own is as often what just happened, and is not read so."""
+    due = due_from_text(sentence, at)
+    return due is not None and due > start_of(at, "day") + timedelta(days=1)

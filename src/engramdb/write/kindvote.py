@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 from ..embed.shipped import PerModel, data_lines, load
 from ..model import Draft, Kind
 from ..text import is_cjk
-from .extract import GENERIC
+from .extract import DUE, GENERIC
 from .patterns import PATTERNS
 
 if TYPE_CHECKING:
@@ -64,7 +64,8 @@ UNREAD = "unread"   # a statement the fallback left out (write/extract.py ``unre
 # many times the lead a guess's needs (design extraction sets, 450 cases: 1x +6 / -4, 1.5x
 # +2 / -0, 2x no change; bench/results/kind_knn.md)
 TYPED_LEAD = 1.5
-TYPED = frozenset(rule for _, rule, _ in PATTERNS) - GENERIC   # the typed patterns' rules
+# the typed patterns' rules, and a due date's reading (write/extract.py ``DUE``)
+TYPED = (frozenset(rule for _, rule, _ in PATTERNS) - GENERIC) | frozenset(DUE.values())
 
 Embed = Callable[[Sequence[str]], "np.ndarray"]
 

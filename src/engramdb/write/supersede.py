@@ -11,14 +11,14 @@ procedure whose slot (write/slots.py) is also the slot of a current stored one (
 - "slot_older_value": a new value whose ``at`` is before the current one's: stored as history,
   superseded at once by the current one
 Then, with a conflict function registered to judge writes (compare.py), "conflict_function": a
-new fact, preference or identity supersedes the nearest current one of those kinds, said no
-later, that the function says it conflicts with. Then the shape rules (write/shape.py), then
-the triple rule (write/tripledecide.py: "triple_former_value"), then
+new fact, preference, identity or pending item (``STATING``) supersedes the nearest current one
+of those kinds, said no later, that the function says it conflicts with. Then the shape rules
+(write/shape.py), then the triple rule (write/tripledecide.py: "triple_former_value"), then
 "ended_value" (write/ended.py): the new text says
 a thing has ended ("I sold the Civic", "钢琴不学了") and a current fact, preference or procedure
 near it names that thing -> SUPERSEDE of the closest one. Then "changed_value"
 (``_changed_value``): the recall-time net's judgement (recall/conflicts.py ``conflict``) says
-the new fact, preference or identity states a new value of the current one nearest it ->
+the new statement (``STATING``) states a new value of the current one nearest it ->
 SUPERSEDE.
 Otherwise, for any kind but events, "near_duplicate": a current memory of the same kind with
 token Jaccard >= NEAR_DUP_JACCARD and cosine >= NEAR_DUP_COSINE, the same numbers and no
@@ -305,7 +305,8 @@ def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
     return None
 
 
-STATING = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY})  # what a conflict compares
+# what a conflict compares: what states how things are, or will be (a pending item's day, place)
+STATING = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY, Kind.PENDING})
 CHANGED = True     # "changed_value" (a switch to measure what it buys)
 CHANGED_NEAREST = 1  # the current statements nearest the new one that it is judged against
 
@@ -374,7 +375,7 @@ def value_kinds(text: str) -> frozenset[str]:
 
 
 def _conflicting(rec: Record, current: list[Neighbour], compare: Comparers) -> Judgement | None:
-    """"conflict_function": the nearest current fact, preference or identity, said no later,
+    """"conflict_function": the nearest current statement (``STATING``), said no later,
     that the registered conflict function says ``rec`` conflicts with."""
     if rec.kind not in STATING or rec.uri is not None:
         return None
