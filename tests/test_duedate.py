@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from engramdb.text.duedate import due_from_text
+from engramdb.text.duedate import due_from_text, marked_ahead
 
 NOW = datetime(2026, 12, 1, 15, 0, tzinfo=UTC)   # a Tuesday afternoon
 
@@ -57,6 +57,18 @@ def test_due_dates_in_english_and_chinese(text: str, due: datetime) -> None:
                                   "the choir sings on Sunday mornings"])
 def test_no_due_date(text: str) -> None:
     assert due_from_text(text, NOW) is None
+
+
+@pytest.mark.parametrize(("text", "marked"), [
+    ("we pushed the tasting to next Thursday", True), ("by Friday, please", True),
+    ("in two weeks", True), ("tomorrow", True), ("体检改到下周二了", True), ("周五之前交", True),
+    ("三天后", True), ("下个月", True),
+    ("we tasted it on Thursday", False), ("on June 9", False), ("周四去的", False),
+    ("6月9日那天", False), ("last Friday", False),
+])
+def test_a_time_to_come_said_so(text: str, marked: bool) -> None:
+    """Words that put a time ahead whatever the verb's tense, not a bare weekday or date."""
+    assert marked_ahead(text) is marked
 
 
 def test_a_pending_item_gets_its_due_date(mem, clock):  # type: ignore[no-untyped-def]

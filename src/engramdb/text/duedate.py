@@ -39,6 +39,10 @@ _ZH_WEEKDAY_NAME = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天]
 _OFF_WEEKDAY = re.compile(r"(?:\b(?:last|every|each)\s+(?:on\s+)?|[上每]个?(?:周|星期|礼拜)?)$",
                           _I)
 _RECURRING_PART = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", _I)
+# words that put a time ahead whatever the tense of the verb beside them ("moved it to next
+# Friday", 改到下周四了): not a bare weekday or date, which a story names as often
+_MARKED = re.compile(rf"\b(?:next|by|before|until)\s+(?:{'|'.join(WEEKDAYS)}|week|month)\b"
+                     r"|(?:周|星期|礼拜)[一二三四五六日天](?:之前|以前)|下个?(?:月|星期|礼拜)", _I)
 _WEEK = re.compile(r"\b(this|next)\s+week\b|\bend\s+of\s+(?:the|this)\s+week\b"
                    r"|(这周|本周|这个星期|下周|下星期|下个星期)", _I)
 _MONTH = re.compile(r"\b(this|next)\s+month\b|\bend\s+of\s+(?:the|this)\s+month\b"
@@ -63,6 +67,13 @@ def due_from_text(text: str, now: datetime) -> datetime | None:
         if found is not None:
             return found
     return None
+
+
+def marked_ahead(text: str) -> bool:
+    """Does ``text`` name a time to come in words that say so ("tomorrow", "next Friday", "by
+    Friday", "in 3 days", 明天, 下周三, 周五之前, 三天后), not only a weekday or a date?"""
+    return any(p.search(text) for p in (_DAY_AFTER, _TOMORROW, _NEXT_ZH_WEEKDAY, _MARKED, _IN,
+                                         _ZH_IN))
 
 
 def _end(day: datetime) -> datetime:

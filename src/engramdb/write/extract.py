@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..model import Draft, Kind, Message
-from ..text.duedate import due_from_text
+from ..text.duedate import due_from_text, marked_ahead
 from ..text.lang import script
 from ..text.timespan import precision_of, start_of
 from ..text.timewindow import parse_window
@@ -220,7 +220,9 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
                 found = (Kind.FACT, "zh:unread" if is_cjk(sentence) else "en:unread")
             if found is None:
                 return None
-    if not past and _bounded(found) and _ahead(sentence, turn.at):
+    # a time to come said so (下周三, "next Tuesday"): a verb in the past beside it says what was
+    # done about it ("moved it to", 别忘了), not that it is gone by
+    if (not past or marked_ahead(sentence)) and _bounded(found) and _ahead(sentence, turn.at):
         found = (Kind.PENDING, DUE[script(sentence)])
     kind, rule = found
     at, span = (window.start, precision) if window is not None and precision else (turn.at, None)
@@ -278,7 +280,8 @@ def _bounded(found: tuple[Kind, str]) -> bool:
     a sentence no rule read, a broad subject rule) or a rule: a rule holds always, and one
     bounded by a day to come is a task."""
     kind, rule = found
-    return kind == Kind.RULE or rule in GENERIC or rule.split(":")[-1] in ("statement", "unread")
+    return kind == Kind.RULE or rule in GENERIC \
+        or rule.split(":")[-1] in ("statement", "past_statement", "unread")
 
 
 def _ahead(sentence: str, at: datetime) -> bool:
