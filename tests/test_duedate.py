@@ -62,7 +62,7 @@ def test_no_due_date(text: str) -> None:
 @pytest.mark.parametrize(("text", "marked"), [
     ("we pushed the tasting to next Thursday", True), ("by Friday, please", True),
     ("in two weeks", True), ("tomorrow", True), ("体检改到下周二了", True), ("周五之前交", True),
-    ("三天后", True), ("下个月", True),
+    ("三天后", True), ("下个月", True), ("改到下周了", True),
     ("we tasted it on Thursday", False), ("on June 9", False), ("周四去的", False),
     ("6月9日那天", False), ("last Friday", False),
 ])
