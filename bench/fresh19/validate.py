@@ -33,7 +33,6 @@ What runs:
   011-015 fact, 016-020 event, 021-025 plans/changes (pending, at most one fact), 026-030 null.
 """
 
-import json
 import re
 import sys
 from collections import Counter

@@ -42,7 +42,8 @@ _RECURRING_PART = re.compile(r"\s+(?:mornings|afternoons|evenings|nights)\b", _I
 # words that put a time ahead whatever the tense of the verb beside them ("moved it to next
 # Friday", 改到下周四了): not a bare weekday or date, which a story names as often
 _MARKED = re.compile(rf"\b(?:next|by|before|until)\s+(?:{'|'.join(WEEKDAYS)}|week|month)\b"
-                     r"|(?:周|星期|礼拜)[一二三四五六日天](?:之前|以前)|下个?(?:周|月|星期|礼拜)", _I)
+                     r"|(?:周|星期|礼拜)[一二三四五六日天](?:之前|以前)"
+                     r"|下个?(?:周|月|星期|礼拜)", _I)
 _WEEK = re.compile(r"\b(this|next)\s+week\b|\bend\s+of\s+(?:the|this)\s+week\b"
                    r"|(这周|本周|这个星期|下周|下星期|下个星期)", _I)
 _MONTH = re.compile(r"\b(this|next)\s+month\b|\bend\s+of\s+(?:the|this)\s+month\b"
