@@ -149,6 +149,8 @@ def test_the_month_may_is_no_mood_word():  # type: ignore[no-untyped-def]
     ("上周六我们把客厅刷成了浅绿色。", Kind.EVENT),                       # one gone by
     ("We pushed the wine tasting to next Thursday.", Kind.PENDING),  # a change to a day to come
     ("家长会改到下周三了。", Kind.PENDING),
+    ("Don't book any calls on Monday.", Kind.RULE),       # a rule's bare weekday: it holds then
+    ("不要在周一开会。", Kind.RULE),
 ])
 def test_a_statement_that_names_a_day_to_come_is_pending(sentence, kind):  # type: ignore[no-untyped-def]
     """A statement the rules only guessed (or left unread, kept where the examples vote: write/

@@ -224,9 +224,7 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
                 found = (Kind.FACT, "zh:unread" if is_cjk(sentence) else "en:unread")
             if found is None:
                 return None
-    # a time to come said so (下周三, "next Tuesday"): a verb in the past beside it says what was
-    # done about it ("moved it to", 别忘了), not that it is gone by
-    if (not past or marked_ahead(sentence)) and _bounded(found) and _ahead(sentence, turn.at):
+    if _bounded(found) and _ahead(sentence, turn.at) and _due(sentence, found[0], past):
         found = (Kind.PENDING, DUE[script(sentence)])
     kind, rule = found
     at, span = (window.start, precision) if window is not None and precision else (turn.at, None)
@@ -286,6 +284,14 @@ def _bounded(found: tuple[Kind, str]) -> bool:
     kind, rule = found
     return kind == Kind.RULE or rule in GENERIC \
         or rule.split(":")[-1] in ("statement", "past_statement", "unread")
+
+
+def _due(sentence: str, kind: Kind, past: bool) -> bool:
+    """Is the day to come a sentence names the day its thing is due? Where it is said so (下周三,
+    "next Tuesday", "by Friday"), whatever the verb: one in the past beside it says what was done
+    about it ("moved it to", 别忘了). A bare weekday or date, only in a statement with no verb in
+    the past: a story names one as often, and a rule one it holds on ("不要在周五部署")."""
+    return marked_ahead(sentence) or (not past and kind != Kind.RULE)
 
 
 def _ahead(sentence: str, at: datetime) -> bool:
