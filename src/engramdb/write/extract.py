@@ -20,11 +20,12 @@ is tried against ``PATTERNS`` (write/patterns.py, English and Chinese), first ma
 - identity: the name the user goes by ("my name is ...", "I'm Daniela", "我叫...").
 A sentence no pattern reads is kept when it is a statement, not small talk (write/statement.py):
 a fact, an event when it names a past time, a procedure when a label leads steps. Such a
-guess, or a rule, that names a day after the one it is said on (text/duedate.py: "the car's
-inspection is on June 2", 周五之前交) is a pending item, unless a verb in the past tells a story
-of a bare weekday or date (``DUE``: "moved it to next Friday" is pending, "saw it on Friday" is
-not). Under ``ingest``, which keeps each turn as an event, only a turn of one sentence is
-read this way, and a sentence that corrects or changes a value in a turn of any length
+guess that names a day after the one it is said on (text/duedate.py: "the car's inspection is
+on June 2", 周五之前交) is a pending item, unless a verb in the past tells a story of a bare
+weekday or date (``DUE``: "moved it to next Friday" is pending, "saw it on Friday" is not); a
+rule is one only by a time to come said so ("不要在周五部署" holds on Fridays). Under
+``ingest``, which keeps each turn as an event, only a turn of one sentence is read this way, and
+a sentence that corrects or changes a value in a turn of any length
 (write/reading.py ``corrects``: "it's in room Kilimanjaro, not Everest", "from Jira to
 Linear", 是8点40，不是6点40).
 Memory commands ("remember that ...", "forget that ...", "记住...", "忘掉...") are read first
