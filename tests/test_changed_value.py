@@ -88,7 +88,7 @@ def test_a_pending_items_changed_day_supersedes_it(tmp_path, old: str, new: str)
 @pytest.mark.parametrize(("fact", "plan"), [
     ("I drive an old grey Volvo estate.",
      "I'm thinking of swapping the Volvo for an electric Renault next year."),
-    ("我现在用的手机是华为P30。", "我打算明年把华为P30换成小米14。"),
+    ("我书房那台打印机是兄弟牌的。", "我在考虑明年把兄弟打印机换成一台爱普生。"),
 ])
 def test_a_plan_is_no_new_value(tmp_path, fact: str, plan: str) -> None:  # type: ignore[no-untyped-def]
     """A pending item said as a plan tells how things may be: both stay current, and the

@@ -391,7 +391,7 @@ def stating(rec: Record) -> bool:
     """A memory that states how things are: one of KINDS, or a person's turn of a
     conversation (role "user", the turns write/extract.py reads too); not an episode, which
     happened and stays, nor an assistant's or a tool's turn, which answers or echoes what it
-    was told ("Makes sense, lots of people like Zed")."""
+    was told ("Good call, plenty of people use that one")."""
     return rec.kind in KINDS or (rec.kind == Kind.EVENT and rec.metadata.get("role") == "user")
 
 

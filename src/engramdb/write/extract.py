@@ -26,7 +26,7 @@ weekday or date (``DUE``: "moved it to next Friday" is pending, "saw it on Frida
 rule is one only by a time to come said so ("不要在周五部署" holds on Fridays). Under
 ``ingest``, which keeps each turn as an event, only a turn of one sentence is read this way, and
 a sentence that corrects or changes a value in a turn of any length
-(write/reading.py ``corrects``: "it's in room Kilimanjaro, not Everest", "from Jira to
+(write/reading.py ``corrects``: "the dinner is at Lupa, not Nora's", "from Jira to
 Linear", 是8点40，不是6点40).
 Memory commands ("remember that ...", "forget that ...", "记住...", "忘掉...") are read first
 (write/commands.py). Where only a fallback or a broad rule read a sentence, ``ingest`` may take
