@@ -40,6 +40,7 @@ import numpy as np
 
 from ..compare import DEFAULT, Compared, Comparers
 from ..model import Action, Kind, Layer, Record, Scope
+from ..recall.conflicts import KINDS as STATING  # what a conflict compares, here as at recall
 from ..recall.conflicts import Statement, conflict, said_in_chat, subjects_clash, unmentioned
 from ..recall.conflicts import read as statement
 from ..store.protocol import Store
@@ -305,8 +306,6 @@ def _ended(rec: Record, current: list[Neighbour]) -> Judgement | None:
     return None
 
 
-# what a conflict compares: what states how things are, or will be (a pending item's day, place)
-STATING = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY, Kind.PENDING})
 CHANGED = True     # "changed_value" (a switch to measure what it buys)
 CHANGED_NEAREST = 1  # the current statements nearest the new one that it is judged against
 
