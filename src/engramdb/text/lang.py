@@ -30,9 +30,7 @@ def script(text: str) -> str:
     """``zh`` where the text holds any Chinese character, else ``en``: the language a question
     is read in by the recall (its model's half of a routed vector, its background, its bank),
     which a question with one Chinese word already needs (``language`` weighs the two)."""
-    from .tokenize import is_cjk
-
-    return ZH if is_cjk(text) else EN
+    return ZH if _CJK_CHAR.search(text) else EN
 
 
 def other(lang: str) -> str:

@@ -218,11 +218,11 @@ def draft_of(sentence: str, turn: Turn, session: str | None,
                    and (found is None or (window is not None and window.end <= turn.at))
                    and _PAST_VERB.search(sentence) and not _QUESTION.search(sentence))
         if episode:
-            found = (Kind.EVENT, "zh:dated_event" if is_cjk(sentence) else "en:dated_event")
+            found = (Kind.EVENT, f"{script(sentence)}:dated_event")
         elif found is None:
             found = statement(sentence, past) if statements else None
             if found is None and unread and not _QUESTION.search(sentence):
-                found = (Kind.FACT, "zh:unread" if is_cjk(sentence) else "en:unread")
+                found = (Kind.FACT, f"{script(sentence)}:unread")
             if found is None:
                 return None
     if _bounded(found) and _ahead(sentence, turn.at) and _due(sentence, found[0], past):
