@@ -157,6 +157,25 @@ def test_a_question_in_english_segments_no_chinese(stores: dict[str, tuple[Path,
     assert "numpy" in loaded and "jieba" not in loaded
 
 
+def test_a_write_in_english_segments_no_chinese_neighbour(tmp_path: Path) -> None:
+    """An English statement written beside a Chinese one that the default embedder puts among
+    its neighbours: a text of Chinese characters alone shares no word with one that holds
+    none (write/shape.py ``_apart_scripts``), so the shape rules do not segment it to compare
+    the two, and jieba does not load; a Chinese statement still loads it."""
+    import engramdb
+
+    path = tmp_path / "m.db"
+    with engramdb.open(str(path), embedder="default") as mem:
+        for text in ("My aunt grows tomatoes on her balcony", "My uncle keeps bees",
+                     "我姑姑在阳台上种西红柿"):
+            mem.remember(text)
+    for text, segments in (("My neighbour walks two greyhounds", False),
+                           ("我舅舅在院子里养蜜蜂", True)):
+        code, loaded, err = probe("--db", str(path), "--embedder", "default", "remember", text)
+        assert code == 0, err
+        assert ("jieba" in loaded) is segments, (text, loaded)
+
+
 def test_plain_options_need_no_pydantic(stores: dict[str, tuple[Path, str]]) -> None:
     path, _ = stores["hashing"]
     code, loaded, err = probe("--db", str(path), "--embedder", "hashing", "list",

@@ -1,6 +1,7 @@
 import pytest
 
 from engramdb.text import tokenize
+from engramdb.text.tokenize import only_cjk
 
 
 def test_an_unknown_chinese_name_is_not_glued_to_the_verb_after_it():
@@ -64,3 +65,19 @@ def test_a_texts_tokens_are_its_pieces_tokens() -> None:
         for keep in (False, True):
             for segment in (False, True):
                 assert _tokens(text, keep, segment) == whole(text, keep, segment), text
+
+
+@pytest.mark.parametrize(("text", "only"), [
+    ("我姑姑在阳台上种西红柿。", True),
+    ("周末，去爬山！", True),
+    ("我在用 Notion", False),        # a Latin word
+    ("五公里", True),
+    ("5公里", False),                # a digit
+    ("５公里", False),               # a full-width digit is a digit too
+    ("カラオケ", False),             # kana: not a Chinese character
+    ("Hello", False),
+    ("", False),
+])
+def test_only_cjk_holds_chinese_characters_and_no_other_letter_or_digit(
+        text: str, only: bool) -> None:
+    assert only_cjk(text) is only

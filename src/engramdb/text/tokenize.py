@@ -104,6 +104,12 @@ def is_cjk(text: str) -> bool:
     return _CJK_RE.search(text) is not None
 
 
+def only_cjk(text: str) -> bool:
+    """Does the text hold Chinese characters and no other letter or digit (spaces and
+    punctuation aside)?"""
+    return is_cjk(text) and re.search(r"\w", _CJK_RE.sub("", text)) is None
+
+
 def _stem_word(word: str) -> str:
     return _stemmer.stemWord(word)
 

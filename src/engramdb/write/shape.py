@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Action, Kind, Record
-from ..text.tokenize import is_cjk
+from ..text.tokenize import is_cjk, only_cjk
 from .align import (
     CUE,
     NEG,
@@ -45,6 +45,7 @@ from .align import (
     Alignment,
     Region,
     align,
+    clean,
     content_words,
     frame_words,
     predicate_index,
@@ -282,11 +283,23 @@ def _may_align(a: str, b: str) -> bool:
     """Do the texts share at least half the words of the shorter one's frame (its content
     words less its values), or where either has no such word, of its content words? A cheap
     test before the alignment: one changed value leaves nearly all of the frame shared, and a
-    value of several words ("Honda Civic" -> "Tesla Model 3") would outweigh a frame of one."""
+    value of several words ("Honda Civic" -> "Tesla Model 3") would outweigh a frame of one.
+    Texts in two scripts that can share no word are told so before either is segmented."""
+    if _apart_scripts(a, b):
+        return False
     x, y = frame_words(a), frame_words(b)
     if not (x and y):
         x, y = content_words(a), content_words(b)
     return bool(x and y) and 2 * len(x & y) >= min(len(x), len(y))
+
+
+def _apart_scripts(a: str, b: str) -> bool:
+    """Can the two texts share no token at all: one holds no Chinese character and the other
+    nothing but Chinese characters, spaces and punctuation (after NFKC, as their tokens are
+    read)? Then every word of the one is Chinese and none of the other's is, so they align
+    nowhere, and the Chinese one needs no segmenting."""
+    a, b = clean(a), clean(b)
+    return (not is_cjk(a) and only_cjk(b)) or (not is_cjk(b) and only_cjk(a))
 
 
 def _ask(judge: Judge | None, old: Record, rec: Record, verdict: Verdict) -> Verdict | None:
