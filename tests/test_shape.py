@@ -10,7 +10,7 @@ import pytest
 import engramdb
 from engramdb import Action
 from engramdb.model import Kind
-from engramdb.write.shape import _may_align, compare
+from engramdb.write.shape import _apart_scripts, _may_align, compare
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 
@@ -147,3 +147,20 @@ def test_texts_are_aligned_when_their_frames_share_enough() -> None:
     assert _may_align("我骑捷安特ATX 830。", "我现在骑崔克Marlin 7 Gen 3。")
     assert not _may_align("I drive a Honda Civic", "I repaired the fence on Sunday")
     assert _may_align("Honda Civic", "Honda Accord")   # no frame: the content words decide
+
+
+@pytest.mark.parametrize(("a", "b", "apart"), [
+    ("I grow peppers on my balcony", "我在阳台上种西红柿。", True),
+    ("我在阳台上种西红柿", "Café in Zürich", True),       # not ASCII, still no Chinese
+    ("I use Notion for notes", "我在用 Notion 记笔记", False),   # a word in common
+    ("I run 5 km a day", "我每天跑５公里", False),         # a full-width digit is a digit
+    ("I moved to Berlin", "My sister lives in Hamburg", False),
+    ("我住在杭州", "我妹妹住在苏州", False),
+])
+def test_texts_that_can_share_no_token_are_told_before_segmenting(
+        a: str, b: str, apart: bool) -> None:
+    """A text of Chinese characters alone and one with none share no token, so they cannot
+    align: said without segmenting either (``_apart_scripts``); either order."""
+    assert _apart_scripts(a, b) is apart and _apart_scripts(b, a) is apart
+    if apart:
+        assert not _may_align(a, b)
