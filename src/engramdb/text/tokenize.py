@@ -22,6 +22,7 @@ from .stopwords import EN_STOP, ZH_STOP
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _WORD = rf"[^\W_{_CJK}]+"  # letters and digits, but not CJK: "去Berlin开会" splits
 _CJK_RE = re.compile(f"[{_CJK}]")
+_OTHER_WORD_CHAR = re.compile(f"[^\\W{_CJK}]")  # a letter, digit or _ that is not CJK
 _lock = threading.Lock()
 _ready = False
 _stemmer = Stemmer.Stemmer("english")
@@ -107,7 +108,7 @@ def is_cjk(text: str) -> bool:
 def only_cjk(text: str) -> bool:
     """Does the text hold Chinese characters and no other letter or digit (spaces and
     punctuation aside)?"""
-    return is_cjk(text) and re.search(r"\w", _CJK_RE.sub("", text)) is None
+    return is_cjk(text) and _OTHER_WORD_CHAR.search(text) is None
 
 
 def _stem_word(word: str) -> str:

@@ -298,8 +298,8 @@ def _apart_scripts(a: str, b: str) -> bool:
     nothing but Chinese characters, spaces and punctuation (after NFKC, as their tokens are
     read)? Then every word of the one is Chinese and none of the other's is, so they align
     nowhere, and the Chinese one needs no segmenting."""
-    if a.isascii() or b.isascii():
-        return a.isascii() != b.isascii() and only_cjk(clean(b if a.isascii() else a))
+    if a.isascii() and b.isascii():
+        return False   # neither holds a Chinese character: told without normalising
     a, b = clean(a), clean(b)
     return (not is_cjk(a) and only_cjk(b)) or (not is_cjk(b) and only_cjk(a))
 
