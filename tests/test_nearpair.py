@@ -266,3 +266,22 @@ def test_a_habit_and_an_exception_said_in_other_words_each_answer_their_question
         me.remember(exception, kind="fact", at=clock.now() - timedelta(hours=1))
         firsts = [me.recall(q, k=3, track=False)[0].memory.content for q in (usual, now)]
     assert (firsts == [habit, exception]) is by_meaning
+
+
+@pytest.mark.parametrize(("fact", "asked", "about_asking", "plain"), [
+    ("Our boiler is a Worcester Bosch.", "Is a Vaillant boiler quieter than ours?",
+     "Which boiler brand was I asking about?", "What boiler do we have?"),
+    ("我的笔记本电脑是联想的。", "联想笔记本电脑换固态硬盘贵不贵？",
+     "关于笔记本电脑我问过什么？", "我的笔记本电脑是什么牌子？"),
+])
+@pytest.mark.parametrize("fact_first", [True, False])
+def test_a_question_about_what_was_asked_ranks_the_question_said_first(  # type: ignore[no-untyped-def]
+        me, clock, fact, asked, about_asking, plain, fact_first) -> None:
+    """A question whose verb is one of asking ("was I asking", 我问过) is in the mood of a
+    question said: the stored question first. A plain question keeps the statement first."""
+    first, second = (fact, asked) if fact_first else (asked, fact)
+    me.remember(first, kind="fact", at=clock.now() - timedelta(days=3))
+    me.remember(second, kind="fact", at=clock.now() - timedelta(days=1))
+    hits = me.recall(about_asking, k=3, track=False)
+    assert hits[0].memory.content == asked
+    assert me.recall(plain, k=3, track=False)[0].memory.content == fact

@@ -126,3 +126,23 @@ def test_questions_without_a_slot_are_scored_as_before(me):  # type: ignore[no-u
     hits = me.recall("tell me about Dastormar", k=5, track=False)
     assert "asked_slot" not in hits.plan
     assert "slot_factor" not in hits[0].explanation.terms
+
+
+@pytest.mark.parametrize(("now", "then", "question"), [
+    ("I live in Tromsø.", "As an apprentice I lived in Bergen above a bike shop.",
+     "Where did I live as an apprentice?"),
+    ("Kestrin lives in Graz.", "While she trained as a nurse Kestrin lived in Linz.",
+     "Where did Kestrin live while she trained?"),
+])
+def test_a_question_in_the_past_tense_asks_no_slot_of_now(me, now, then, question):  # type: ignore[no-untyped-def]
+    """The slot table reads a statement in the present tense alone ("lived in Bergen" fills
+    none), so a question asked in the past tense does not lift the value held now."""
+    me.remember(now)
+    me.remember(then)
+    hits = me.recall(question, k=5, track=False)
+    assert "asked_slot" not in hits.plan
+    assert hits[0].memory.content == then
+    assert "slot_factor" not in hits[0].explanation.terms
+    present = me.recall(question.replace("did I", "do I").replace("did Kestrin", "does Kestrin"),
+                        k=5, track=False)
+    assert present.plan["asked_slot"]["attributes"] == ["residence"]

@@ -13,7 +13,8 @@ Three things decide, in this order:
   one hit is in and the other is not ("Which version are we considering?": the plan; a
   statement or a question that names a while around when it was said or asked, "this week",
   这周, "until Friday", is in the passing mood whatever its words: the time parser's bounded
-  window, recall/conflicts.py ``for_a_while``); a question in none ranks a plain statement
+  window, recall/conflicts.py ``for_a_while``; one about what was asked, by a verb of asking,
+  ``ASKING``, is about a question said); a question in none ranks a plain statement
   above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
   weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``); a question
@@ -62,7 +63,7 @@ from functools import cache
 import numpy as np
 
 from ..model import Hit, Kind, Record
-from ..text import is_cjk
+from ..text import is_cjk, tokenize
 from ..write.align import COPULAS
 from ..write.reading import Reading, occasion, read
 from ..write.tripledecide import OTHER_MOODS
@@ -92,6 +93,10 @@ USUAL = frozenset("""usually normally generally typically ordinarily regularly a
     平时 一般 通常 平常 往常 一向 向来 素来""".split())
 _USUAL_ZH = tuple(w for w in USUAL if not w.isascii())
 _NOT_NOW = frozenset({"passing", "plan"})
+# a question about what the user asked ("What did I ask the plumber?", 那次我咨询的是哪家律所？) is
+# in the mood of a question said: the verbs of asking, both languages (English ones as
+# text/tokenize.py stems them: "asked", "wondering")
+ASKING = frozenset("ask wonder 问 问过 请教 咨询".split())
 
 Vectors = Callable[[Sequence[str]], dict[str, np.ndarray]]
 
@@ -183,9 +188,18 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
 
 def _asked_mood(query: str, now: datetime | None) -> frozenset[str]:
     """The question's mood (write/reading.py, its reading kept): a question said aside, and
-    the passing mood where it names a while around ``now`` ("this week", 这周)."""
+    the passing mood where it names a while around ``now`` ("this week", 这周); a question
+    about what was asked (``asking``) is in the mood of a question said alone."""
+    if asking(query):   # its other moods are the asking's ("我问过": 过 is the asking's past)
+        return frozenset({"question"})
     mood = read(query).moods & OTHER_MOODS - {"question"}
     return mood | {"passing"} if now is not None and for_a_while(query, now) else mood
+
+
+def asking(query: str) -> bool:
+    """Does the question ask about something asked (``ASKING``)? ("问一下，..." opens a
+    question with the verb and is read so too.)"""
+    return not ASKING.isdisjoint(tokenize(query))
 
 
 def usually(query: str) -> bool:

@@ -2,7 +2,8 @@
 "李现在住在哪里" -> the residence), so that recall puts the fact filling that slot above the
 same subject's other facts ("Li works in Berlin" is where, not for whom). A fact or preference
 whose slot (write/slots.py) has an asked attribute, and whose subject the question names (or
-is the user), gets its fused score multiplied by ``SLOT_BOOST``; nothing else changes."""
+is the user), gets its fused score multiplied by ``SLOT_BOOST``; nothing else changes. A
+question asked in the past tense (English "did") asks no slot: a slot is read in the present."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ QUESTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("database",), r"\bdatabase\b|数据库"),
 )
 _COMPILED = tuple((attrs, re.compile(p)) for attrs, p in QUESTIONS)
+# a question asked in the past tense ("Where did my aunt live in the nineties?") asks what held
+# then, not the slot's value now: write/slots.py reads a statement's slot in the present tense
+# alone ("I lived in Perth" fills none)
+_PAST = re.compile(r"\bdid\b")
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class AskedSlot:
 
 def asked_slot(query: str) -> AskedSlot | None:
     text = query.lower()
+    if _PAST.search(text):
+        return None
     for attrs, pattern in _COMPILED:
         if pattern.search(text):
             return AskedSlot(attrs, text)
