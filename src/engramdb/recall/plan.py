@@ -84,8 +84,10 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
     window = given or asked
     tokens = tokenize(query)
     tokens += [t for t in keywords or () if t not in tokens]
+    routing = route(query, window)
     plan = QueryPlan(query=query, tokens=tokens, uri_prefix=uri_prefix, kinds=kinds,
-                     window=window, routing=route(query, window), asked=asked_slot(query),
+                     window=window, routing=routing,
+                     asked=asked_slot(query, earlier=routing.mode == "past"),
                      time_words=asked.expr if asked is not None else "")
     if given is not None:
         plan.routing = Routing("window", f"time_context names a time ({given.label()}): "

@@ -3,7 +3,8 @@
 same subject's other facts ("Li works in Berlin" is where, not for whom). A fact or preference
 whose slot (write/slots.py) has an asked attribute, and whose subject the question names (or
 is the user), gets its fused score multiplied by ``SLOT_BOOST``; nothing else changes. A
-question asked in the past tense (English "did") asks no slot: a slot is read in the present."""
+question asked in the past tense (English "did") asks no slot, a slot being read in the
+present, unless it asks for an earlier value ("before")."""
 
 from __future__ import annotations
 
@@ -38,7 +39,8 @@ QUESTIONS: tuple[tuple[tuple[str, ...], str], ...] = (
 _COMPILED = tuple((attrs, re.compile(p)) for attrs, p in QUESTIONS)
 # a question asked in the past tense ("Where did my aunt live in the nineties?") asks what held
 # then, not the slot's value now: write/slots.py reads a statement's slot in the present tense
-# alone ("I lived in Perth" fills none)
+# alone ("I lived in Perth" fills none); one that asks for an earlier value ("before": the
+# routing's past, recall/temporal.py) still asks the slot, whose values all fill it
 _PAST = re.compile(r"\bdid\b")
 
 
@@ -51,9 +53,10 @@ class AskedSlot:
         return {"attributes": list(self.attributes)}
 
 
-def asked_slot(query: str) -> AskedSlot | None:
+def asked_slot(query: str, earlier: bool = False) -> AskedSlot | None:
+    """The slot ``query`` asks about; ``earlier``: it asks for an earlier value."""
     text = query.lower()
-    if _PAST.search(text):
+    if not earlier and _PAST.search(text):
         return None
     for attrs, pattern in _COMPILED:
         if pattern.search(text):
