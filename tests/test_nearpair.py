@@ -271,8 +271,8 @@ def test_a_habit_and_an_exception_said_in_other_words_each_answer_their_question
 @pytest.mark.parametrize(("fact", "asked", "about_asking", "plain"), [
     ("Our boiler is a Worcester Bosch.", "Is a Vaillant boiler quieter than ours?",
      "Which boiler brand was I asking about?", "What boiler do we have?"),
-    ("我的笔记本电脑是联想的。", "联想笔记本电脑换固态硬盘贵不贵？",
-     "关于笔记本电脑我问过什么？", "我的笔记本电脑是什么牌子？"),
+    ("家里那台笔记本电脑是联想的。", "联想笔记本电脑换固态硬盘贵不贵？",
+     "关于笔记本电脑我问过什么？", "家里那台笔记本电脑是哪家的？"),
 ])
 @pytest.mark.parametrize("fact_first", [True, False])
 def test_a_question_about_what_was_asked_ranks_the_question_said_first(  # type: ignore[no-untyped-def]

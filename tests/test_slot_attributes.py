@@ -130,7 +130,7 @@ def test_questions_without_a_slot_are_scored_as_before(me):  # type: ignore[no-u
 
 @pytest.mark.parametrize(("now", "then", "question"), [
     ("I live in Tromsø.", "As an apprentice I lived in Bergen above a bike shop.",
-     "Where did I live as an apprentice?"),
+     "Which town did I live in as an apprentice?"),
     ("Kestrin lives in Graz.", "While she trained as a nurse Kestrin lived in Linz.",
      "Where did Kestrin live while she trained?"),
 ])
