@@ -102,3 +102,19 @@ def test_an_embedder_without_meaning_routes_nothing_by_meaning(tmp_path: Any) ->
         me.remember("The puppy is called Biscuit.")
         hits = me.recall("What name did we give the puppy at first?", k=3, track=False)
         assert hits.plan["routing"]["mode"] == "current"
+
+
+def test_a_past_tense_question_routed_to_history_still_asks_its_slot(tmp_path: Any,
+                                                                    model: Any) -> None:
+    """A question with "did" asks no slot of now (recall/slotcue.py), unless it asks for an
+    earlier value: here by its meaning, routed as one about history after it was planned."""
+    clock = FrozenClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    with engramdb.open(str(tmp_path / "m.db"), embedder=model, clock=clock) as mem:
+        me = mem.scope(user="u")
+        me.remember("I use Kate as my editor.")
+        clock.advance(days=5)
+        assert me.remember("I switched my editor to Helix.").action.value == "supersede"
+        clock.advance(hours=1)
+        hits = me.recall("Which editor did I use at first?", k=3, track=False)
+        assert hits.plan["routing"]["mode"] == HISTORY
+        assert hits.plan["asked_slot"] == {"attributes": ["editor"]}

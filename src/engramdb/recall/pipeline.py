@@ -52,6 +52,7 @@ from .relevance import (
     score_hits,
 )
 from .rerank import RERANK_DEPTH, rerank, standing_ties
+from .slotcue import asked_slot
 from .smallscope import SMALL_FLOOR, formers, inherit
 from .temporal import HISTORY, Routing, untensed, window_first
 from .wake import wake
@@ -362,6 +363,8 @@ class Recaller:
                                             f"(it stands {stood:.1f} toward questions about "
                                             "before): former values kept, each just below the "
                                             "value that replaced it")
+            # asking for an earlier value, it asks the slot whatever its tense (recall/plan.py)
+            plan.asked = asked_slot(plan.query, earlier=True)
 
     def _worldly(self, plan: QueryPlan) -> bool:
         """Does the question ask about the world, not the asker's life (recall/worldly.py)?"""
