@@ -241,6 +241,31 @@ def test_a_habit_and_a_passing_exception_each_answer_their_question(  # type: ig
     assert me.recall(now, k=3, track=False)[0].memory.content == exception
 
 
+@pytest.mark.parametrize(("habit", "exception", "usual", "ahead"), [
+    ("The yoga class meets at 6 pm.",
+     "Tomorrow the yoga class meets at 8 pm because the studio floor is being varnished.",
+     "When does the yoga class normally meet?", "When does the yoga class meet tomorrow?"),
+    ("乐队每周二晚上七点排练。", "明天乐队排练推到九点，鼓手的航班晚点了。",
+     "乐队一般几点排练？", "明天乐队几点排练？"),
+    ("The farm shop sells eggs by the dozen.",
+     "This weekend the farm shop only sells eggs by the half dozen, the hens are moulting.",
+     "How does the farm shop usually sell eggs?",
+     "How is the farm shop selling eggs this weekend?"),
+    ("菜市场的鱼摊早上六点开门。", "这个周末菜市场的鱼摊九点才开门，老板去喝喜酒了。",
+     "鱼摊平时几点开门？", "这个周末鱼摊几点开门？"),
+])
+def test_an_exception_for_a_time_ahead_and_the_habit_each_answer_their_question(  # type: ignore[no-untyped-def]
+        me, clock, habit, exception, usual, ahead) -> None:
+    """A statement naming a while ahead of when it was said ("tomorrow", 这个周末: the time
+    parser's window, recall/conflicts.py ``for_a_while``) is a passing exception, as one
+    naming a while that holds it is: the habit answers how things usually are, and the
+    exception a question about that while."""
+    me.remember(habit, kind="fact", at=clock.now() - timedelta(days=5))
+    me.remember(exception, kind="fact", at=clock.now() - timedelta(hours=1))
+    assert me.recall(usual, k=3, track=False)[0].memory.content == habit
+    assert me.recall(ahead, k=3, track=False)[0].memory.content == exception
+
+
 @pytest.mark.parametrize(("habit", "exception", "usual", "now"), [
     ("We always eat Sunday lunch at home.",
      "This Sunday we're booked into the Harbour Inn for Dad's birthday.",

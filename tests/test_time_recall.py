@@ -11,7 +11,7 @@ import pytest
 import engramdb
 from engramdb.model import Record
 from engramdb.testing import FrozenClock, HashingEmbedder
-from engramdb.text.timewindow import LATEST, parse_window
+from engramdb.text.timewindow import LATEST, occasion, parse_window
 
 BACKENDS = ("sqlite", "postgres")  # every test using `mem` runs on both stores
 
@@ -56,6 +56,27 @@ def d(y: int, m: int, day: int) -> datetime:
     ("last Friday", d(2026, 2, 27), d(2026, 2, 28), False),
     ("last Wednesday", d(2026, 2, 25), d(2026, 2, 26), False),
     ("what did I do today", d(2026, 3, 4), d(2026, 3, 5), False),
+    ("what's on tomorrow", d(2026, 3, 5), d(2026, 3, 6), False),
+    ("明天有什么安排", d(2026, 3, 5), d(2026, 3, 6), False),
+    ("next week", d(2026, 3, 9), d(2026, 3, 16), False),
+    ("下周", d(2026, 3, 9), d(2026, 3, 16), False),
+    ("next month", d(2026, 4, 1), d(2026, 5, 1), False),
+    ("下个月", d(2026, 4, 1), d(2026, 5, 1), False),
+    ("next year", d(2027, 1, 1), d(2028, 1, 1), False),
+    ("明年", d(2027, 1, 1), d(2028, 1, 1), False),
+    ("this Friday", d(2026, 3, 6), d(2026, 3, 7), False),
+    ("这周五", d(2026, 3, 6), d(2026, 3, 7), False),
+    ("this Monday", d(2026, 3, 9), d(2026, 3, 10), False),      # this week's is past
+    ("本周一", d(2026, 3, 9), d(2026, 3, 10), False),
+    ("this Wednesday", d(2026, 3, 4), d(2026, 3, 5), False),    # today
+    ("next Friday", d(2026, 3, 13), d(2026, 3, 14), False),
+    ("下星期五", d(2026, 3, 13), d(2026, 3, 14), False),
+    ("this weekend", d(2026, 3, 7), d(2026, 3, 9), False),
+    ("这个周末", d(2026, 3, 7), d(2026, 3, 9), False),
+    ("next weekend", d(2026, 3, 14), d(2026, 3, 16), False),
+    ("下周末", d(2026, 3, 14), d(2026, 3, 16), False),
+    ("last weekend", d(2026, 2, 28), d(2026, 3, 2), False),
+    ("上周末", d(2026, 2, 28), d(2026, 3, 2), False),
 ])
 def test_windows(query: str, start: datetime, end: datetime, anchored: bool) -> None:
     clock = FrozenClock(NOW)
@@ -131,9 +152,25 @@ def test_ranges_only_when_asked() -> None:
 
 @pytest.mark.parametrize("query", ["where does Li live now", "I know now", "李现在住在哪",
                                    "where did Li live before", "release 2.0.3", "port 8420",
-                                   "the week before May 8, 2023"])
+                                   "the week before May 8, 2023",
+                                   "the choir sings on Fridays", "周五开组会", "every weekend"])
 def test_no_window(query: str) -> None:
     assert parse_window(query, NOW) is None
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ("This weekend the pottery club meets in the church hall.", True),
+    ("下周末去爬山。", True),
+    ("这个星期五的例会改到下午。", True),
+    ("Next Tuesday the boiler gets serviced.", True),
+    ("From this weekend the pottery club meets in the church hall.", False),   # where a change starts
+    ("下周一起改成九点上班。", False),
+    ("Last Saturday I repainted the shed.", False),
+    ("上周末去水库钓鱼了。", False),
+    ("The pottery club meets on Saturdays.", False),
+])
+def test_one_coming_occasion_of_a_weekday_or_weekend(text: str, named: bool) -> None:
+    assert occasion(text) is named
 
 
 def test_a_month_without_a_year_is_loose() -> None:
@@ -344,6 +381,21 @@ def test_a_loose_month_is_noted_not_applied(mem, diary):  # type: ignore[no-unty
     hits = mem.recall("where did I go hiking in May", k=5, track=False, user="en")
     assert len(hits) == 4 and not hits.plan["window"]["applied"]
     assert any("names no year" in n for n in hits.plan["notes"])
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("Flying to Rome tomorrow for the cardiology conference.", "What is my plan for tomorrow?"),
+    ("明天下午去机场接表哥。", "明天有什么安排？"),
+])
+def test_a_time_ahead_is_noted_not_applied(mem, clock, said, asked):  # type: ignore[no-untyped-def]
+    """What was said about tomorrow was said before it, and every current fact holds then
+    too: a window ahead of now would rank the facts above what was said for it."""
+    for fact in ("I rent a flat in Braga.", "I repair pianos for a living.", "我妹妹叫小雨。"):
+        mem.remember(fact, kind="fact", at=d(2026, 2, 1))
+    mem.remember(said, kind="event", at=d(2026, 3, 4))
+    hits = mem.recall(asked, k=3, track=False)
+    assert hits[0].memory.content == said and not hits.plan["window"]["applied"]
+    assert any("ahead of now" in n for n in hits.plan["notes"])
 
 
 def test_queries_without_time_are_unchanged(mem, diary):  # type: ignore[no-untyped-def]

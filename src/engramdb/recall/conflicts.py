@@ -41,11 +41,10 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   reading turns as changes cost R@1 0.431 -> 0.427; an embedder with meaning only); so a plan, a
   second item of a list, a negation of something else ("We don't ship to Switzerland") is no
   new value;
-- **not for a while**: a newer text that names a time around when it was said ("this week",
-  今天, text/timewindow.py) is an exception for that time, not a new value; one said as where
-  the value starts ("from today", 从今天起: an open-ended window) is a new value; one that
-  names one occasion of a weekday ("this Thursday", 下周二: write/reading.py ``occasion``) is
-  an exception or a plan for that day;
+- **not for a while**: a newer text that names a time around or ahead of when it was said
+  ("this week", 今天, "this Thursday", 下周二, text/timewindow.py) is an exception or a plan for
+  that time, not a new value; one said as where the value starts ("from today", 从今天起: an
+  open-ended window) is a new value;
 - neither is a question ("Should I move to Hamburg?").
 
 A question about the present (and a neutral one) gets the newer of a conflicting pair just
@@ -86,7 +85,6 @@ from ..write.align import (
     typed_tokens,
 )
 from ..write.extract import marked_sentences
-from ..write.reading import occasion
 from ..write.reading import read as wread
 from ..write.statement import clauses
 from ..write.tripledecide import OTHER_MOODS
@@ -292,8 +290,6 @@ def conflict(old: Record, new: Record,
         return False  # a superseded one is placed by the routing (recall/temporal.py)
     if for_a_while(new.content, new.at) and not for_a_while(old.content, old.at):
         return False  # "this week", 今天: an exception for that time, not a new value
-    if occasion(new.content) and not occasion(old.content):
-        return False  # "this Thursday", 下周二: an exception or a plan for that day
     if new.kind == Kind.PENDING and old.kind != new.kind and "plan" in wread(new.content).moods:
         return False  # a plan ("thinking of replacing it with ..."): how things may be
     said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
@@ -380,10 +376,11 @@ def said_in_chat(rec: Record) -> bool:
 
 @lru_cache(maxsize=4096)
 def for_a_while(text: str, at: datetime) -> bool:
-    """Does ``text`` name a time around ``at`` (when said or asked: "today", 这周) that holds
-    it (text/timewindow.py)? Kept: the net and the near pairs ask it of the same top hits."""
+    """Does ``text`` name a while that holds ``at`` (when said or asked: "today", 这周) or
+    lies ahead of it ("this Saturday", 下周, "tomorrow"; text/timewindow.py)? Kept: the net
+    and the near pairs ask it of the same top hits."""
     window = parse_window(text, at)
-    return window is not None and not window.loose and window.contains(at) \
+    return window is not None and not window.loose and window.end > at \
         and window.end != LATEST  # "from today", 今天起: a change that holds from then on
 
 

@@ -17,7 +17,7 @@ Three things decide, in this order:
   ``ASKING``, is about a question said); a question in none ranks a plain statement
   above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
-  weekday ("next Tuesday standup moves to 11", write/reading.py ``occasion``); a question
+  weekday ("next Tuesday standup moves to 11", text/timewindow.py ``occasion``); a question
   about how things usually are (the habitual aspect, ``USUAL``: "normally", 平时, 一般) ranks
   a plain statement above a passing exception or a plan too ("How do I usually get to the office?":
   "I walk to work" above "This week I'm driving, my ankle is sprained"). A question in a mood,
@@ -64,8 +64,9 @@ import numpy as np
 
 from ..model import Hit, Kind, Record
 from ..text import is_cjk, tokenize
+from ..text.timewindow import occasion
 from ..write.align import COPULAS
-from ..write.reading import Reading, occasion, read
+from ..write.reading import Reading, read
 from ..write.tripledecide import OTHER_MOODS
 from .background import in_model, model_half
 from .conflicts import for_a_while, same_frame

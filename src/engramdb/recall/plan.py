@@ -84,7 +84,8 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
     window = given or asked
     tokens = tokenize(query)
     tokens += [t for t in keywords or () if t not in tokens]
-    routing = route(query, window)
+    ahead = given is None and asked is not None and now is not None and asked.start > now
+    routing = route(query, None if ahead else window)
     plan = QueryPlan(query=query, tokens=tokens, uri_prefix=uri_prefix, kinds=kinds,
                      window=window, routing=routing,
                      asked=asked_slot(query, earlier=routing.mode == "past"),
@@ -95,6 +96,9 @@ def plan_query(query: str, kinds: tuple[str, ...] = (), now: datetime | None = N
         plan.notes.append(describe(given, asked))
     elif window is not None and window.loose:
         plan.notes.append(f"{window.expr!r} names no year: read as {window.label()}, "
+                          "not applied as a filter")
+    elif ahead and window is not None:  # what is said is said before it; what holds, holds then
+        plan.notes.append(f"{window.expr!r} is ahead of now: read as {window.label()}, "
                           "not applied as a filter")
     if keywords:
         plan.notes.append(f"keywords: {', '.join(keywords)}")

@@ -2,9 +2,9 @@
 
 Understood: a year ("2024", "2024年"), a month with or without a year ("March", "March 2024",
 "3月", "三月", "2024年3月"; without a year: the latest such month not after now), and relative
-words: yesterday/昨天, this or last week/month/year (本周/上周/上一周, 这个月/上个月/上一个月,
-今年/去年/上一年/前年), and "N days/weeks/months/years ago" (N天前...). The most specific
-expression wins. Anything else: None. Windows are in UTC."""
+words: yesterday/昨天, tomorrow/明天, this, last or next week/month/year (本周/上周/下周,
+这个月/上个月/下个月, 今年/去年/前年/明年), and "N days/weeks/months/years ago" (N天前...).
+The most specific expression wins. Anything else: None. Windows are in UTC."""
 
 from __future__ import annotations
 
@@ -30,13 +30,17 @@ _AGO = re.compile(rf"\b(\d+|a|an|one|two|three)\s+(day|week|month|year)s?\s+ago\
 _EN_WORDS = {"one": 1, "a": 1, "an": 1, "two": 2, "three": 3}
 _RELATIVE = (
     (re.compile(r"\byesterday\b|昨天|昨日", re.IGNORECASE), "day", -1),
+    (re.compile(r"\btomorrow\b|明天|明日", re.IGNORECASE), "day", 1),
     (re.compile(r"\blast\s+week\b|上一?(?:个)?(?:周|星期|礼拜)", re.IGNORECASE), "week", -1),
     (re.compile(r"\bthis\s+week\b|本周|这周|这个星期", re.IGNORECASE), "week", 0),
+    (re.compile(r"\bnext\s+week\b|下一?个?(?:周|星期|礼拜)", re.IGNORECASE), "week", 1),
     (re.compile(r"\blast\s+month\b|上一?个?月", re.IGNORECASE), "month", -1),
     (re.compile(r"\bthis\s+month\b|这个月|本月", re.IGNORECASE), "month", 0),
+    (re.compile(r"\bnext\s+month\b|下一?个?月", re.IGNORECASE), "month", 1),
     (re.compile(r"前年"), "year", -2),
     (re.compile(r"\blast\s+year\b|去年|上一年", re.IGNORECASE), "year", -1),
     (re.compile(r"\bthis\s+year\b|今年", re.IGNORECASE), "year", 0),
+    (re.compile(r"\bnext\s+year\b|明年|下一年", re.IGNORECASE), "year", 1),
 )
 
 

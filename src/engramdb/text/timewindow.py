@@ -5,10 +5,12 @@ Understood, in English and Chinese, most specific first:
   latest such day not after now);
 - a month: "May 2023", "2023-05", "2023年5月" (anchored); "去年三月" (March of last year);
 - a year: "2023", "2023年" (anchored);
-- words relative to now: today/今天, yesterday/昨天, the day before yesterday/前天, "last Friday"
-  (the latest Friday before today), 上周五 (Friday of last week), this or last
-  week/month/year (本周/上周, 这个月/上个月, 今年/去年/前年), "N days/weeks/months/years ago"
-  (三天前, 两周前), and a bare month ("in March", "三月": the latest March not after now);
+- words relative to now: today/今天, yesterday/昨天, tomorrow/明天, the day before
+  yesterday/前天, "last Friday" (the latest Friday before today), "this Friday", 这周五 (this
+  week's, or the coming one), "next Friday", 下周五 (next week's), 上周五 (last week's), the
+  same of a weekend ("this weekend", 下周末), this, last or next week/month/year (本周/上周/
+  下周, 这个月/上个月/下个月, 今年/去年/前年/明年), "N days/weeks/months/years ago" (三天前,
+  两周前), and a bare month ("in March", "三月": the latest March not after now);
 - "before"/"after"/"since"/"until" a day, month or year ("before May 2023", "2023年5月之前",
   "2024年以后"): an open-ended window; so is a time relative to now said as where something
   starts ("from today", "since yesterday", 从这周起, 今天开始: from its start on);
@@ -106,8 +108,13 @@ _PERIOD = re.compile(r"\b(?:days?|weeks?|weekends?|months?|years?|monday|tuesday
                      r"thursday|friday|saturday|sunday)\s+$", re.IGNORECASE)
 _BEFORE_ZH = re.compile(r"^\s*(之前|以前|前|之后|以后|后|以来)")
 _REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
-_LAST_WEEKDAY = re.compile(rf"\blast\s+({'|'.join(WEEKDAYS)})\b"
-                           r"|(?:上周|上星期|上个星期|上礼拜)([一二三四五六日天])", re.IGNORECASE)
+# a weekday or a weekend named against the week of now: "last Friday" (the latest Friday
+# before today), "this Friday", 这周五 (this week's, or the coming one where this week's is
+# past), "next Friday", 下周五 (next week's), "this weekend", 下周末; a bare weekday is not read
+# ("on Fridays", 周五: every one or any one)
+_WEEKDAY = re.compile(rf"\b(last|this|next)\s+({'|'.join(WEEKDAYS)}|weekend)\b"
+                      r"|([上这本下])个?(?:周|星期|礼拜)([一二三四五六日天末])", re.IGNORECASE)
+_WEEK_OF = {"last": -1, "this": 0, "next": 1, "上": -1, "这": 0, "本": 0, "下": 1}
 
 
 _RANGE_START = re.compile(r"\b(?:between|from)\s+", re.IGNORECASE)
@@ -288,14 +295,9 @@ def _relative_window(text: str, now: datetime) -> TimeWindow | None:
         if m:
             start = day + timedelta(days=offset)
             return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
-    m = _LAST_WEEKDAY.search(text)
+    m = _WEEKDAY.search(text)
     if m:
-        if m.group(1):  # "last Friday": the latest Friday before today
-            back = (day.weekday() - WEEKDAYS.index(m.group(1).lower()) - 1) % 7 + 1
-            start = day - timedelta(days=back)
-        else:  # 上周五: the Friday of last week
-            start = day - timedelta(days=day.weekday() + 7 - ZH_WEEKDAY[m.group(2)])
-        return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
+        return _weekday(m, day)
     for finder in (_relative, _ago_window):
         window = finder(text, now)
         if window is not None:
@@ -307,6 +309,33 @@ def _relative_window(text: str, now: datetime) -> TimeWindow | None:
             start, end = _month_window(mo, None, now)
             return TimeWindow(start, end, m.group(0), False, loose=True)
     return None
+
+
+def occasion(text: str) -> bool:
+    """Does the text name one coming occasion of a weekday or a weekend ("this Thursday",
+    下周二, "next weekend", 这个周末): a passing exception or a plan for it, not how things
+    stand, whenever it was said? Not one said as where something starts ("from this
+    weekend", 下周一起: ``_onward``)."""
+    return any((m.group(1) or m.group(3)).lower() not in ("last", "上")
+               and not _ONWARD_EN.search(text[: m.start()])
+               and not _ONWARD_ZH.match(text[m.end():]) for m in _WEEKDAY.finditer(text))
+
+
+def _weekday(m: re.Match[str], day: datetime) -> TimeWindow:
+    """The day or weekend ``_WEEKDAY`` matched, read against today's week."""
+    which, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    which, name = which.lower(), name.lower()
+    if which == "last" and name != "weekend":  # the latest such day before today
+        back = (day.weekday() - WEEKDAYS.index(name) - 1) % 7 + 1
+        return TimeWindow(day - timedelta(days=back), day - timedelta(days=back - 1),
+                          m.group(0), False)
+    weekend = name in ("weekend", "末")
+    offset = 5 if weekend else WEEKDAYS.index(name) if name in WEEKDAYS else ZH_WEEKDAY[name]
+    start = day - timedelta(days=day.weekday() - 7 * _WEEK_OF[which] - offset)
+    length = timedelta(days=2 if weekend else 1)
+    if which in ("this", "这", "本") and start + length <= day:
+        start += timedelta(days=7)  # this week's is past: the coming one is meant
+    return TimeWindow(start, start + length, m.group(0), False)
 
 
 def _relative_words(text: str) -> str:

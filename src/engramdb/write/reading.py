@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text.lang import language
-from ..text.timeexpr import WEEKDAYS, ZH_WEEKDAY
+from ..text.timewindow import occasion
 from ..text.tokenize import _stem, is_cjk
 from .align import (
     MARK,
@@ -68,14 +68,6 @@ _MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)", re.IGNORECASE)
 _OPENING = re.compile(r"(?:^|[.!?。！？]\s*)$")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
-# one occasion of a weekday: "this Wednesday", "next Friday", 这周三, 下周二 (jieba keeps 下周二 one
-# word, so MOODS' 下周 does not see it): a passing exception or a plan for that day, not how
-# things stand ("I work from the office on Wednesdays" is not changed by "This Wednesday I'm
-# working from home")
-_OCCASION = re.compile(rf"\b(?:this|next)\s+(?:{'|'.join(WEEKDAYS)})\b"
-                       rf"|[这本下](?:周|星期|礼拜)[{''.join(ZH_WEEKDAY)}]", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class Subject:
     kind: str                  # user, person, thing or none
@@ -281,15 +273,9 @@ def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
     found = {name for name, marks in MOODS.items() if marks & (words | cjk)}
     if _QUESTION.search(text.strip()):
         found.add("question")
-    if occasion(text):
+    if occasion(text):  # 下周二 is one word to jieba, so MOODS' 下周 does not see it
         found.add("passing")
     return frozen(found)
-
-
-def occasion(text: str) -> bool:
-    """Does the text name one occasion of a weekday ("this Thursday", 下周二): a passing
-    exception or a plan for that day, not how things stand?"""
-    return bool(_OCCASION.search(text))
 
 
 def corrects(sentence: str) -> bool:
