@@ -12,7 +12,7 @@ import pytest
 import engramdb
 from engramdb import Draft
 from engramdb.model import Kind
-from engramdb.recall.asked import AMOUNT, TIME, UNANSWERED, asks, holds, names
+from engramdb.recall.asked import AMOUNT, TIME, UNANSWERED, asks, holds, names, precision
 from engramdb.registry import make_embedder
 from engramdb.store.contract_kit import make_record
 from engramdb.testing import FrozenClock
@@ -93,6 +93,24 @@ def test_a_time_its_words_name_answers_when_not_how_many() -> None:
     for text in ("My father had knee surgery last year.", "去年我爸做了膝盖手术。"):
         assert holds(make_record(1, content=text), TIME)
         assert not holds(make_record(1, content=text), AMOUNT)
+
+
+@pytest.mark.parametrize(("question", "text", "held"), [
+    ("When is the kiln firing?", "The kiln firing is next month.", True),
+    ("Which day is the kiln firing?", "The kiln firing is next month.", False),
+    ("Which day is the kiln firing?", "The kiln firing is next Tuesday.", True),
+    ("Which month is the kiln firing?", "The kiln firing is next week.", True),
+    ("What year is the kiln firing?", "The kiln firing is next month.", True),
+    ("窑什么时候开烧？", "下个月开窑。", True),
+    ("窑哪天开烧？", "下个月开窑。", False),
+    ("窑哪天开烧？", "明天开窑。", True),
+    ("几月开窑？", "明年开窑。", False),
+])
+def test_a_time_named_more_coarsely_than_asked_does_not_answer(question: str, text: str,
+                                                               held: bool) -> None:
+    """"next month" answers "when", not "which day" (recall/asked.py ``precision``)."""
+    record = make_record(1, content=text)
+    assert holds(record, TIME, precision(question)) is held
 
 
 def test_an_episode_answers_by_its_own_time() -> None:

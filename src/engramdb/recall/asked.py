@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from datetime import timedelta
 from functools import lru_cache
 
 from ..model import Hit, Kind, Record
@@ -45,6 +46,14 @@ _ASKS = (
                       r"|\bwhat\s+(?:time|date|year)\b|\bwhich\s+(?:day|date|year|"
                       r"month)s?\b|什么时候|何时|哪天|哪一天|哪年|几号|几点|几月", _I)),
 )
+# a question that asks for a day, a month or a year is not answered by a time its memory
+# names only more coarsely ("Which day is the exam?" by "the exam is next month"): the
+# longest window, in days, that answers it
+_PRECISION = (
+    (1, re.compile(r"\b(?:which|what)\s+(?:day|date)\b|哪天|哪一天|几号|几月几[日号]", _I)),
+    (31, re.compile(r"\bwhich\s+month\b|几月", _I)),
+    (366, re.compile(r"\b(?:which|what)\s+year\b|哪年|哪一年", _I)),
+)
 # the cardinal numbers written as words (a closed class, like the digits), with those that
 # write/align.py leaves out of its values for being as often something else
 _NUMBER_WORDS = NUMBER_WORDS | frozenset("zero one half twice once".split())
@@ -58,16 +67,27 @@ def asks(question: str) -> str | None:
     return None
 
 
-def holds(rec: Record, kind: str) -> bool:
+def precision(question: str) -> timedelta | None:
+    """The longest time that answers the question: a day, a month or a year where it asks
+    for one (``_PRECISION``), else None (any: "when")."""
+    return next((timedelta(days=days) for days, pattern in _PRECISION
+                 if pattern.search(question)), None)
+
+
+def holds(rec: Record, kind: str, within: timedelta | None = None) -> bool:
     """Does the memory hold a value of ``kind``: a number, a date word, a numeral, and for a
-    time also a time its words name ("last year", 去年: text/timewindow.py)? An event (an
+    time also a time its words name ("last year", 去年: text/timewindow.py) no longer than
+    ``within`` (a question's ``precision``: "next month" answers no "which day")? An event (an
     episode, a turn of a conversation) and what was extracted from turns are taken to: they
     answer a question about time by their own time, and one about how many or how long by
     the story the turns tell together (on LoCoMo, reading turns' words abstained on 25 of 760
     questions, R@10 -0.026; reading extracted facts' words, R@10 -0.003)."""
     if rec.kind == Kind.EVENT or said_in_chat(rec) or _holds_value(rec.content):
         return True
-    return kind == TIME and parse_window(rec.content, rec.at) is not None
+    if kind != TIME:
+        return False
+    window = parse_window(rec.content, rec.at)
+    return window is not None and (within is None or window.end - window.start <= within)
 
 
 @lru_cache(maxsize=4096)
@@ -130,7 +150,7 @@ def unanswered(hits: list[Hit], question: str, unheld: list[str] | None = None,
         why = "the question asks about the world, not about what the memories hold"
     else:
         kind = asks(question)
-        if kind is None or holds(best.memory, kind):
+        if kind is None or holds(best.memory, kind, precision(question)):
             return None
         why = f"the best match holds no {kind}, as the question asks"
     for hit in hits:
