@@ -251,15 +251,21 @@ def test_a_habit_and_a_passing_exception_each_answer_their_question(  # type: ig
      "This weekend the farm shop only sells eggs by the half dozen, the hens are moulting.",
      "How does the farm shop usually sell eggs?",
      "How is the farm shop selling eggs this weekend?"),
+    ("The lift in our block works fine.",
+     "For the next few days the lift in our block is out of order, so I'm taking the stairs.",
+     "Does the lift in our block normally work?",
+     "Is the lift in our block working these few days?"),
+    ("我平时在家里洗澡。", "这两周热水器坏了，我去健身房洗澡。",
+     "我一般在哪儿洗澡？", "这几天我在哪儿洗澡？"),
     ("菜市场的鱼摊早上六点开门。", "这个周末菜市场的鱼摊九点才开门，老板去喝喜酒了。",
      "鱼摊平时几点开门？", "这个周末鱼摊几点开门？"),
 ])
-def test_an_exception_for_a_time_ahead_and_the_habit_each_answer_their_question(  # type: ignore[no-untyped-def]
+def test_an_exception_for_a_while_ahead_and_the_habit_each_answer_their_question(  # type: ignore[no-untyped-def]
         me, clock, habit, exception, usual, ahead) -> None:
-    """A statement naming a while ahead of when it was said ("tomorrow", 这个周末: the time
-    parser's window, recall/conflicts.py ``for_a_while``) is a passing exception, as one
-    naming a while that holds it is: the habit answers how things usually are, and the
-    exception a question about that while."""
+    """A statement naming a while ahead of when it was said ("tomorrow", 这个周末, "the next
+    few days": the time parser's window, recall/conflicts.py ``for_a_while``) is a passing
+    exception, as one naming a while that holds it is (这两周): the habit answers how things
+    usually are, and the exception a question about that while."""
     me.remember(habit, kind="fact", at=clock.now() - timedelta(days=5))
     me.remember(exception, kind="fact", at=clock.now() - timedelta(hours=1))
     assert me.recall(usual, k=3, track=False)[0].memory.content == habit

@@ -77,6 +77,12 @@ def d(y: int, m: int, day: int) -> datetime:
     ("下周末", d(2026, 3, 14), d(2026, 3, 16), False),
     ("last weekend", d(2026, 2, 28), d(2026, 3, 2), False),
     ("上周末", d(2026, 2, 28), d(2026, 3, 2), False),
+    ("these few days", d(2026, 3, 3), d(2026, 3, 6), False),        # a few around now
+    ("这几天", d(2026, 3, 3), d(2026, 3, 6), False),
+    ("这两周", d(2026, 2, 23), d(2026, 3, 16), False),
+    ("the next few days", d(2026, 3, 4), d(2026, 3, 8), False),     # from now on
+    ("接下来几天", d(2026, 3, 4), d(2026, 3, 8), False),
+    ("the past few weeks", d(2026, 2, 9), d(2026, 3, 9), False),    # up to now
 ])
 def test_windows(query: str, start: datetime, end: datetime, anchored: bool) -> None:
     clock = FrozenClock(NOW)
@@ -163,7 +169,7 @@ def test_no_window(query: str) -> None:
     ("下周末去爬山。", True),
     ("这个星期五的例会改到下午。", True),
     ("Next Tuesday the boiler gets serviced.", True),
-    ("From this weekend the pottery club meets in the church hall.", False),   # where a change starts
+    ("From this weekend the pottery club meets in the church hall.", False),  # a change starts
     ("下周一起改成九点上班。", False),
     ("Last Saturday I repainted the shed.", False),
     ("上周末去水库钓鱼了。", False),

@@ -9,8 +9,10 @@ Understood, in English and Chinese, most specific first:
   yesterday/前天, "last Friday" (the latest Friday before today), "this Friday", 这周五 (this
   week's, or the coming one), "next Friday", 下周五 (next week's), 上周五 (last week's), the
   same of a weekend ("this weekend", 下周末), this, last or next week/month/year (本周/上周/
-  下周, 这个月/上个月/下个月, 今年/去年/前年/明年), "N days/weeks/months/years ago" (三天前,
-  两周前), and a bare month ("in March", "三月": the latest March not after now);
+  下周, 这个月/上个月/下个月, 今年/去年/前年/明年), a few days, weeks or months around,
+  ahead of or up to now ("these few days", 这两周, "the next few days", 接下来几天, "the past
+  few weeks"), "N days/weeks/months/years ago" (三天前, 两周前), and a bare month ("in
+  March", "三月": the latest March not after now);
 - "before"/"after"/"since"/"until" a day, month or year ("before May 2023", "2023年5月之前",
   "2024年以后"): an open-ended window; so is a time relative to now said as where something
   starts ("from today", "since yesterday", 从这周起, 今天开始: from its start on);
@@ -41,6 +43,7 @@ from .timeexpr import (
     _month_window,
     _number,
     _relative,
+    _shift,
     _start_of,
 )
 from .timeexpr import _ago as _ago_window
@@ -115,6 +118,15 @@ _REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
 _WEEKDAY = re.compile(rf"\b(last|this|next)\s+({'|'.join(WEEKDAYS)}|weekend)\b"
                       r"|([上这本下])个?(?:周|星期|礼拜)([一二三四五六日天末])", re.IGNORECASE)
 _WEEK_OF = {"last": -1, "this": 0, "next": 1, "上": -1, "这": 0, "本": 0, "下": 1}
+# a few days, weeks or months around now ("these few days", 这几天, 这两周, 最近几天), ahead of
+# it ("the next few days", 接下来几天) or up to it ("the past few weeks"): FEW of them
+_FEW_EN = re.compile(r"\b(?:the\s+)?(these|next|coming|past|last)\s+(?:few|couple\s+of|"
+                     r"several)\s+(day|week|month)s\b", re.IGNORECASE)
+_FEW_ZH = re.compile(r"(这|最近|接下来|未来)(?:[几两]|一两|两三|三四)个?(天|周|星期|礼拜|月)")
+_FEW_UNIT = {"天": "day", "周": "week", "星期": "week", "礼拜": "week", "月": "month"}
+_FEW_SIDE = {"these": 0, "这": 0, "最近": 0, "next": 1, "coming": 1, "接下来": 1, "未来": 1,
+             "past": -1, "last": -1}
+FEW = 3
 
 
 _RANGE_START = re.compile(r"\b(?:between|from)\s+", re.IGNORECASE)
@@ -298,6 +310,9 @@ def _relative_window(text: str, now: datetime) -> TimeWindow | None:
     m = _WEEKDAY.search(text)
     if m:
         return _weekday(m, day)
+    m = _FEW_EN.search(text) or _FEW_ZH.search(text)
+    if m:
+        return _few(m, now)
     for finder in (_relative, _ago_window):
         window = finder(text, now)
         if window is not None:
@@ -336,6 +351,17 @@ def _weekday(m: re.Match[str], day: datetime) -> TimeWindow:
     if which in ("this", "这", "本") and start + length <= day:
         start += timedelta(days=7)  # this week's is past: the coming one is meant
     return TimeWindow(start, start + length, m.group(0), False)
+
+
+def _few(m: re.Match[str], now: datetime) -> TimeWindow:
+    """A few days, weeks or months: around now, the current one and one either side; ahead,
+    the current one and ``FEW`` after it; up to now, ``FEW`` before it and the current one."""
+    side = _FEW_SIDE[m.group(1).lower()]
+    unit = _FEW_UNIT.get(m.group(2), m.group(2).lower())
+    current = _start_of(unit, now)
+    first, last = {0: (-1, 2), 1: (0, 1 + FEW), -1: (-FEW, 1)}[side]
+    return TimeWindow(_shift(current, unit, first), _shift(current, unit, last), m.group(0),
+                      False)
 
 
 def _relative_words(text: str) -> str:
