@@ -205,6 +205,22 @@ def test_a_question_about_a_passing_while_ranks_what_holds_for_it_first(  # type
         assert hits[0].memory.content == passing
 
 
+@pytest.mark.parametrize(("habit", "exception", "asked"), [
+    ("I cycle to the depot on Mondays.",
+     "This Monday I'm taking the bus to the depot, the bike has a flat.",
+     "How am I going to get to the depot this week?"),
+    ("我每周一骑车去仓库。", "这周一自行车爆胎了，坐公交去仓库。", "这周我打算怎么去仓库？"),
+])
+def test_a_question_in_two_moods_is_about_a_statement_in_either(  # type: ignore[no-untyped-def]
+        me, clock, habit, exception, asked) -> None:
+    """A question about this week said as a plan ("going to", 打算) is in the passing mood
+    and the plan's: a passing exception, in one of them, ranks above the habit, in neither,
+    though the habit was said later."""
+    me.remember(exception, kind="fact", at=clock.now() - timedelta(days=1))
+    me.remember(habit, kind="fact", at=clock.now() - timedelta(hours=2))
+    assert me.recall(asked, k=3, track=False)[0].memory.content == exception
+
+
 @pytest.mark.parametrize(("old", "new", "asked", "value"), [
     ("The demo site builds from the main branch.",
      "The demo site now builds from the feature/will-merge branch.",

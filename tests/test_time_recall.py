@@ -159,7 +159,9 @@ def test_ranges_only_when_asked() -> None:
 @pytest.mark.parametrize("query", ["where does Li live now", "I know now", "李现在住在哪",
                                    "where did Li live before", "release 2.0.3", "port 8420",
                                    "the week before May 8, 2023",
-                                   "the choir sings on Fridays", "周五开组会", "every weekend"])
+                                   "the choir sings on Fridays", "周五开组会", "every weekend",
+                                   # 一下 / 周末, 晚上 / 周五, 以下 / 周报: no 下周 or 上周 in them
+                                   "帮我查一下周末的潮汐表", "晚上周五的账再对", "以下周报格式为准"])
 def test_no_window(query: str) -> None:
     assert parse_window(query, NOW) is None
 
@@ -173,6 +175,7 @@ def test_no_window(query: str) -> None:
     ("下周一起改成九点上班。", False),
     ("Last Saturday I repainted the shed.", False),
     ("上周末去水库钓鱼了。", False),
+    ("帮我看一下周末的潮汐表。", False),
     ("The pottery club meets on Saturdays.", False),
 ])
 def test_one_coming_occasion_of_a_weekday_or_weekend(text: str, named: bool) -> None:

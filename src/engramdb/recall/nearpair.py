@@ -10,10 +10,12 @@ Three things decide, in this order:
   ranks above the hit of another ("我住在哪里？": "我住在杭州西湖区" above "我爸妈住在绍兴");
 - **mood**: the question is in a mood (a plan, a past story, a passing exception, one more
   item: write/reading.py ``MOODS``, the grammar the write path sets statements apart by) that
-  one hit is in and the other is not ("Which version are we considering?": the plan; a
-  statement or a question that names a while around when it was said or asked, "this week",
-  这周, "until Friday", is in the passing mood whatever its words: the time parser's bounded
-  window, recall/conflicts.py ``for_a_while``; one about what was asked, by a verb of asking,
+  one hit is in and the other is not; a question in two moods, in either ("Which version are
+  we considering?": the plan; "How am I going to get there this week?", a plan and a passing
+  while: the exception for this week; a statement or a question that names a while around
+  or ahead of when it was said or asked, "this week", 这周, "until Friday", "tomorrow", is in
+  the passing mood whatever its words: the time parser's bounded window,
+  recall/conflicts.py ``for_a_while``; one about what was asked, by a verb of asking,
   ``ASKING``, is about a question said); a question in none ranks a plain statement
   above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
@@ -189,8 +191,8 @@ def _whose(asks: Reading, x: Hit, y: Hit) -> bool:
 
 def _asked_mood(query: str, now: datetime | None) -> frozenset[str]:
     """The question's mood (write/reading.py, its reading kept): a question said aside, and
-    the passing mood where it names a while around ``now`` ("this week", 这周); a question
-    about what was asked (``asking``) is in the mood of a question said alone."""
+    the passing mood where it names a while around or ahead of ``now`` ("this week", 这周); a
+    question about what was asked (``asking``) is in the mood of a question said alone."""
     if asking(query):   # its other moods are the asking's ("我问过": 过 is the asking's past)
         return frozenset({"question"})
     mood = read(query).moods & OTHER_MOODS - {"question"}
@@ -219,8 +221,8 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if _whose(asks, upper, lower):
             return ""
     if mood:
-        mine = mood <= _moods(lower.memory)
-        theirs = mood <= _moods(upper.memory)
+        mine = bool(mood & _moods(lower.memory))
+        theirs = bool(mood & _moods(upper.memory))
         if mine != theirs:
             return "mood" if mine else ""
     else:  # a plain question: a plain statement above a question, a past story or one day

@@ -9,7 +9,12 @@ The most specific expression wins. Anything else: None. Windows are in UTC."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+from itertools import accumulate
+
+from .tokenize import is_cjk, words
 
 Window = tuple[datetime, datetime]
 
@@ -86,9 +91,28 @@ def _year(text: str) -> Window | None:
     return datetime(y, 1, 1, tzinfo=UTC), datetime(y + 1, 1, 1, tzinfo=UTC)
 
 
+def found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` in ``text`` that open a word: a Chinese one where jieba's
+    cut starts a word (看一下周末 holds 一下 / 周末, not 下周末; 晚上周五, 晚上 / 周五, not
+    上周五)."""
+    for m in pattern.finditer(text):
+        if not is_cjk(m.group(0)[:1]) or m.start() in _word_starts(text):
+            yield m
+
+
+def first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first of ``found``, or None."""
+    return next(found(pattern, text), None)
+
+
+@lru_cache(maxsize=1024)
+def _word_starts(text: str) -> frozenset[int]:
+    return frozenset(accumulate((len(w) for w in words(text)), initial=0))
+
+
 def _relative(text: str, now: datetime) -> Window | None:
     for pattern, unit, offset in _RELATIVE:
-        if pattern.search(text):
+        if first(pattern, text):
             start = _start_of(unit, now)
             return _shift(start, unit, offset), _shift(start, unit, offset + 1)
     return None

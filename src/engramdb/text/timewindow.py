@@ -45,6 +45,8 @@ from .timeexpr import (
     _relative,
     _shift,
     _start_of,
+    first,
+    found,
 )
 from .timeexpr import _ago as _ago_window
 
@@ -307,10 +309,10 @@ def _relative_window(text: str, now: datetime) -> TimeWindow | None:
         if m:
             start = day + timedelta(days=offset)
             return TimeWindow(start, start + timedelta(days=1), m.group(0), False)
-    m = _WEEKDAY.search(text)
+    m = first(_WEEKDAY, text)
     if m:
         return _weekday(m, day)
-    m = _FEW_EN.search(text) or _FEW_ZH.search(text)
+    m = _FEW_EN.search(text) or first(_FEW_ZH, text)
     if m:
         return _few(m, now)
     for finder in (_relative, _ago_window):
@@ -333,7 +335,7 @@ def occasion(text: str) -> bool:
     weekend", 下周一起: ``_onward``)."""
     return any((m.group(1) or m.group(3)).lower() not in ("last", "上")
                and not _ONWARD_EN.search(text[: m.start()])
-               and not _ONWARD_ZH.match(text[m.end():]) for m in _WEEKDAY.finditer(text))
+               and not _ONWARD_ZH.match(text[m.end():]) for m in found(_WEEKDAY, text))
 
 
 def _weekday(m: re.Match[str], day: datetime) -> TimeWindow:
