@@ -161,7 +161,8 @@ def test_ranges_only_when_asked() -> None:
                                    "the week before May 8, 2023",
                                    "the choir sings on Fridays", "周五开组会", "every weekend",
                                    # 一下 / 周末, 晚上 / 周五, 以下 / 周报: no 下周 or 上周 in them
-                                   "帮我查一下周末的潮汐表", "晚上周五的账再对", "以下周报格式为准"])
+                                   "帮我查一下周末的潮汐表", "晚上周五的账再对",
+                                   "以下周报格式为准"])
 def test_no_window(query: str) -> None:
     assert parse_window(query, NOW) is None
 
