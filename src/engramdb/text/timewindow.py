@@ -361,14 +361,14 @@ def _few(m: re.Match[str], now: datetime) -> TimeWindow:
     side = _FEW_SIDE[m.group(1).lower()]
     unit = _FEW_UNIT.get(m.group(2), m.group(2).lower())
     current = _start_of(unit, now)
-    first, last = {0: (-1, 2), 1: (0, 1 + FEW), -1: (-FEW, 1)}[side]
-    return TimeWindow(_shift(current, unit, first), _shift(current, unit, last), m.group(0),
+    since, until = {0: (-1, 2), 1: (0, 1 + FEW), -1: (-FEW, 1)}[side]
+    return TimeWindow(_shift(current, unit, since), _shift(current, unit, until), m.group(0),
                       False)
 
 
 def _relative_words(text: str) -> str:
     for pattern in (*(p for p, _, _ in _RELATIVE), _AGO):
-        m = pattern.search(text)
+        m = first(pattern, text)
         if m:
             return m.group(0)
     return "relative to now"
