@@ -286,18 +286,64 @@ def run(here: Path, used_domains: tuple[str, ...], near_pairs: int = 30,
     ``used_domains``; ``near_pairs``: the near-miss pairs it holds; ``extra``: the set's own
     checks, run after these; ``relevance``: the set's own relevance check, in place of
     ``check_relevance``. Prints what it finds; 1 when any check fails."""
+    _start(here, used_domains, near_pairs)
+    _each((check_updates, check_near, relevance or check_relevance, check_wake, *extra))
+    return _report()
+
+
+def run_own(here: Path, used_domains: tuple[str, ...], near_pairs: int,
+            own: tuple[Callable[[], None], ...], replaced: tuple[str, ...] = ()) -> int:
+    """Check a set of update chains and near misses in ``here`` with the shared checks, less
+    the problems that start with ``replaced`` (rules the set checks its own way), then with
+    the set's ``own`` checks. Prints what it finds; 1 when any check fails."""
+    _start(here, used_domains, near_pairs)
+    _each((check_updates, check_near))
+    problems[:] = [p for p in problems if not (replaced and p.startswith(replaced))]
+    _each(own)
+    return _report()
+
+
+def _start(here: Path, used_domains: tuple[str, ...], near_pairs: int) -> None:
     global HERE, USED_DOMAINS, NEAR_PAIRS
     HERE, USED_DOMAINS, NEAR_PAIRS = here, used_domains, near_pairs
     problems.clear()
     notes.clear()
-    for fn in (check_updates, check_near, relevance or check_relevance, check_wake, *extra):
+
+
+def _each(checks: tuple[Callable[[], None], ...]) -> None:
+    for fn in checks:
         try:
             fn()
         except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest
             bad(f"{fn.__name__}: {type(exc).__name__}: {exc}")
+
+
+def _report() -> int:
     for n in notes:
         print("note:", n)
     for p in problems:
         print("PROBLEM:", p)
     print("OK" if not problems else f"{len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def check_chains(chains: list[dict], prefix: str) -> None:
+    """Each update chain: its id (``prefix``-<lang>-NN), two or three statements, questions
+    in the chain's language that name neither value, and a user turn in each ingested one."""
+    for c in chains:
+        cid = c.get("id", "?")
+        if not re.fullmatch(rf"{prefix}-{c.get('lang')}-\d\d", cid):
+            bad(f"{cid}: id must be {prefix}-<lang>-NN")
+        if len(c.get("statements", [])) not in (2, 3):
+            bad(f"{cid}: want 2 or 3 statements")
+        for q in ("now_q", "before_q"):
+            text = c.get(q, "")
+            for v in ("current", "previous"):
+                if has(text, c.get(v, "\0")):
+                    bad(f"{cid}: {q} names the {v} value {c[v]!r}")
+            if (c.get("lang") == "zh") != bool(HAN.search(text)):
+                bad(f"{cid}: {q} is not asked in the chain's language")
+        if c.get("via") == "ingest":
+            for j, st in enumerate(c["statements"]):
+                if not any(t.get("role") == "user" for t in st.get("turns", [])):
+                    bad(f"{cid}: ingest statement {j} has no user turn")

@@ -101,23 +101,7 @@ def check_update_rules() -> None:
         nums = sorted(int(c["id"][-2:]) for c in cs if re.fullmatch(r".*-\d\d", c.get("id", "")))
         if nums != list(range(1, len(cs) + 1)):
             bad(f"updates: {lang} ids are not numbered 01..{len(cs):02d}")
-    for c in chains:
-        cid = c.get("id", "?")
-        if not re.fullmatch(rf"f20-{c.get('lang')}-\d\d", cid):
-            bad(f"{cid}: id must be f20-<lang>-NN")
-        if len(c.get("statements", [])) not in (2, 3):
-            bad(f"{cid}: want 2 or 3 statements")
-        for q in ("now_q", "before_q"):
-            text = c.get(q, "")
-            for v in ("current", "previous"):
-                if fc.has(text, c.get(v, "\0")):
-                    bad(f"{cid}: {q} names the {v} value {c[v]!r}")
-            if not lang_ok(c.get("lang"), text):
-                bad(f"{cid}: {q} is not asked in the chain's language")
-        if c.get("via") == "ingest":
-            for j, st in enumerate(c["statements"]):
-                if not any(t.get("role") == "user" for t in st.get("turns", [])):
-                    bad(f"{cid}: ingest statement {j} has no user turn")
+    fc.check_chains(chains, "f20")
 
 
 def is_question(text: str) -> bool:
@@ -242,26 +226,8 @@ def check_no_repeats() -> None:
 
 
 def main() -> int:
-    fc.HERE, fc.USED_DOMAINS, fc.NEAR_PAIRS = HERE, USED_DOMAINS, 48
-    fc.problems.clear()
-    fc.notes.clear()
-    for fn in (fc.check_updates, fc.check_near):
-        try:
-            fn()
-        except Exception as exc:  # noqa: BLE001 - report a broken file, keep checking the rest
-            bad(f"{fn.__name__}: {type(exc).__name__}: {exc}")
-    fc.problems[:] = [p for p in fc.problems if not p.startswith(SHARED_COUNT_RULES)]
-    for fn in (check_update_rules, check_near_rules, check_no_repeats):
-        try:
-            fn()
-        except Exception as exc:  # noqa: BLE001
-            bad(f"{fn.__name__}: {type(exc).__name__}: {exc}")
-    for n in fc.notes:
-        print("note:", n)
-    for p in fc.problems:
-        print("PROBLEM:", p)
-    print("OK" if not fc.problems else f"{len(fc.problems)} problem(s)")
-    return 1 if fc.problems else 0
+    own = (check_update_rules, check_near_rules, check_no_repeats)
+    return fc.run_own(HERE, USED_DOMAINS, 48, own, SHARED_COUNT_RULES)
 
 
 if __name__ == "__main__":
