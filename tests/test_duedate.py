@@ -71,6 +71,19 @@ def test_a_time_to_come_said_so(text: str, marked: bool) -> None:
     assert marked_ahead(text) is marked
 
 
+@pytest.mark.parametrize(("text", "due"), [
+    ("晚上周五再对一遍账目", day_end(12, 4)),     # 晚上 / 周五: the coming Friday, not 上周五
+    ("我们看一下周四的排班", day_end(12, 3)),     # 一下 / 周四: not 下周四
+    ("帮我看一下周末的路况", None),                # 一下 / 周末: no 下周
+    ("聪明天然的做法", None),                      # 聪明 / 天然: no 明天
+    ("等一下个月初再谈", None),                    # 一下 / 个 / 月: no 下个月
+])
+def test_a_chinese_time_word_counts_where_a_word_starts(text: str, due: datetime | None) -> None:
+    """jieba's cut, not the characters, says where a Chinese time word is."""
+    assert due_from_text(text, NOW) == due
+    assert marked_ahead(text) is False
+
+
 def test_a_pending_item_gets_its_due_date(mem, clock):  # type: ignore[no-untyped-def]
     today = clock.now().replace(hour=0, minute=0, second=0, microsecond=0)
     rec = mem.remember("Call the plumber tomorrow", kind="pending").memory

@@ -13,14 +13,15 @@ of the day (or week, or month) it names, in UTC, as the rest of engramdb's days 
   is named), 12月5日 / 12月5号.
 
 The first expression found, in that order of kinds, wins; none: None. Words about the past
-("yesterday") name no due date."""
+("yesterday") name no due date. A Chinese expression counts only where a word starts in jieba's
+cut (text/timeexpr.py ``found``): 查一下周末 names no 下周, 聪明天才 no 明天."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
 
-from .timeexpr import MONTHS, WEEKDAYS, ZH_WEEKDAY, _number
+from .timeexpr import MONTHS, WEEKDAYS, ZH_WEEKDAY, _number, first, found, opens_word
 
 _I = re.IGNORECASE
 _UNIT_DAYS = {"day": 1, "week": 7}
@@ -73,7 +74,7 @@ def due_from_text(text: str, now: datetime) -> datetime | None:
 def marked_ahead(text: str) -> bool:
     """Does ``text`` name a time to come in words that say so ("tomorrow", "next Friday", "by
     Friday", "in 3 days", 明天, 下周三, 周五之前, 三天后), not only a weekday or a date?"""
-    return any(p.search(text) for p in (_DAY_AFTER, _TOMORROW, _NEXT_ZH_WEEKDAY, _MARKED, _IN,
+    return any(first(p, text) for p in (_DAY_AFTER, _TOMORROW, _NEXT_ZH_WEEKDAY, _MARKED, _IN,
                                          _ZH_IN))
 
 
@@ -83,19 +84,18 @@ def _end(day: datetime) -> datetime:
 
 def _relative_days(text: str, day: datetime) -> datetime | None:
     for pattern, offset in ((_DAY_AFTER, 2), (_TOMORROW, 1), (_TODAY, 0)):
-        if pattern.search(text):
+        if first(pattern, text):
             return _end(day + timedelta(days=offset))
     return None
 
 
 def _weekdays(text: str, day: datetime) -> datetime | None:
-    m = _NEXT_ZH_WEEKDAY.search(text)
+    m = first(_NEXT_ZH_WEEKDAY, text)
     if m:   # 下周五: the Friday of next week
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
         return _end(monday + timedelta(days=ZH_WEEKDAY[m.group(1)]))
-    m = next((m for pattern in (_WEEKDAY, _ZH_WEEKDAY_NAME) for m in pattern.finditer(text)
-              if not _OFF_WEEKDAY.search(text[:m.start(1)])
-              and not _RECURRING_PART.match(text, m.end())), None)
+    m = next((m for pattern in (_WEEKDAY, _ZH_WEEKDAY_NAME) for m in found(pattern, text)
+              if not _off(text, m.start(1)) and not _RECURRING_PART.match(text, m.end())), None)
     if not m:
         return None
     name = m.group(1).lower()
@@ -104,13 +104,20 @@ def _weekdays(text: str, day: datetime) -> datetime | None:
     return _end(day + timedelta(days=ahead))
 
 
+def _off(text: str, at: int) -> bool:
+    """Do the words before ``at`` make the weekday there a past one or every one? 上 and 每 only
+    where they open a word: 上 / 个 / 星期五 is past, 晚上 / 周五 is not."""
+    m = _OFF_WEEKDAY.search(text[:at])
+    return m is not None and opens_word(text, m.start())
+
+
 def _spans(text: str, day: datetime) -> datetime | None:
-    m = _WEEK.search(text)
+    m = first(_WEEK, text)
     if m:
         nxt = (m.group(1) or "").lower() == "next" or (m.group(2) or "").startswith("下")
         sunday = day + timedelta(days=6 - day.weekday())
         return _end(sunday + timedelta(days=7 if nxt else 0))
-    m = _MONTH.search(text)
+    m = first(_MONTH, text)
     if m:
         nxt = (m.group(1) or "").lower() == "next" or (m.group(2) or "").startswith("下")
         year, month = day.year, day.month + (1 if nxt else 0)
@@ -126,7 +133,7 @@ def _counts(text: str, day: datetime) -> datetime | None:
         n = int(word) if word.isdigit() else _WORDS.get(word) or _number(word)
         if n > 0:
             return _end(day + timedelta(days=n * _UNIT_DAYS[m.group(2).lower()]))
-    m = _ZH_IN.search(text)
+    m = first(_ZH_IN, text)
     if m:
         n = int(m.group(1)) if m.group(1).isdigit() else _number(m.group(1))
         if n > 0:
@@ -144,7 +151,7 @@ def _dates(text: str, day: datetime) -> datetime | None:
             month = _month(m.group(m_at))
             if month:
                 return _upcoming(day, month, int(m.group(d_at)))
-    m = _ZH_DATE.search(text)
+    m = first(_ZH_DATE, text)
     if m:
         if m.group(1):
             return _on(int(m.group(1)), int(m.group(2)), int(m.group(3)))

@@ -96,13 +96,19 @@ def found(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
     cut starts a word (看一下周末 holds 一下 / 周末, not 下周末; 晚上周五, 晚上 / 周五, not
     上周五)."""
     for m in pattern.finditer(text):
-        if not is_cjk(m.group(0)[:1]) or m.start() in _word_starts(text):
+        if opens_word(text, m.start()):
             yield m
 
 
 def first(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
     """The first of ``found``, or None."""
     return next(found(pattern, text), None)
+
+
+def opens_word(text: str, at: int) -> bool:
+    """Does a word start at ``at``? Always for a character that is not Chinese; for a Chinese
+    one, where jieba's cut starts a word (上 in 上 / 个 / 星期五, not in 晚上)."""
+    return not is_cjk(text[at:at + 1]) or at in _word_starts(text)
 
 
 @lru_cache(maxsize=1024)
