@@ -1,0 +1,250 @@
+"""Check the fresh21 held-out files: near_misses.json and updates.json. Standard library only.
+
+    python bench/fresh21/validate.py     # exits 1 and lists every problem if any check fails
+
+Topic of the set: side work and amateur clubs: a freelancer's clients, invoices and rates, an
+amateur drama society, amateur sports leagues (volleyball, softball, ice hockey, 气排球), a model
+railway club and model aircraft, and home brewing (beer, fruit wine, rice wine), with values such
+as names, amounts, dates, venues, roles and terms.
+
+What runs:
+- The shared checks of bench/fresh_check.py for updates (`check_updates`) and near misses
+  (`check_near`): schema, ids, days in order, `current` in the last statement and in no earlier
+  one, `previous` in the statement before it, values taken from user turns only for ingest
+  chains, questions that copy no statement, text language, `expect_a` / `expect_b` in their own
+  memory only, b written after a, 48 near-miss pairs (24 per language) covering all 8 types, and
+  update subjects/attributes free of earlier sets' domains (USED_DOMAINS: fresh20's list plus
+  fresh20's own). Their fixed update counts are for 40-chain sets; those count messages
+  (SHARED_COUNT_RULES) are dropped and this set's update counts are checked below instead.
+  Relevance, wake and extraction are not part of this set.
+- Own rules for updates (`check_update_rules`): 24 chains, 12 per language; 8 `remember` and 4
+  `ingest` per language; 3 chains with 3 values per language (2 `remember`, 1 `ingest`), every
+  other chain with 2; kinds from fresh_check.KINDS, at least 2 kinds per language; ids
+  f21-<lang>-NN numbered 01..12; `now_q` and `before_q` name neither `current` nor `previous`
+  and are asked in the chain's language; every ingest statement has a user turn; at least one
+  ingest chain per language has a named speaker; at least 10 style names per language.
+- Own rules for near misses (`check_near_rules`): ids f21-nm-<lang>-NN numbered 01..24 per
+  language; 3 pairs of each of the 8 types per language; days 0..6, with at least 4 different
+  (a, b) day pairs per language; plan_vs_fact has one `pending` side and one `fact` side;
+  past_story_vs_fact has one `event` side and one other side; question_vs_statement has exactly
+  one side that is a question (ends in ? or ？, or holds one); temporary_exception has two `fact`
+  sides; no question copies a memory or names its own expected substring; questions are in the
+  pair's language; the two memories of a pair differ.
+- No repeats (`check_no_repeats`): every sentence of this set (statements, turns, memories and
+  questions) is compared, after lowercasing and removing spaces and punctuation, with every string
+  in the earlier sets' JSON files (shared/bench/behaviours/*.json and bench/fresh*/*.json other
+  than this folder); an equal string, or a near copy (English: word-set Jaccard >= 0.8 with 5+
+  words; Chinese: character-bigram Jaccard >= 0.8 with 6+ bigrams), is a problem. Only this set's
+  id and sentence are printed, never the earlier one.
+"""
+
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import fresh_check as fc  # noqa: E402
+
+PREFIX = "f21"
+
+# domains that earlier sets used for update chains: fresh20's checker's list (which takes in
+# fresh19's and the earlier ones) plus fresh20's own list (OWN_DOMAINS, which is also the list in
+# fresh20's README). Matched against subject + attribute only (lowercase substrings).
+_FRESH20 = fc.earlier("fresh20")
+USED_DOMAINS = (*_FRESH20.USED_DOMAINS, *_FRESH20.OWN_DOMAINS)
+
+# this set's own update-chain domains (not checked here): the next set should add them
+OWN_DOMAINS = ("spring production", "lantern players", "day rate", "volleyball", "match venue",
+               "invoicing", "model railway", "railway club", "payment terms", "layout scale",
+               "homebrew", "favourite hop", "go-to hop", "logo deadline", "softball", "umpire", "panto",
+               "billing email", "invoice email",
+               "话剧社", "剧目", "排练场地", "笔译", "千字", "气排球", "报名截止", "收款", "航模",
+               "飞行场地", "冰球", "冰时费", "果酒", "泡酒", "绘本", "插画", "交稿", "队长",
+               "春晚", "小品", "结款")
+
+# fresh_check's fixed update counts (40 chains, 14/6 per language, 10 three-value chains):
+# messages that start with these are replaced by this set's own counts
+SHARED_COUNT_RULES = ("updates: counts", "updates: want 12 ingest", "updates: en wants",
+                      "updates: zh wants")
+
+NEAR_TYPES = ("same_attr_diff_subject", "diff_attr_same_subject", "temporary_exception",
+              "plan_vs_fact", "past_story_vs_fact", "negation_of_other", "list_items",
+              "question_vs_statement")
+HAN = fc.HAN
+bad = fc.bad
+ROOT = HERE.parent.parent                      # /work/main
+SHARED = ROOT.parent / "shared" / "bench" / "behaviours"
+
+
+def lang_ok(lang: str, text: str) -> bool:
+    return (lang == "zh") == bool(HAN.search(text))
+
+
+def check_update_rules() -> None:
+    chains = fc.load("updates")["chains"]
+    if len(chains) != 24:
+        bad(f"updates: want 24 chains, got {len(chains)}")
+    for lang in ("en", "zh"):
+        cs = [c for c in chains if c.get("lang") == lang]
+        via = Counter(c.get("via") for c in cs)
+        three = [c for c in cs if len(c.get("statements", [])) == 3]
+        three_via = Counter(c["via"] for c in three)
+        if len(cs) != 12 or via != Counter({"remember": 8, "ingest": 4}):
+            bad(f"updates: {lang} wants 12 chains, 8 remember and 4 ingest; got {len(cs)} "
+                f"{dict(via)}")
+        if len(three) != 3 or three_via != Counter({"remember": 2, "ingest": 1}):
+            bad(f"updates: {lang} wants 3 chains with 3 values (2 remember, 1 ingest); got "
+                f"{dict(three_via)}")
+        kinds = Counter(c.get("kind") for c in cs)
+        if len(kinds) < 2 or not set(kinds) <= fc.KINDS:
+            bad(f"updates: {lang} wants 2+ kinds from KINDS; got {dict(kinds)}")
+        if not any(c.get("via") == "ingest" and any(t.get("speaker") for st in c["statements"]
+                                                    for t in st.get("turns", []))
+                   for c in cs):
+            bad(f"updates: {lang} has no ingest chain with a named speaker")
+        nums = sorted(int(c["id"][-2:]) for c in cs if re.fullmatch(r".*-\d\d", c.get("id", "")))
+        if nums != list(range(1, len(cs) + 1)):
+            bad(f"updates: {lang} ids are not numbered 01..{len(cs):02d}")
+    for lang in ("en", "zh"):
+        styles = {c.get("style") for c in chains if c.get("lang") == lang}
+        if len(styles) < 10:
+            bad(f"updates: {lang} wants 10+ style names, got {len(styles)}")
+    fc.check_chains(chains, PREFIX)
+
+
+def is_question(text: str) -> bool:
+    return "?" in text or "？" in text
+
+
+def check_near_rules() -> None:
+    pairs = fc.load("near_misses")["pairs"]
+    for lang in ("en", "zh"):
+        ps = [p for p in pairs if p.get("lang") == lang]
+        types = Counter(p.get("type") for p in ps)
+        if types != Counter({t: 3 for t in NEAR_TYPES}):
+            bad(f"near_misses: {lang} wants 3 pairs of each of the 8 types, got {dict(types)}")
+        nums = sorted(int(p["id"][-2:]) for p in ps if re.fullmatch(r".*-\d\d", p.get("id", "")))
+        if nums != list(range(1, len(ps) + 1)):
+            bad(f"near_misses: {lang} ids are not numbered 01..{len(ps):02d}")
+        days = Counter((p["a"]["day"], p["b"]["day"]) for p in ps)
+        if len(days) < 4:
+            bad(f"near_misses: {lang} day offsets hardly vary: {dict(days)}")
+    for p in pairs:
+        pid = p.get("id", "?")
+        if not re.fullmatch(rf"{PREFIX}-nm-{p.get('lang')}-\d\d", pid):
+            bad(f"{pid}: id must be {PREFIX}-nm-<lang>-NN")
+        a, b = p.get("a", {}), p.get("b", {})
+        for side, m in (("a", a), ("b", b)):
+            if not isinstance(m.get("day"), int) or not 0 <= m["day"] <= 6:
+                bad(f"{pid}: {side} day must be 0..6")
+        ka, kb = a.get("kind"), b.get("kind")
+        t = p.get("type")
+        if t == "plan_vs_fact" and {ka, kb} != {"fact", "pending"}:
+            bad(f"{pid}: plan_vs_fact wants one fact and one pending plan, got {ka}/{kb}")
+        if t == "past_story_vs_fact" and [ka, kb].count("event") != 1:
+            bad(f"{pid}: past_story_vs_fact wants one event side, got {ka}/{kb}")
+        if t == "temporary_exception" and (ka, kb) != ("fact", "fact"):
+            bad(f"{pid}: temporary_exception wants two fact sides, got {ka}/{kb}")
+        if norm(a.get("text", "")) == norm(b.get("text", "")):
+            bad(f"{pid}: the two memories are the same sentence")
+        if t == "question_vs_statement" and \
+                is_question(a.get("text", "")) == is_question(b.get("text", "")):
+            bad(f"{pid}: question_vs_statement wants exactly one side that asks")
+        for q, e in (("q_a", "expect_a"), ("q_b", "expect_b")):
+            text = p.get(q, "")
+            if text.strip("?？ ").lower() in (a.get("text", "") + "\n" + b.get("text", "")).lower():
+                bad(f"{pid}: {q} copies a memory")
+            if fc.has(text, p.get(e, "\0")):
+                bad(f"{pid}: {q} names its own expected substring {p[e]!r}")
+            if not lang_ok(p.get("lang"), text):
+                bad(f"{pid}: {q} is not in the pair's language")
+
+
+# ---------------------------------------------------------------- no repeats of earlier sets
+def norm(s: str) -> str:
+    return re.sub(r"[\W_]+", "", s.lower())
+
+
+def en_set(s: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9']+", s.lower()))
+
+
+def zh_set(s: str) -> set[str]:
+    out = set()
+    for run in re.findall(r"[\u4e00-\u9fff0-9a-z]+", s.lower()):
+        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+    return out
+
+
+def strings(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in strings(v)]
+    return []
+
+
+def own_sentences() -> list[tuple[str, str]]:
+    out = []
+    for c in fc.load("updates")["chains"]:
+        for st in c["statements"]:
+            if "text" in st:
+                out.append((c["id"], st["text"]))
+            for t in st.get("turns", []):
+                out.append((c["id"], t["content"]))
+        out += [(c["id"], c["now_q"]), (c["id"], c["before_q"])]
+    for p in fc.load("near_misses")["pairs"]:
+        out += [(p["id"], p["a"]["text"]), (p["id"], p["b"]["text"]), (p["id"], p["q_a"]),
+                (p["id"], p["q_b"])]
+    return out
+
+
+def check_no_repeats() -> None:
+    files = sorted(SHARED.glob("*.json")) + sorted(
+        f for f in (ROOT / "bench").glob("fresh*/*.json") if f.parent != HERE)
+    earlier = set()
+    for f in files:
+        try:
+            earlier |= {s for s in strings(json.loads(f.read_text(encoding="utf-8")))
+                        if len(s) >= 8}
+        except (OSError, ValueError) as exc:
+            bad(f"no_repeats: could not read an earlier file {f.name}: {exc}")
+    exact = {norm(s) for s in earlier}
+    en_sets = [x for x in (en_set(s) for s in earlier if not HAN.search(s)) if len(x) >= 5]
+    zh_sets = [x for x in (zh_set(s) for s in earlier if HAN.search(s)) if len(x) >= 6]
+    mine = own_sentences()
+    seen = Counter(norm(t) for _, t in mine)
+    for key, n in seen.items():
+        if n > 1:
+            bad(f"no_repeats: a sentence occurs {n} times in this set: {key!r}")
+    for cid, text in mine:
+        if norm(text) in exact:
+            bad(f"{cid}: sentence repeats an earlier set: {text!r}")
+            continue
+        if HAN.search(text):
+            x, pool, need = zh_set(text), zh_sets, 6
+        else:
+            x, pool, need = en_set(text), en_sets, 5
+        if len(x) < need:
+            continue
+        for y in pool:
+            if len(x & y) / len(x | y) >= 0.8:
+                bad(f"{cid}: sentence nearly copies an earlier set's: {text!r}")
+                break
+    print(f"no_repeats: {len(mine)} sentences of this set against {len(earlier)} strings in "
+          f"{len(files)} earlier files")
+
+
+def main() -> int:
+    own = (check_update_rules, check_near_rules, check_no_repeats)
+    return fc.run_own(HERE, USED_DOMAINS, 48, own, SHARED_COUNT_RULES)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
