@@ -73,6 +73,8 @@ def d(y: int, m: int, day: int) -> datetime:
     ("下星期五", d(2026, 3, 13), d(2026, 3, 14), False),
     ("this weekend", d(2026, 3, 7), d(2026, 3, 9), False),
     ("这个周末", d(2026, 3, 7), d(2026, 3, 9), False),
+    ("this coming weekend", d(2026, 3, 7), d(2026, 3, 9), False),
+    ("the coming Monday", d(2026, 3, 9), d(2026, 3, 10), False),  # as "this Monday"
     ("next weekend", d(2026, 3, 14), d(2026, 3, 16), False),
     ("下周末", d(2026, 3, 14), d(2026, 3, 16), False),
     ("last weekend", d(2026, 2, 28), d(2026, 3, 2), False),
@@ -172,6 +174,7 @@ def test_no_window(query: str) -> None:
     ("下周末去爬山。", True),
     ("这个星期五的例会改到下午。", True),
     ("Next Tuesday the boiler gets serviced.", True),
+    ("This coming Sunday the pottery club meets in the church hall.", True),
     ("From this weekend the pottery club meets in the church hall.", False),  # a change starts
     ("下周一起改成九点上班。", False),
     ("Last Saturday I repainted the shed.", False),
@@ -267,6 +270,20 @@ def test_the_old_one_is_the_past_and_an_age_is_not() -> None:
         assert route(query, None).mode == "past", query
     for query in ("How old is my daughter?", "他依旧住在北京吗？", "她在旧金山哪家公司上班？"):
         assert route(query, None).mode == "current", query
+
+
+def test_before_a_step_in_the_present_is_no_question_about_the_past() -> None:
+    """"before" with words after it, in a question whose first auxiliary is in the present,
+    places a step or a routine; in the past tense, or at the end, it asks about before."""
+    from engramdb.recall.temporal import route
+    for query in ("Which drops do I put in before I sleep?", "What should I stretch before a run?",
+                  "How many minutes do I rest the dough before baking?"):
+        assert route(query, None).mode == "current", query
+    for query in ("Which vitamins did I take before the new prescription?",
+                  "Who kept the club's accounts before?",
+                  "Which ward was Gran on before the transfer?",
+                  "Where had the choir rehearsed before the fire?"):
+        assert route(query, None).mode == "past", query
 
 
 def test_the_previous_one_is_the_past_in_chinese_as_in_english() -> None:

@@ -36,6 +36,7 @@ from ..model import Hit, Kind, Record
 from ..text.timespan import span_end
 from ..text.timewindow import TimeWindow
 from ..text.tokenize import words
+from ..write.align import COPULAS
 
 POINT_KINDS = frozenset({Kind.EVENT, Kind.EMOTION})
 _PAST = re.compile(
@@ -46,6 +47,12 @@ _PAST = re.compile(
     # 旧金山 is San Francisco)
     r"|\b(?:my|our|your|his|her|their|the)\s+old\b|(?<![依仍])旧(?!金山)",
     re.IGNORECASE)
+# the auxiliaries of the past tense ("What did I drive before the Tesla?"); where a
+# question's first auxiliary is in the present instead, a "before" with words after it
+# places a step or a routine, not an earlier value ("Which pill do I take before bed?", "What
+# do I check before I start?"): ``_a_step``
+_PAST_AUX = frozenset("was were did had used been".split())
+_AUX_WORDS = re.compile(r"[a-z]+|'s", re.IGNORECASE)
 HISTORY = "history"
 _NOW = re.compile(r"\b(?:now|currently|current|these\s+days|at\s+present|today)\b"
                   r"|现在|目前|如今|当前|最近", re.IGNORECASE)
@@ -66,7 +73,7 @@ def route(query: str, window: TimeWindow | None) -> Routing:
         return Routing("window", f"the query names a time ({window.expr!r}, {how}): "
                                  f"memories {window.label()} first, the best matches "
                                  "outside it after")
-    past = _PAST.search(query)
+    past = next((m for m in _PAST.finditer(query) if not _a_step(query, m)), None)
     said = past.group(0) if past else previous_one(query)
     if said:
         return Routing("past", f"the query asks about the past ({said!r}): former "
@@ -74,6 +81,16 @@ def route(query: str, window: TimeWindow | None) -> Routing:
     now = _NOW.search(query)
     why = f"present tense ({now.group(0)!r})" if now else "no past marker (neutral)"
     return Routing("current", f"{why}: only current values, superseded ones left out")
+
+
+def _a_step(query: str, match: re.Match[str]) -> bool:
+    """Is the past marker ``match`` a "before" that places a step or a routine: words follow
+    it, and the question's first auxiliary (write/align.py ``COPULAS``) is in the present?"""
+    if match.group(0).lower() != "before" or not query[match.end():].strip(" ?!.,"):
+        return False
+    aux = next((w.lower() for w in _AUX_WORDS.findall(query)
+                if w.lower() in COPULAS), None)
+    return aux is not None and aux not in _PAST_AUX
 
 
 def previous_one(query: str) -> str | None:
