@@ -458,3 +458,25 @@ def test_a_contraction_is_its_pronoun_and_its_verb(short, full) -> None:  # type
     """"I'm" reads as "I am": the user is the subject, and "i'm" is no word of the frame."""
     a, b = read(short), read(full)
     assert (a.subject, a.mentions, a.values) == (b.subject, b.mentions, b.values)
+
+
+@pytest.mark.parametrize(("fact", "pending"), [
+    ("Mei has violin lessons with Mr Dunn on Thursdays.",
+     "Mei wants to switch to cello with Mrs Okafor after Easter."),
+    ("Mei does ballet at the Riverside studio, she's in grade 3.",
+     "Mei wants to move to tap once she finishes grade 4, prob after Easter."),
+    ("我们家的宽带是电信的，100兆。", "想等合同到期换成联通的500兆。"),
+])
+def test_a_pending_item_after_a_fact_is_no_newer_value_of_it(me, clock, fact, pending) -> None:  # type: ignore[no-untyped-def]
+    """What is to be done, said after how things stand, does not replace it (write path and
+    recall's net alike), whatever words say the plan."""
+    from engramdb.recall.conflicts import conflict
+    a = me.remember(fact, kind="fact", at=clock.now() - timedelta(days=11)).memory
+    b = me.remember(pending, kind="pending", at=clock.now() - timedelta(days=1)).memory
+    assert me.get(a.id).current and me.get(b.id).current
+    assert not conflict(me.get(a.id), me.get(b.id))
+    changed = fact.replace("Thursdays", "Fridays").replace("grade 3", "grade 4") \
+        .replace("100兆", "300兆")
+    later = me.remember(changed, kind="fact").memory
+    old = me.get(a.id)
+    assert not old.current or conflict(old, me.get(later.id))  # a fact after a fact replaces it

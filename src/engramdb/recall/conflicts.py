@@ -4,8 +4,9 @@ the first statement is often stored beside it).
 
 Two current memories among the top TOP hits conflict when the newer states a new value of what
 the older states. Both must state how things are (a fact, preference, identity or pending
-item, not a plan, or a person's turn of a conversation; an episode happened and stays, an
-assistant's turn echoes), but for an assistant's echo of the older value ("Noted, $40 a
+item, or a person's turn of a conversation; an episode happened and stays, an assistant's turn
+echoes; a pending item said after a memory of another kind is what is to be done, not a new
+value of it), but for an assistant's echo of the older value ("Noted, $40 a
 month"), which a newer one outdates as much as the value it echoes: it is ordered as an older
 one, never as a newer.
 They are read sentence by sentence, the sentences that say a value (a turn's one: an opener
@@ -290,8 +291,9 @@ def conflict(old: Record, new: Record,
         return False  # a superseded one is placed by the routing (recall/temporal.py)
     if for_a_while(new.content, new.at) and not for_a_while(old.content, old.at):
         return False  # "this week", 今天: an exception for that time, not a new value
-    if new.kind == Kind.PENDING and old.kind != new.kind and "plan" in wread(new.content).moods:
-        return False  # a plan ("thinking of replacing it with ..."): how things may be
+    if new.kind == Kind.PENDING and old.kind != new.kind:
+        return False  # a pending item ("thinking of replacing it with ..."): what is to be
+        #               done, not how things are
     said_old, said_new = marked_sentences(old.content), marked_sentences(new.content)
     who = _speaker(old), _speaker(new)
     meant = (lambda: alike(old, new) and not wread(new.content).moods & OTHER_MOODS) \
