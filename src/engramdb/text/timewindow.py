@@ -117,9 +117,10 @@ _REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
 # before today), "this Friday", 这周五 (this week's, or the coming one where this week's is
 # past), "next Friday", 下周五 (next week's), "this weekend", 下周末; a bare weekday is not read
 # ("on Fridays", 周五: every one or any one)
-_WEEKDAY = re.compile(rf"\b(last|this|next)\s+({'|'.join(WEEKDAYS)}|weekend)\b"
+_WEEKDAY = re.compile(rf"\b(last|this(?:\s+coming)?|coming|next)\s+({'|'.join(WEEKDAYS)}|weekend)\b"
                       r"|([上这本下])个?(?:周|星期|礼拜)([一二三四五六日天末])", re.IGNORECASE)
 _WEEK_OF = {"last": -1, "this": 0, "next": 1, "上": -1, "这": 0, "本": 0, "下": 1}
+_COMING = re.compile(r"this\s+coming|coming")   # "this coming Friday": this week's, or the next
 # a few days, weeks or months around now ("these few days", 这几天, 这两周, 最近几天), ahead of
 # it ("the next few days", 接下来几天) or up to it ("the past few weeks"): FEW of them
 _FEW_EN = re.compile(r"\b(?:the\s+)?(these|next|coming|past|last)\s+(?:few|couple\s+of|"
@@ -348,7 +349,7 @@ def occasion(text: str) -> bool:
 def _weekday(m: re.Match[str], day: datetime) -> TimeWindow:
     """The day or weekend ``_WEEKDAY`` matched, read against today's week."""
     which, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-    which, name = which.lower(), name.lower()
+    which, name = _COMING.sub("this", which.lower()), name.lower()
     if which == "last" and name != "weekend":  # the latest such day before today
         back = (day.weekday() - WEEKDAYS.index(name) - 1) % 7 + 1
         return TimeWindow(day - timedelta(days=back), day - timedelta(days=back - 1),
