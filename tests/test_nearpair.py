@@ -332,3 +332,46 @@ def test_a_question_about_what_was_asked_ranks_the_question_said_first(  # type:
     hits = me.recall(about_asking, k=3, track=False)
     assert hits[0].memory.content == asked
     assert me.recall(plain, k=3, track=False)[0].memory.content == fact
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("does the lido by the river open on Sundays? need to pack goggles", True),
+    ("any room left in the Friday pottery class? ask at the desk", True),
+    ("周日菜场开不开门？想去买条鱼", True),
+    ("Guess what? We bought a narrowboat called Heron.", False),  # an opener, then the value
+    ("你猜怎么着？我们搬到杭州了", False),
+    ("The lido opens at 7 on Sundays.", False),
+])
+def test_a_text_whose_values_are_all_asked_is_a_question(text, asked) -> None:  # type: ignore[no-untyped-def]
+    """A question said with why it is asked ends on the why, not the question mark."""
+    from engramdb.write.reading import read
+    assert ("question" in read(text).moods) is asked
+
+
+@pytest.mark.parametrize(("leaning", "first", "why"), [
+    ((1.0, 0.0, 0.0), "aside", ["meaning"]),   # the question leans to the aside one by 0.71
+    ((0.7071, 0.7071, 0.0), "fact", []),        # it leans to neither: the plain statement stays
+])
+def test_a_plain_question_leaning_far_to_the_aside_one_ranks_it_first(  # type: ignore[no-untyped-def]
+        me, clock, leaning, first, why) -> None:
+    """A plain question ranks a plain statement above a question said, unless it leans toward
+    the question said by ASIDE_LEAN or more (``near_lean``, in the question's own model)."""
+    import numpy as np
+
+    from engramdb.model import Explanation, Hit
+    from engramdb.recall.nearpair import ASIDE_LEAN, order_near
+    texts = {"fact": "The pool on Elm Street opens at 6 every morning.",
+             "aside": "is the lido by the river open on Sundays? need to check"}
+    axes = {"aside": np.array([1.0, 0.0, 0.0], np.float32),
+            "fact": np.array([0.0, 1.0, 0.0], np.float32)}
+    ids = {me.remember(texts[name], kind="fact", at=clock.now() - timedelta(days=d)).memory.id:
+           name for name, d in (("aside", 1), ("fact", 3))}
+    hits = [Hit(memory=me.get(mid), score=1.0, explanation=Explanation(terms={"coverage": 0.5}))
+            for mid in sorted(ids, key=lambda mid: ids[mid] != "fact")]   # the fact above
+    question = np.array(leaning, np.float32)
+    moved = order_near(hits, "what is still open about the lido?", "current", question,
+                       lambda wanted: {mid: axes[ids[mid]] for mid in wanted})
+    assert ids[hits[0].memory.id] == first
+    assert [w for _, _, w in moved] == why
+    assert (float(question @ (axes["aside"] - axes["fact"])) / 2 ** 0.5 >= ASIDE_LEAN) \
+        is (first == "aside")

@@ -19,7 +19,8 @@ Three things decide, in this order:
   ``ASKING``, is about a question said); a question in none ranks a plain statement
   above one that is itself a question or a past story (``ASIDE``: "Where do I live?": "I live
   in Edinburgh" above "Back in 2015 I lived in Glasgow") or that names one occasion of a
-  weekday ("next Tuesday standup moves to 11", text/timewindow.py ``occasion``); a question
+  weekday ("next Tuesday standup moves to 11", text/timewindow.py ``occasion``), unless the
+  question leans toward that one by meaning (below) by ASIDE_LEAN or more; a question
   about how things usually are (the habitual aspect, ``USUAL``: "normally", 平时, 一般) ranks
   a plain statement above a passing exception or a plan too ("How do I usually get to the office?":
   "I walk to work" above "This week I'm driving, my ankle is sprained"). A question in a mood,
@@ -77,6 +78,10 @@ from .conflicts import read as statement
 TOP = 4                  # hits read for near pairs
 TIE = 0.05               # lexical coverages closer than this weigh the question's words alike
 MIN_LEAN = 0.05          # the question's lean toward one of the two that decides
+ASIDE_LEAN = 0.25        # a lean this far toward a question or a past story puts it first
+#                          for a plain question too (design near misses, with fresh20: +1
+#                          at 0.15 and at 0.25; the same override for a question in a mood
+#                          cost 4 / 2 / 2 at 0.1 / 0.15 / 0.25)
 FRAMED = 1.0             # two statements said in other words stand this far above the kind
 #                          examples (recall/framemeaning.py) to be one frame for a question in
 #                          a mood or about the usual (nineteenth session, design near misses:
@@ -230,8 +235,11 @@ def _lifts(asks: Reading | None, mood: frozenset[str], lower: Hit, upper: Hit, l
         if usual:   # a passing exception or a plan is aside from how things usually are
             mine = mine or bool(_moods(lower.memory) & _NOT_NOW)
             theirs = theirs or bool(_moods(upper.memory) & _NOT_NOW)
-        if mine != theirs:
-            return "" if mine else "mood"
+        if mine != theirs:  # unless it leans far to the one aside, by meaning
+            far = meaning and not usual
+            if mine:
+                return "meaning" if far and lean >= ASIDE_LEAN else ""
+            return "" if far and lean <= -ASIDE_LEAN else "mood"
     lifted = lean >= MIN_LEAN and _alike(lower, upper) \
         and (_in_time(lower, upper, mode) or (meaning and _two_kinds(lower, upper)))
     return "meaning" if lifted else ""

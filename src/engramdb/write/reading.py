@@ -68,6 +68,7 @@ _MOOD_WORD = re.compile(r"(?<![\w/\-.])[a-z]+(?![\w/\-]|\.\w)", re.IGNORECASE)
 _OPENING = re.compile(r"(?:^|[.!?。！？]\s*)$")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
+_SENTENCE_END = re.compile(r"[?？!。！\n]|\.(?=\s|$)")
 @dataclass(frozen=True)
 class Subject:
     kind: str                  # user, person, thing or none
@@ -160,7 +161,7 @@ def read(text: str) -> Reading:
                   for a, b in _spans(tuple(group))} - former
     frame = " ".join("X" if t.type == VALUE else t.surface for t in toks_all)
     return Reading(language(text), subject or Subject("none", ()), frame,
-                   frozen(values), frozen(former), _moods(text, toks_all), main,
+                   frozen(values), frozen(former), _moods(text, toks_all, starts), main,
                    _predicate(main))
 
 
@@ -260,7 +261,7 @@ def _form(tok: Tok) -> str:
     return _stem(tok.norm)
 
 
-def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
+def _moods(text: str, toks: tuple[Tok, ...], starts: list[int]) -> frozenset[str]:
     low = text.lower()
     words = {m.group(0).lower() for m in _MOOD_WORD.finditer(text)
              if not (m.group(0).istitle() and not _OPENING.search(text[: m.start()].rstrip()))}
@@ -271,11 +272,21 @@ def _moods(text: str, toks: tuple[Tok, ...]) -> frozenset[str]:
         words.add("ago")
     cjk = {t.surface for t in toks if is_cjk(t.surface)}
     found = {name for name, marks in MOODS.items() if marks & (words | cjk)}
-    if _QUESTION.search(text.strip()):
+    if _QUESTION.search(text.strip()) or _values_asked(clean(text), toks, starts):
         found.add("question")
     if occasion(text):  # 下周二 is one word to jieba, so MOODS' 下周 does not see it
         found.add("passing")
     return frozen(found)
+
+
+def _values_asked(text: str, toks: tuple[Tok, ...], starts: list[int]) -> bool:
+    """Is every value of the text in a sentence that ends with a question mark? A question
+    said with why it is asked ("does the hardware shop open on Sundays? need grout"), not a
+    value said after an opener ("Guess what? We moved to Leeds.")."""
+    ends = [(m.start(), m.group(0) in "?？") for m in _SENTENCE_END.finditer(text)]
+    placed = [at for tok, at in zip(toks, starts, strict=True) if tok.type == VALUE]
+    return bool(placed) and any(asked for _, asked in ends) and all(
+        next((asked for end, asked in ends if end >= at), False) for at in placed)
 
 
 def corrects(sentence: str) -> bool:
