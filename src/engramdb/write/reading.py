@@ -283,6 +283,8 @@ def _values_asked(text: str, toks: tuple[Tok, ...], starts: list[int]) -> bool:
     """Is every value of the text in a sentence that ends with a question mark? A question
     said with why it is asked ("does the hardware shop open on Sundays? need grout"), not a
     value said after an opener ("Guess what? We moved to Leeds.")."""
+    if "?" not in text and "？" not in text:
+        return False
     ends = [(m.start(), m.group(0) in "?？") for m in _SENTENCE_END.finditer(text)]
     placed = [at for tok, at in zip(toks, starts, strict=True) if tok.type == VALUE]
     return bool(placed) and any(asked for _, asked in ends) and all(
