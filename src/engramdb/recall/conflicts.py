@@ -32,6 +32,8 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   change in words (below): their cosine stands out against what the kind examples meet
   (recall/framemeaning.py; "I rent a flat in Shoreditch" / "Just moved into a house in
   Walthamstow"; an embedder with meaning only);
+- **a changed object**: where no typed value tells the two apart, the newer names a thing the
+  older holds, then a change word, then words the older lacks ("X换成Y": ``changed_object``);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
   denies a value of the older ("not the 14th", 不是孙磊), or names each value the older
   states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
@@ -352,9 +354,33 @@ def _states_anew(x: str, y: str, who: tuple[str, str],
     worded = says_change(a, b)
     said = worded or (changed is not None and values_conflict(a, b) and changed())
     alike = worded and meant is not None and meant()  # a change said in words only
-    valued = values_conflict(a, b) or (alike and _replaced(a, b, y))
+    moved = worded and changed_object(x, y)
+    valued = values_conflict(a, b) or (alike and _replaced(a, b, y)) or moved
     return valued and said and not subjects_clash(a, b) \
-        and (same_frame(a, b) or replaces(a, b) or alike)
+        and (same_frame(a, b) or replaces(a, b) or alike or moved)
+
+
+def changed_object(x: str, y: str) -> bool:
+    """Sentence ``y`` names a thing sentence ``x`` holds, then a change word, then words ``x``
+    lacks, not negated ("X换成Y", "X switched to Y"): what follows the change is the new value,
+    whatever its part of speech (jieba tags few brands as names: 立白 a verb, 平安 an
+    adjective). A change word that is only a time adverb ("now", 现在, 了) governs no object
+    and does not count. Known limit: a second attribute said with a change word ("the boiler
+    moved to the loft" after "the boiler is serviced by ...") reads as a new value."""
+    old = {t.norm for t in typed_tokens(x) if t.type in (WORD, VALUE)}
+    toks = typed_tokens(y)
+    if any(t.type == NEG for t in toks):
+        return False
+    at = next((i for i, t in enumerate(toks) if t.type == CUE and t.norm not in _ADVERBS),
+              None)
+    if at is None:
+        return False
+    before = {t.norm for t in toks[:at] if t.type in (WORD, VALUE)}
+    after = {t.norm for t in toks[at + 1:] if t.type in (WORD, VALUE)}
+    return bool(before & old) and bool(after - old)
+
+
+_ADVERBS = frozenset("now currently 现在 目前 如今 已经 了".split())
 
 
 def _replaced(old: Statement, new: Statement, said: str) -> bool:
