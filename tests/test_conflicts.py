@@ -500,7 +500,7 @@ def test_a_thing_then_a_change_word_then_its_new_value(me, clock, net_only, firs
 
 
 def test_a_changed_object_in_either_language() -> None:
-    from engramdb.recall.conflicts import changed_object
+    from engramdb.recall.untyped import changed_object
     old, new = "We keep the family recipes in a Notion page.", \
         "Recipes switched to a paper binder after the wifi died."
     assert changed_object(old, new)

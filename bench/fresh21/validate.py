@@ -60,7 +60,8 @@ USED_DOMAINS = (*_FRESH20.USED_DOMAINS, *_FRESH20.OWN_DOMAINS)
 # this set's own update-chain domains (not checked here): the next set should add them
 OWN_DOMAINS = ("spring production", "lantern players", "day rate", "volleyball", "match venue",
                "invoicing", "model railway", "railway club", "payment terms", "layout scale",
-               "homebrew", "favourite hop", "go-to hop", "logo deadline", "softball", "umpire", "panto",
+               "homebrew", "favourite hop", "go-to hop", "logo deadline", "softball", "umpire",
+               "panto",
                "billing email", "invoice email",
                "话剧社", "剧目", "排练场地", "笔译", "千字", "气排球", "报名截止", "收款", "航模",
                "飞行场地", "冰球", "冰时费", "果酒", "泡酒", "绘本", "插画", "交稿", "队长",

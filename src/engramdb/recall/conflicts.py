@@ -20,7 +20,8 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   "Standup is at 9:15" and "Standup is run by Olivia" are two facts, not two values of one;
   where no typed value tells two statements apart (码云 / 极狐, "black coffee" / "green tea")
   and they mean one thing (the meaning frame, below), the words that differ are the value,
-  when the newer, not negated, has a change word the older has not (``_replaced``);
+  when the newer, not negated, has a change word the older has not (recall/untyped.py
+  ``replaced``);
 - **subject**: no clash. Two subjects are two possessors ("my car" / "my wife's car",
   "Today's lunch" / "our lunch"), one the other's possessor ("I" / "my boss"), two names
   ("Our dog Bruno" / "Our cat Tilly"), or "I" said by two speakers (subjects neither text
@@ -33,7 +34,8 @@ sentence of each that conflict are enough. Each test reads the sentences' typed 
   (recall/framemeaning.py; "I rent a flat in Shoreditch" / "Just moved into a house in
   Walthamstow"; an embedder with meaning only);
 - **a changed object**: where no typed value tells the two apart, the newer names a thing the
-  older holds, then a change word, then words the older lacks ("X换成Y": ``changed_object``);
+  older holds, then a change word, then words the older lacks ("X换成Y": recall/untyped.py
+  ``changed_object``);
 - **a change said**: the newer has a change word the older has not ("now", "switched", 换成),
   denies a value of the older ("not the 14th", 不是孙磊), or names each value the older
   states, whole or in part, beside a new one of its kind ("switched from Jira to Linear";
@@ -82,7 +84,6 @@ from ..write.align import (
     WORD,
     Tok,
     frozen,
-    only_done,
     predicate_index,
     set_apart,
     typed_tokens,
@@ -92,12 +93,12 @@ from ..write.reading import read as wread
 from ..write.statement import clauses
 from ..write.tripledecide import OTHER_MOODS
 from .restated import restated
+from .untyped import USER, changed_object, replaced
 
 JUDGED = 3               # candidates below the top judged for the best hit's newer value
 TOP = 5                  # hits read for conflicts: what a recall returns by default (k = 5)
 RESTATED = True          # also recall/restated.py's test (a switch to measure what it buys)
 KINDS = frozenset({Kind.FACT, Kind.PREFERENCE, Kind.IDENTITY, Kind.PENDING})
-USER = "\u0000user"      # the subject or possessor "I" / "my" / 我
 FIRST_PERSON = frozenset("i me my mine we us our ours 我 我们 咱们 咱".split())
 EARLIER = "earlier_value"
 NEWER = "newer_value"
@@ -355,46 +356,9 @@ def _states_anew(x: str, y: str, who: tuple[str, str],
     said = worded or (changed is not None and values_conflict(a, b) and changed())
     alike = worded and meant is not None and meant()  # a change said in words only
     moved = worded and changed_object(x, y)
-    valued = values_conflict(a, b) or (alike and _replaced(a, b, y)) or moved
+    valued = values_conflict(a, b) or (alike and replaced(a, b, y)) or moved
     return valued and said and not subjects_clash(a, b) \
         and (same_frame(a, b) or replaces(a, b) or alike or moved)
-
-
-def changed_object(x: str, y: str) -> bool:
-    """Sentence ``y`` names a thing sentence ``x`` holds, then a change word, then words ``x``
-    lacks, not negated ("X换成Y", "X switched to Y"): what follows the change is the new value,
-    whatever its part of speech (jieba tags few brands as names: 立白 a verb, 平安 an
-    adjective). A change word that is only a time adverb ("now", 现在, 了) governs no object
-    and does not count. Known limit: a second attribute said with a change word ("the boiler
-    moved to the loft" after "the boiler is serviced by ...") reads as a new value."""
-    old = {t.norm for t in typed_tokens(x) if t.type in (WORD, VALUE)}
-    toks = typed_tokens(y)
-    if any(t.type == NEG for t in toks):
-        return False
-    at = next((i for i, t in enumerate(toks) if t.type == CUE and t.norm not in _ADVERBS),
-              None)
-    if at is None:
-        return False
-    before = {t.norm for t in toks[:at] if t.type in (WORD, VALUE)}
-    after = {t.norm for t in toks[at + 1:] if t.type in (WORD, VALUE)}
-    return bool(before & old) and bool(after - old)
-
-
-_ADVERBS = frozenset("now currently 现在 目前 如今 已经 了".split())
-
-
-def _replaced(old: Statement, new: Statement, said: str) -> bool:
-    """Where no typed value tells (a brand, a drink, a tool in plain words: 码云 / 极狐, "black
-    coffee" / "green tea"), what differs is the value: the newer (``said``), not negated, has a
-    change word the older has not, words the older lacks, and lacks some of the older's. 了
-    counts only at the end of a clause, where it says a new state (女儿上一年级了); after a verb
-    inside one it says an act is done (我还订阅了《读者》, 我们挑了一张原木餐桌)."""
-    changes = new.changes - old.changes
-    if only_done(changes, said):
-        return False
-    return bool(changes) and not new.negated \
-        and bool(new.mentions - old.mentions - {USER}) \
-        and bool(old.mentions - new.mentions - {USER})
 
 
 def said_in_chat(rec: Record) -> bool:
