@@ -49,8 +49,8 @@ _PAST = re.compile(
     re.IGNORECASE)
 # the auxiliaries of the past tense ("What did I drive before the Tesla?"); where a
 # question's first auxiliary is in the present instead, a "before" with words after it
-# places a step or a routine, not an earlier value ("Which pill do I take before bed?", "What
-# do I check before I start?"): ``_a_step``
+# places a step or a routine, not an earlier value ("Which drops do I put in before I
+# sleep?", "What do I check before I start?"): ``_a_step``
 _PAST_AUX = frozenset("was were did had used been".split())
 _AUX_WORDS = re.compile(r"[a-z]+|'s", re.IGNORECASE)
 HISTORY = "history"

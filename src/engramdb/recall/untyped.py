@@ -1,6 +1,6 @@
 """Two statements that no typed value tells apart (write/align.py types few of the words a
-change is said in: a brand, a drink, a tool in plain words, 码云 / 极狐; jieba tags 立白 a verb,
-平安 an adjective): what recall/conflicts.py reads as a new value there."""
+change is said in: a brand, a drink, a tool in plain words, 码云 / 极狐; jieba tags 得力 a verb,
+冷酸灵 and 晨光 common nouns): what recall/conflicts.py reads as a new value there."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import Protocol
 from ..write.align import CUE, NEG, VALUE, WORD, only_done, typed_tokens
 
 USER = "\u0000user"      # the subject or possessor "I" / "my" / 我 (recall/conflicts.py)
+# change words that are time adverbs only: they govern no object ("now", 现在, 了)
+_ADVERBS = frozenset("now currently 现在 目前 如今 已经 了".split())
 
 
 class Said(Protocol):
@@ -39,8 +41,8 @@ def replaced(old: Said, new: Said, said: str) -> bool:
 def changed_object(x: str, y: str) -> bool:
     """Sentence ``y`` names a thing sentence ``x`` holds, then a change word, then words ``x``
     lacks, not negated ("X换成Y", "X switched to Y"): what follows the change is the new value,
-    whatever its part of speech (jieba tags few brands as names: 立白 a verb, 平安 an
-    adjective). A change word that is only a time adverb ("now", 现在, 了) governs no object
+    whatever its part of speech (jieba tags few brands as names: 得力 a verb, 晨光 a
+    common noun). A change word that is only a time adverb ("now", 现在, 了) governs no object
     and does not count. Known limit: a second attribute said with a change word ("the boiler
     moved to the loft" after "the boiler is serviced by ...") reads as a new value."""
     old = {t.norm for t in typed_tokens(x) if t.type in (WORD, VALUE)}
@@ -55,5 +57,3 @@ def changed_object(x: str, y: str) -> bool:
     after = {t.norm for t in toks[at + 1:] if t.type in (WORD, VALUE)}
     return bool(before & old) and bool(after - old)
 
-
-_ADVERBS = frozenset("now currently 现在 目前 如今 已经 了".split())

@@ -115,8 +115,9 @@ _BEFORE_ZH = re.compile(r"^\s*(之前|以前|前|之后|以后|后|以来)")
 _REL_YEAR = {"前年": -2, "去年": -1, "今年": 0}
 # a weekday or a weekend named against the week of now: "last Friday" (the latest Friday
 # before today), "this Friday", 这周五 (this week's, or the coming one where this week's is
-# past), "next Friday", 下周五 (next week's), "this weekend", 下周末; a bare weekday is not read
-# ("on Fridays", 周五: every one or any one)
+# past; "this coming Friday", "the coming Friday" the same), "next Friday", 下周五 (next
+# week's), "this weekend", 下周末; a bare weekday is not read ("on Fridays", 周五: every one
+# or any one)
 _WEEKDAY = re.compile(rf"\b(last|this(?:\s+coming)?|coming|next)\s+({'|'.join(WEEKDAYS)}|weekend)\b"
                       r"|([上这本下])个?(?:周|星期|礼拜)([一二三四五六日天末])", re.IGNORECASE)
 _WEEK_OF = {"last": -1, "this": 0, "next": 1, "上": -1, "这": 0, "本": 0, "下": 1}

@@ -281,8 +281,8 @@ def _moods(text: str, toks: tuple[Tok, ...], starts: list[int]) -> frozenset[str
 
 def _values_asked(text: str, toks: tuple[Tok, ...], starts: list[int]) -> bool:
     """Is every value of the text in a sentence that ends with a question mark? A question
-    said with why it is asked ("does the hardware shop open on Sundays? need grout"), not a
-    value said after an opener ("Guess what? We moved to Leeds.")."""
+    said with why it is asked ("is the lido open on bank holidays? want to swim"), not a
+    value said after an opener ("Guess what? We bought a narrowboat.")."""
     if "?" not in text and "？" not in text:
         return False
     ends = [(m.start(), m.group(0) in "?？") for m in _SENTENCE_END.finditer(text)]
