@@ -347,3 +347,91 @@ def check_chains(chains: list[dict], prefix: str) -> None:
             for j, st in enumerate(c["statements"]):
                 if not any(t.get("role") == "user" for t in st.get("turns", [])):
                     bad(f"{cid}: ingest statement {j} has no user turn")
+
+# ---------------------------------------------------------------- shared by the later validators
+ROOT = Path(__file__).resolve().parent.parent            # the repository
+SHARED = ROOT.parent / "shared" / "bench" / "behaviours"
+
+
+def lang_ok(lang: str, text: str) -> bool:
+    return (lang == "zh") == bool(HAN.search(text))
+
+
+def is_question(text: str) -> bool:
+    return "?" in text or "？" in text
+
+
+def norm(s: str) -> str:
+    return re.sub(r"[\W_]+", "", s.lower())
+
+
+def en_set(s: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9']+", s.lower()))
+
+
+def zh_set(s: str) -> set[str]:
+    out = set()
+    for run in re.findall(r"[\u4e00-\u9fff0-9a-z]+", s.lower()):
+        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+    return out
+
+
+def strings(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [s for v in node.values() for s in strings(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in strings(v)]
+    return []
+
+
+def own_sentences() -> list[tuple[str, str]]:
+    out = []
+    for c in load("updates")["chains"]:
+        for st in c["statements"]:
+            if "text" in st:
+                out.append((c["id"], st["text"]))
+            for t in st.get("turns", []):
+                out.append((c["id"], t["content"]))
+        out += [(c["id"], c["now_q"]), (c["id"], c["before_q"])]
+    for p in load("near_misses")["pairs"]:
+        out += [(p["id"], p["a"]["text"]), (p["id"], p["b"]["text"]), (p["id"], p["q_a"]),
+                (p["id"], p["q_b"])]
+    return out
+
+
+def check_no_repeats() -> None:
+    files = sorted(SHARED.glob("*.json")) + sorted(
+        f for f in (ROOT / "bench").glob("fresh*/*.json") if f.parent != HERE)
+    earlier = set()
+    for f in files:
+        try:
+            earlier |= {s for s in strings(json.loads(f.read_text(encoding="utf-8")))
+                        if len(s) >= 8}
+        except (OSError, ValueError) as exc:
+            bad(f"no_repeats: could not read an earlier file {f.name}: {exc}")
+    exact = {norm(s) for s in earlier}
+    en_sets = [x for x in (en_set(s) for s in earlier if not HAN.search(s)) if len(x) >= 5]
+    zh_sets = [x for x in (zh_set(s) for s in earlier if HAN.search(s)) if len(x) >= 6]
+    mine = own_sentences()
+    seen = Counter(norm(t) for _, t in mine)
+    for key, n in seen.items():
+        if n > 1:
+            bad(f"no_repeats: a sentence occurs {n} times in this set: {key!r}")
+    for cid, text in mine:
+        if norm(text) in exact:
+            bad(f"{cid}: sentence repeats an earlier set: {text!r}")
+            continue
+        if HAN.search(text):
+            x, pool, need = zh_set(text), zh_sets, 6
+        else:
+            x, pool, need = en_set(text), en_sets, 5
+        if len(x) < need:
+            continue
+        for y in pool:
+            if len(x & y) / len(x | y) >= 0.8:
+                bad(f"{cid}: sentence nearly copies an earlier set's: {text!r}")
+                break
+    print(f"no_repeats: {len(mine)} sentences of this set against {len(earlier)} strings in "
+          f"{len(files)} earlier files")

@@ -73,10 +73,6 @@ HAN = fc.HAN
 bad = fc.bad
 
 
-def lang_ok(lang: str, text: str) -> bool:
-    return (lang == "zh") == bool(HAN.search(text))
-
-
 def check_update_rules() -> None:
     chains = fc.load("updates")["chains"]
     if len(chains) != 30:
@@ -127,7 +123,7 @@ def check_near_rules() -> None:
             text = p.get(q, "")
             if text.strip("?？ ").lower() in (a.get("text", "") + "\n" + b.get("text", "")).lower():
                 bad(f"{pid}: {q} copies a memory")
-            if not lang_ok(p.get("lang"), text):
+            if not fc.lang_ok(p.get("lang"), text):
                 bad(f"{pid}: {q} is not in the pair's language")
 
 
@@ -155,7 +151,7 @@ def check_extraction() -> None:
         if not m or not 1 <= int(m.group(1)) <= 30:
             bad(f"{iid}: id must be <lang>-f19-001..030")
             continue
-        if not isinstance(text, str) or not text.strip() or not lang_ok(lang, text):
+        if not isinstance(text, str) or not text.strip() or not fc.lang_ok(lang, text):
             bad(f"{iid}: empty text or text language does not match lang")
             continue
         num = int(m.group(1))

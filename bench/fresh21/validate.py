@@ -38,7 +38,6 @@ What runs:
   id and sentence are printed, never the earlier one.
 """
 
-import json
 import re
 import sys
 from collections import Counter
@@ -77,12 +76,6 @@ NEAR_TYPES = ("same_attr_diff_subject", "diff_attr_same_subject", "temporary_exc
               "question_vs_statement")
 HAN = fc.HAN
 bad = fc.bad
-ROOT = HERE.parent.parent                      # /work/main
-SHARED = ROOT.parent / "shared" / "bench" / "behaviours"
-
-
-def lang_ok(lang: str, text: str) -> bool:
-    return (lang == "zh") == bool(HAN.search(text))
 
 
 def check_update_rules() -> None:
@@ -117,10 +110,6 @@ def check_update_rules() -> None:
     fc.check_chains(chains, PREFIX)
 
 
-def is_question(text: str) -> bool:
-    return "?" in text or "？" in text
-
-
 def check_near_rules() -> None:
     pairs = fc.load("near_misses")["pairs"]
     for lang in ("en", "zh"):
@@ -150,10 +139,10 @@ def check_near_rules() -> None:
             bad(f"{pid}: past_story_vs_fact wants one event side, got {ka}/{kb}")
         if t == "temporary_exception" and (ka, kb) != ("fact", "fact"):
             bad(f"{pid}: temporary_exception wants two fact sides, got {ka}/{kb}")
-        if norm(a.get("text", "")) == norm(b.get("text", "")):
+        if fc.norm(a.get("text", "")) == fc.norm(b.get("text", "")):
             bad(f"{pid}: the two memories are the same sentence")
         if t == "question_vs_statement" and \
-                is_question(a.get("text", "")) == is_question(b.get("text", "")):
+                fc.is_question(a.get("text", "")) == fc.is_question(b.get("text", "")):
             bad(f"{pid}: question_vs_statement wants exactly one side that asks")
         for q, e in (("q_a", "expect_a"), ("q_b", "expect_b")):
             text = p.get(q, "")
@@ -161,89 +150,12 @@ def check_near_rules() -> None:
                 bad(f"{pid}: {q} copies a memory")
             if fc.has(text, p.get(e, "\0")):
                 bad(f"{pid}: {q} names its own expected substring {p[e]!r}")
-            if not lang_ok(p.get("lang"), text):
+            if not fc.lang_ok(p.get("lang"), text):
                 bad(f"{pid}: {q} is not in the pair's language")
 
 
-# ---------------------------------------------------------------- no repeats of earlier sets
-def norm(s: str) -> str:
-    return re.sub(r"[\W_]+", "", s.lower())
-
-
-def en_set(s: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9']+", s.lower()))
-
-
-def zh_set(s: str) -> set[str]:
-    out = set()
-    for run in re.findall(r"[\u4e00-\u9fff0-9a-z]+", s.lower()):
-        out |= {run[i:i + 2] for i in range(len(run) - 1)}
-    return out
-
-
-def strings(node) -> list[str]:
-    if isinstance(node, str):
-        return [node]
-    if isinstance(node, dict):
-        return [s for v in node.values() for s in strings(v)]
-    if isinstance(node, list):
-        return [s for v in node for s in strings(v)]
-    return []
-
-
-def own_sentences() -> list[tuple[str, str]]:
-    out = []
-    for c in fc.load("updates")["chains"]:
-        for st in c["statements"]:
-            if "text" in st:
-                out.append((c["id"], st["text"]))
-            for t in st.get("turns", []):
-                out.append((c["id"], t["content"]))
-        out += [(c["id"], c["now_q"]), (c["id"], c["before_q"])]
-    for p in fc.load("near_misses")["pairs"]:
-        out += [(p["id"], p["a"]["text"]), (p["id"], p["b"]["text"]), (p["id"], p["q_a"]),
-                (p["id"], p["q_b"])]
-    return out
-
-
-def check_no_repeats() -> None:
-    files = sorted(SHARED.glob("*.json")) + sorted(
-        f for f in (ROOT / "bench").glob("fresh*/*.json") if f.parent != HERE)
-    earlier = set()
-    for f in files:
-        try:
-            earlier |= {s for s in strings(json.loads(f.read_text(encoding="utf-8")))
-                        if len(s) >= 8}
-        except (OSError, ValueError) as exc:
-            bad(f"no_repeats: could not read an earlier file {f.name}: {exc}")
-    exact = {norm(s) for s in earlier}
-    en_sets = [x for x in (en_set(s) for s in earlier if not HAN.search(s)) if len(x) >= 5]
-    zh_sets = [x for x in (zh_set(s) for s in earlier if HAN.search(s)) if len(x) >= 6]
-    mine = own_sentences()
-    seen = Counter(norm(t) for _, t in mine)
-    for key, n in seen.items():
-        if n > 1:
-            bad(f"no_repeats: a sentence occurs {n} times in this set: {key!r}")
-    for cid, text in mine:
-        if norm(text) in exact:
-            bad(f"{cid}: sentence repeats an earlier set: {text!r}")
-            continue
-        if HAN.search(text):
-            x, pool, need = zh_set(text), zh_sets, 6
-        else:
-            x, pool, need = en_set(text), en_sets, 5
-        if len(x) < need:
-            continue
-        for y in pool:
-            if len(x & y) / len(x | y) >= 0.8:
-                bad(f"{cid}: sentence nearly copies an earlier set's: {text!r}")
-                break
-    print(f"no_repeats: {len(mine)} sentences of this set against {len(earlier)} strings in "
-          f"{len(files)} earlier files")
-
-
 def main() -> int:
-    own = (check_update_rules, check_near_rules, check_no_repeats)
+    own = (check_update_rules, check_near_rules, fc.check_no_repeats)
     return fc.run_own(HERE, USED_DOMAINS, 48, own, SHARED_COUNT_RULES)
 
 
