@@ -435,3 +435,92 @@ def check_no_repeats() -> None:
                 break
     print(f"no_repeats: {len(mine)} sentences of this set against {len(earlier)} strings in "
           f"{len(files)} earlier files")
+
+
+# ---------------------------------------------------------------- sets of 24 chains and 48 pairs
+NEAR_TYPES = ("same_attr_diff_subject", "diff_attr_same_subject", "temporary_exception",
+              "plan_vs_fact", "past_story_vs_fact", "negation_of_other", "list_items",
+              "question_vs_statement")
+# run()'s fixed update counts (40 chains, 14/6 a language, 10 with three values): a set of 24
+# replaces the messages that start so by check_set_updates'
+SET_COUNT_RULES = ("updates: counts", "updates: want 12 ingest", "updates: en wants",
+                   "updates: zh wants")
+
+
+def check_set_updates(prefix: str) -> None:
+    """A set of 24 update chains (fresh20 on): 12 a language, 8 through remember and 4 through
+    ingest, 3 with three values, 10+ style names, 2+ kinds."""
+    chains = load("updates")["chains"]
+    if len(chains) != 24:
+        bad(f"updates: want 24 chains, got {len(chains)}")
+    for lang in ("en", "zh"):
+        cs = [c for c in chains if c.get("lang") == lang]
+        via = Counter(c.get("via") for c in cs)
+        three = [c for c in cs if len(c.get("statements", [])) == 3]
+        three_via = Counter(c["via"] for c in three)
+        if len(cs) != 12 or via != Counter({"remember": 8, "ingest": 4}):
+            bad(f"updates: {lang} wants 12 chains, 8 remember and 4 ingest; got {len(cs)} "
+                f"{dict(via)}")
+        if len(three) != 3 or three_via != Counter({"remember": 2, "ingest": 1}):
+            bad(f"updates: {lang} wants 3 chains with 3 values (2 remember, 1 ingest); got "
+                f"{dict(three_via)}")
+        kinds = Counter(c.get("kind") for c in cs)
+        if len(kinds) < 2 or not set(kinds) <= KINDS:
+            bad(f"updates: {lang} wants 2+ kinds from KINDS; got {dict(kinds)}")
+        if not any(c.get("via") == "ingest" and any(t.get("speaker") for st in c["statements"]
+                                                    for t in st.get("turns", []))
+                   for c in cs):
+            bad(f"updates: {lang} has no ingest chain with a named speaker")
+        nums = sorted(int(c["id"][-2:]) for c in cs if re.fullmatch(r".*-\d\d", c.get("id", "")))
+        if nums != list(range(1, len(cs) + 1)):
+            bad(f"updates: {lang} ids are not numbered 01..{len(cs):02d}")
+    for lang in ("en", "zh"):
+        styles = {c.get("style") for c in chains if c.get("lang") == lang}
+        if len(styles) < 10:
+            bad(f"updates: {lang} wants 10+ style names, got {len(styles)}")
+    check_chains(chains, prefix)
+
+
+def check_set_near(prefix: str) -> None:
+    """A set of 48 near-miss pairs (fresh20 on): 3 of each type a language, days 0-6."""
+    pairs = load("near_misses")["pairs"]
+    for lang in ("en", "zh"):
+        ps = [p for p in pairs if p.get("lang") == lang]
+        types = Counter(p.get("type") for p in ps)
+        if types != Counter({t: 3 for t in NEAR_TYPES}):
+            bad(f"near_misses: {lang} wants 3 pairs of each of the 8 types, got {dict(types)}")
+        nums = sorted(int(p["id"][-2:]) for p in ps if re.fullmatch(r".*-\d\d", p.get("id", "")))
+        if nums != list(range(1, len(ps) + 1)):
+            bad(f"near_misses: {lang} ids are not numbered 01..{len(ps):02d}")
+        days = Counter((p["a"]["day"], p["b"]["day"]) for p in ps)
+        if len(days) < 4:
+            bad(f"near_misses: {lang} day offsets hardly vary: {dict(days)}")
+    for p in pairs:
+        pid = p.get("id", "?")
+        if not re.fullmatch(rf"{prefix}-nm-{p.get('lang')}-\d\d", pid):
+            bad(f"{pid}: id must be {prefix}-nm-<lang>-NN")
+        a, b = p.get("a", {}), p.get("b", {})
+        for side, m in (("a", a), ("b", b)):
+            if not isinstance(m.get("day"), int) or not 0 <= m["day"] <= 6:
+                bad(f"{pid}: {side} day must be 0..6")
+        ka, kb = a.get("kind"), b.get("kind")
+        t = p.get("type")
+        if t == "plan_vs_fact" and {ka, kb} != {"fact", "pending"}:
+            bad(f"{pid}: plan_vs_fact wants one fact and one pending plan, got {ka}/{kb}")
+        if t == "past_story_vs_fact" and [ka, kb].count("event") != 1:
+            bad(f"{pid}: past_story_vs_fact wants one event side, got {ka}/{kb}")
+        if t == "temporary_exception" and (ka, kb) != ("fact", "fact"):
+            bad(f"{pid}: temporary_exception wants two fact sides, got {ka}/{kb}")
+        if norm(a.get("text", "")) == norm(b.get("text", "")):
+            bad(f"{pid}: the two memories are the same sentence")
+        if t == "question_vs_statement" and \
+                is_question(a.get("text", "")) == is_question(b.get("text", "")):
+            bad(f"{pid}: question_vs_statement wants exactly one side that asks")
+        for q, e in (("q_a", "expect_a"), ("q_b", "expect_b")):
+            text = p.get(q, "")
+            if text.strip("?？ ").lower() in (a.get("text", "") + "\n" + b.get("text", "")).lower():
+                bad(f"{pid}: {q} copies a memory")
+            if has(text, p.get(e, "\0")):
+                bad(f"{pid}: {q} names its own expected substring {p[e]!r}")
+            if not lang_ok(p.get("lang"), text):
+                bad(f"{pid}: {q} is not in the pair's language")

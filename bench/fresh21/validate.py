@@ -38,17 +38,13 @@ What runs:
   id and sentence are printed, never the earlier one.
 """
 
-import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import fresh_check as fc  # noqa: E402
-
-PREFIX = "f21"
 
 # domains that earlier sets used for update chains: fresh20's checker's list (which takes in
 # fresh19's and the earlier ones) plus fresh20's own list (OWN_DOMAINS, which is also the list in
@@ -66,97 +62,11 @@ OWN_DOMAINS = ("spring production", "lantern players", "day rate", "volleyball",
                "飞行场地", "冰球", "冰时费", "果酒", "泡酒", "绘本", "插画", "交稿", "队长",
                "春晚", "小品", "结款")
 
-# fresh_check's fixed update counts (40 chains, 14/6 per language, 10 three-value chains):
-# messages that start with these are replaced by this set's own counts
-SHARED_COUNT_RULES = ("updates: counts", "updates: want 12 ingest", "updates: en wants",
-                      "updates: zh wants")
-
-NEAR_TYPES = ("same_attr_diff_subject", "diff_attr_same_subject", "temporary_exception",
-              "plan_vs_fact", "past_story_vs_fact", "negation_of_other", "list_items",
-              "question_vs_statement")
-HAN = fc.HAN
-bad = fc.bad
-
-
-def check_update_rules() -> None:
-    chains = fc.load("updates")["chains"]
-    if len(chains) != 24:
-        bad(f"updates: want 24 chains, got {len(chains)}")
-    for lang in ("en", "zh"):
-        cs = [c for c in chains if c.get("lang") == lang]
-        via = Counter(c.get("via") for c in cs)
-        three = [c for c in cs if len(c.get("statements", [])) == 3]
-        three_via = Counter(c["via"] for c in three)
-        if len(cs) != 12 or via != Counter({"remember": 8, "ingest": 4}):
-            bad(f"updates: {lang} wants 12 chains, 8 remember and 4 ingest; got {len(cs)} "
-                f"{dict(via)}")
-        if len(three) != 3 or three_via != Counter({"remember": 2, "ingest": 1}):
-            bad(f"updates: {lang} wants 3 chains with 3 values (2 remember, 1 ingest); got "
-                f"{dict(three_via)}")
-        kinds = Counter(c.get("kind") for c in cs)
-        if len(kinds) < 2 or not set(kinds) <= fc.KINDS:
-            bad(f"updates: {lang} wants 2+ kinds from KINDS; got {dict(kinds)}")
-        if not any(c.get("via") == "ingest" and any(t.get("speaker") for st in c["statements"]
-                                                    for t in st.get("turns", []))
-                   for c in cs):
-            bad(f"updates: {lang} has no ingest chain with a named speaker")
-        nums = sorted(int(c["id"][-2:]) for c in cs if re.fullmatch(r".*-\d\d", c.get("id", "")))
-        if nums != list(range(1, len(cs) + 1)):
-            bad(f"updates: {lang} ids are not numbered 01..{len(cs):02d}")
-    for lang in ("en", "zh"):
-        styles = {c.get("style") for c in chains if c.get("lang") == lang}
-        if len(styles) < 10:
-            bad(f"updates: {lang} wants 10+ style names, got {len(styles)}")
-    fc.check_chains(chains, PREFIX)
-
-
-def check_near_rules() -> None:
-    pairs = fc.load("near_misses")["pairs"]
-    for lang in ("en", "zh"):
-        ps = [p for p in pairs if p.get("lang") == lang]
-        types = Counter(p.get("type") for p in ps)
-        if types != Counter({t: 3 for t in NEAR_TYPES}):
-            bad(f"near_misses: {lang} wants 3 pairs of each of the 8 types, got {dict(types)}")
-        nums = sorted(int(p["id"][-2:]) for p in ps if re.fullmatch(r".*-\d\d", p.get("id", "")))
-        if nums != list(range(1, len(ps) + 1)):
-            bad(f"near_misses: {lang} ids are not numbered 01..{len(ps):02d}")
-        days = Counter((p["a"]["day"], p["b"]["day"]) for p in ps)
-        if len(days) < 4:
-            bad(f"near_misses: {lang} day offsets hardly vary: {dict(days)}")
-    for p in pairs:
-        pid = p.get("id", "?")
-        if not re.fullmatch(rf"{PREFIX}-nm-{p.get('lang')}-\d\d", pid):
-            bad(f"{pid}: id must be {PREFIX}-nm-<lang>-NN")
-        a, b = p.get("a", {}), p.get("b", {})
-        for side, m in (("a", a), ("b", b)):
-            if not isinstance(m.get("day"), int) or not 0 <= m["day"] <= 6:
-                bad(f"{pid}: {side} day must be 0..6")
-        ka, kb = a.get("kind"), b.get("kind")
-        t = p.get("type")
-        if t == "plan_vs_fact" and {ka, kb} != {"fact", "pending"}:
-            bad(f"{pid}: plan_vs_fact wants one fact and one pending plan, got {ka}/{kb}")
-        if t == "past_story_vs_fact" and [ka, kb].count("event") != 1:
-            bad(f"{pid}: past_story_vs_fact wants one event side, got {ka}/{kb}")
-        if t == "temporary_exception" and (ka, kb) != ("fact", "fact"):
-            bad(f"{pid}: temporary_exception wants two fact sides, got {ka}/{kb}")
-        if fc.norm(a.get("text", "")) == fc.norm(b.get("text", "")):
-            bad(f"{pid}: the two memories are the same sentence")
-        if t == "question_vs_statement" and \
-                fc.is_question(a.get("text", "")) == fc.is_question(b.get("text", "")):
-            bad(f"{pid}: question_vs_statement wants exactly one side that asks")
-        for q, e in (("q_a", "expect_a"), ("q_b", "expect_b")):
-            text = p.get(q, "")
-            if text.strip("?？ ").lower() in (a.get("text", "") + "\n" + b.get("text", "")).lower():
-                bad(f"{pid}: {q} copies a memory")
-            if fc.has(text, p.get(e, "\0")):
-                bad(f"{pid}: {q} names its own expected substring {p[e]!r}")
-            if not fc.lang_ok(p.get("lang"), text):
-                bad(f"{pid}: {q} is not in the pair's language")
-
 
 def main() -> int:
-    own = (check_update_rules, check_near_rules, fc.check_no_repeats)
-    return fc.run_own(HERE, USED_DOMAINS, 48, own, SHARED_COUNT_RULES)
+    own = (lambda: fc.check_set_updates("f21"), lambda: fc.check_set_near("f21"),
+           fc.check_no_repeats)
+    return fc.run_own(HERE, USED_DOMAINS, 48, own, fc.SET_COUNT_RULES)
 
 
 if __name__ == "__main__":
