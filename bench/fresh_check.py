@@ -279,6 +279,13 @@ def earlier(name: str) -> ModuleType:
     return module
 
 
+def domains_before(name: str) -> tuple[str, ...]:
+    """The update-chain domains of the sets up to ``name``: its checker's USED_DOMAINS (which
+    takes in the earlier ones) and its OWN_DOMAINS."""
+    prior = earlier(name)
+    return (*prior.USED_DOMAINS, *prior.OWN_DOMAINS)
+
+
 def run(here: Path, used_domains: tuple[str, ...], near_pairs: int = 30,
         extra: tuple[Callable[[], None], ...] = (),
         relevance: Callable[[], None] | None = None) -> int:
@@ -524,3 +531,10 @@ def check_set_near(prefix: str) -> None:
                 bad(f"{pid}: {q} names its own expected substring {p[e]!r}")
             if not lang_ok(p.get("lang"), text):
                 bad(f"{pid}: {q} is not in the pair's language")
+
+
+def run_set(here: Path, prefix: str, used_domains: tuple[str, ...]) -> int:
+    """Check a set of 24 update chains and 48 near-miss pairs (fresh20 on), ids ``prefix``-...,
+    whose update chains avoid ``used_domains``, and that repeats no earlier set."""
+    own = (lambda: check_set_updates(prefix), lambda: check_set_near(prefix), check_no_repeats)
+    return run_own(here, used_domains, 48, own, SET_COUNT_RULES)

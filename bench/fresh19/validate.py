@@ -47,8 +47,7 @@ import fresh_check as fc  # noqa: E402
 # fresh16's and the earlier ones) plus fresh17's own list (OWN_DOMAINS, which is also the list in
 # fresh17's README). The domains in fresh16's README are already in fresh17's USED_DOMAINS.
 # Matched against subject + attribute only (lowercase substrings).
-_FRESH17 = fc.earlier("fresh17")
-USED_DOMAINS = (*_FRESH17.USED_DOMAINS, *_FRESH17.OWN_DOMAINS)
+USED_DOMAINS = fc.domains_before("fresh17")
 
 # this set's own update-chain domains (not checked here): the next set should add them
 OWN_DOMAINS = ("septic", "life drawing", "life-drawing", "hospital radio", "request show",

@@ -45,8 +45,7 @@ import fresh_check as fc  # noqa: E402
 # domains that earlier sets used for update chains: fresh19's checker's list (which takes in
 # fresh17's and the earlier ones) plus fresh19's own list (OWN_DOMAINS, which is also the list in
 # fresh19's README). Matched against subject + attribute only (lowercase substrings).
-_FRESH19 = fc.earlier("fresh19")
-USED_DOMAINS = (*_FRESH19.USED_DOMAINS, *_FRESH19.OWN_DOMAINS)
+USED_DOMAINS = fc.domains_before("fresh19")
 
 # this set's own update-chain domains (not checked here): the next set should add them
 OWN_DOMAINS = ("birthday party", "milkman", "milk order", "harness", "rugby", "first dance",
@@ -57,9 +56,7 @@ OWN_DOMAINS = ("birthday party", "milkman", "milk order", "harness", "rugby", "f
 
 
 def main() -> int:
-    own = (lambda: fc.check_set_updates("f20"), lambda: fc.check_set_near("f20"),
-           fc.check_no_repeats)
-    return fc.run_own(HERE, USED_DOMAINS, 48, own, fc.SET_COUNT_RULES)
+    return fc.run_set(HERE, "f20", USED_DOMAINS)
 
 
 if __name__ == "__main__":

@@ -49,8 +49,7 @@ import fresh_check as fc  # noqa: E402
 # domains that earlier sets used for update chains: fresh20's checker's list (which takes in
 # fresh19's and the earlier ones) plus fresh20's own list (OWN_DOMAINS, which is also the list in
 # fresh20's README). Matched against subject + attribute only (lowercase substrings).
-_FRESH20 = fc.earlier("fresh20")
-USED_DOMAINS = (*_FRESH20.USED_DOMAINS, *_FRESH20.OWN_DOMAINS)
+USED_DOMAINS = fc.domains_before("fresh20")
 
 # this set's own update-chain domains (not checked here): the next set should add them
 OWN_DOMAINS = ("spring production", "lantern players", "day rate", "volleyball", "match venue",
@@ -64,9 +63,7 @@ OWN_DOMAINS = ("spring production", "lantern players", "day rate", "volleyball",
 
 
 def main() -> int:
-    own = (lambda: fc.check_set_updates("f21"), lambda: fc.check_set_near("f21"),
-           fc.check_no_repeats)
-    return fc.run_own(HERE, USED_DOMAINS, 48, own, fc.SET_COUNT_RULES)
+    return fc.run_set(HERE, "f21", USED_DOMAINS)
 
 
 if __name__ == "__main__":
