@@ -69,6 +69,8 @@ _OPENING = re.compile(r"(?:^|[.!?。！？]\s*)$")
 _ARROW = frozenset({"→", ">", "->"})
 _QUESTION = re.compile(r"[?？]\s*$|[吗呢][?？]?\s*$")
 _SENTENCE_END = re.compile(r"[?？!。！\n]|\.(?=\s|$)")
+
+
 @dataclass(frozen=True)
 class Subject:
     kind: str                  # user, person, thing or none
